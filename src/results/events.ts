@@ -1,0 +1,38 @@
+import type { EventName } from '../scenario/events.js';
+
+/**
+ * What the session observed, translated from RTVI messages (and, for the
+ * `bot_audio_*` pair, measured from captured audio). Every event carries its
+ * arrival time on the run's one monotonic clock (`at_ms`, relative to the
+ * session start) so timelines can be drawn and latencies computed.
+ */
+interface Base<N extends EventName> {
+  name: N;
+  /** Arrival (or, for measured audio events, the sample-accurate) time, ms since session start. */
+  at_ms: number;
+}
+
+export interface TextEvent extends Base<'response' | 'llm_response' | 'tts_response' | 'user_transcription'> {
+  text: string;
+}
+
+export interface FunctionCallEvent extends Base<'function_call'> {
+  function_name?: string;
+  tool_call_id?: string;
+  args?: Record<string, unknown>;
+}
+
+export interface FunctionCallStoppedEvent extends Base<'function_call_stopped'> {
+  function_name?: string;
+  tool_call_id?: string;
+  cancelled?: boolean;
+  result?: unknown;
+}
+
+export type SignalEventName = Exclude<
+  EventName,
+  'response' | 'llm_response' | 'tts_response' | 'user_transcription' | 'function_call' | 'function_call_stopped'
+>;
+export type SignalEvent = Base<SignalEventName>;
+
+export type EarshotEvent = TextEvent | FunctionCallEvent | FunctionCallStoppedEvent | SignalEvent;
