@@ -1,0 +1,136 @@
+import type { Clock } from '../core/clock.js';
+import type { EarshotEvent } from '../results/events.js';
+import type { EventName } from '../scenario/events.js';
+
+export class DeadlineError extends Error {
+  constructor(readonly deadlineMs: number) {
+    super('deadline passed');
+    this.name = 'DeadlineError';
+  }
+}
+
+/** The connection ended while the matcher waited: no event can arrive any more. */
+export class QueueClosedError extends Error {
+  constructor(readonly why: string) {
+    super(why);
+    this.name = 'QueueClosedError';
+  }
+}
+
+/**
+ * The events a session observed, in arrival order, consumed by one matcher.
+ *
+ * Events the matcher passes over while looking for the one it expects are
+ * dropped, as in Pipecat's harness: a scenario does not have to enumerate every
+ * event the bot emits. What was seen stays in `seen` (for results and
+ * timelines) and in `latest` (for `send_after` anchors) regardless.
+ */
+export class EventQueue {
+  private items: EarshotEvent[] = [];
+  private head = 0;
+  private wake: (() => void) | null = null;
+  private closedWhy: string | null = null;
+  private readonly latestAt = new Map<EventName, number>();
+  /** Every event observed, capped so a flooding bot cannot exhaust memory. */
+  readonly seen: EarshotEvent[] = [];
+  seenDropped = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly maxSeen = 20_000,
+    private readonly maxQueued = 50_000,
+  ) {}
+
+  push(event: EarshotEvent): void {
+    this.latestAt.set(event.name, event.at_ms);
+    if (this.seen.length < this.maxSeen) this.seen.push(event);
+    else this.seenDropped++;
+    if (this.items.length - this.head >= this.maxQueued) {
+      // A flood the matcher cannot keep up with: the oldest queued events are the
+      // least likely to matter (the turn is matching newer output).
+      this.head++;
+    }
+    this.items.push(event);
+    this.wake?.();
+  }
+
+  /** Marks the stream as ended (bot disconnected); waiting matchers fail at once. */
+  close(why: string): void {
+    if (this.closedWhy === null) this.closedWhy = why;
+    this.wake?.();
+  }
+
+  get closedReason(): string | null {
+    return this.closedWhy;
+  }
+
+  /** Arrival time of the most recent event of this name, in session ms. */
+  latest(name: EventName): number | undefined {
+    return this.latestAt.get(name);
+  }
+
+  get pending(): number {
+    return this.items.length - this.head;
+  }
+
+  /** Drops queued events except those `keep` accepts; returns how many were dropped. */
+  dropPending(keep: (e: EarshotEvent) => boolean): number {
+    const kept = this.items.slice(this.head).filter(keep);
+    const dropped = this.items.length - this.head - kept.length;
+    this.items = kept;
+    this.head = 0;
+    return dropped;
+  }
+
+  /**
+   * Pops events until one satisfies `accept`; passed-over events go to `onSkip`
+   * (dropped by default). Rejects with DeadlineError at `deadlineMs` (session
+   * clock) and with QueueClosedError once the stream has ended and is drained.
+   */
+  async next(
+    accept: (e: EarshotEvent) => boolean,
+    deadlineMs: number,
+    signal?: AbortSignal,
+    onSkip?: (e: EarshotEvent) => void,
+  ): Promise<EarshotEvent> {
+    for (;;) {
+      while (this.head < this.items.length) {
+        const event = this.items[this.head++];
+        if (this.head > 1024 && this.head * 2 > this.items.length) {
+          this.items = this.items.slice(this.head);
+          this.head = 0;
+        }
+        if (accept(event)) return event;
+        onSkip?.(event);
+      }
+      if (this.closedWhy !== null) throw new QueueClosedError(this.closedWhy);
+      const remaining = deadlineMs - this.clock.now();
+      if (remaining <= 0) throw new DeadlineError(deadlineMs);
+      await this.waitForPush(remaining, signal);
+    }
+  }
+
+  private waitForPush(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.wake = null;
+        resolve();
+      };
+      const onAbort = (): void => {
+        clearTimeout(timer);
+        this.wake = null;
+        reject(signal?.reason);
+      };
+      // +1 ms: timers may fire a hair early relative to performance.now().
+      const timer = setTimeout(done, Math.ceil(timeoutMs) + 1);
+      this.wake = done;
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}
