@@ -9,9 +9,15 @@ export class DeadlineError extends Error {
   }
 }
 
-/** The connection ended while the matcher waited: no event can arrive any more. */
+/** Why the stream ended: the bot hung up, or it broke the protocol and the session gave up on it. */
+export type QueueEndKind = 'bot_disconnected' | 'protocol_error';
+
+/** The stream ended while the matcher waited: no (trustworthy) event can arrive any more. */
 export class QueueClosedError extends Error {
-  constructor(readonly why: string) {
+  constructor(
+    readonly why: string,
+    readonly kind: QueueEndKind = 'bot_disconnected',
+  ) {
     super(why);
     this.name = 'QueueClosedError';
   }
@@ -30,6 +36,8 @@ export class EventQueue {
   private head = 0;
   private wake: (() => void) | null = null;
   private closedWhy: string | null = null;
+  private closedKind: QueueEndKind = 'bot_disconnected';
+  private seenWaiters: Array<{ name: EventName; resolve: () => void }> = [];
   private readonly latestAt = new Map<EventName, number>();
   /** Every event observed, capped so a flooding bot cannot exhaust memory. */
   readonly seen: EarshotEvent[] = [];
@@ -43,6 +51,11 @@ export class EventQueue {
 
   push(event: EarshotEvent): void {
     this.latestAt.set(event.name, event.at_ms);
+    if (this.seenWaiters.length) {
+      const ready = this.seenWaiters.filter((w) => w.name === event.name);
+      this.seenWaiters = this.seenWaiters.filter((w) => w.name !== event.name);
+      for (const w of ready) w.resolve();
+    }
     if (this.seen.length < this.maxSeen) this.seen.push(event);
     else this.seenDropped++;
     if (this.items.length - this.head >= this.maxQueued) {
@@ -55,9 +68,43 @@ export class EventQueue {
   }
 
   /** Marks the stream as ended (bot disconnected); waiting matchers fail at once. */
-  close(why: string): void {
-    if (this.closedWhy === null) this.closedWhy = why;
+  close(why: string, kind: QueueEndKind = 'bot_disconnected'): void {
+    if (this.closedWhy === null) {
+      this.closedWhy = why;
+      this.closedKind = kind;
+    }
     this.wake?.();
+    const waiters = this.seenWaiters;
+    this.seenWaiters = [];
+    for (const w of waiters) w.resolve();
+  }
+
+  /**
+   * Resolves with the latest arrival time of `name` once one has been seen (at
+   * once if one already was), or rejects with DeadlineError / QueueClosedError.
+   */
+  async whenSeen(name: EventName, deadlineMs: number, signal?: AbortSignal): Promise<number> {
+    for (;;) {
+      const at = this.latestAt.get(name);
+      if (at !== undefined) return at;
+      if (this.closedWhy !== null) throw new QueueClosedError(this.closedWhy, this.closedKind);
+      const remaining = deadlineMs - this.clock.now();
+      if (remaining <= 0) throw new DeadlineError(deadlineMs);
+      await new Promise<void>((resolve, reject) => {
+        const entry = { name, resolve: () => finish(resolve) };
+        const timer = setTimeout(() => finish(resolve), Math.ceil(remaining) + 1);
+        const onAbort = (): void => finish(() => reject(signal?.reason));
+        const finish = (then: () => void): void => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          this.seenWaiters = this.seenWaiters.filter((w) => w !== entry);
+          then();
+        };
+        if (signal?.aborted) return onAbort();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        this.seenWaiters.push(entry);
+      });
+    }
   }
 
   get closedReason(): string | null {
@@ -103,7 +150,7 @@ export class EventQueue {
         if (accept(event)) return event;
         onSkip?.(event);
       }
-      if (this.closedWhy !== null) throw new QueueClosedError(this.closedWhy);
+      if (this.closedWhy !== null) throw new QueueClosedError(this.closedWhy, this.closedKind);
       const remaining = deadlineMs - this.clock.now();
       if (remaining <= 0) throw new DeadlineError(deadlineMs);
       await this.waitForPush(remaining, signal);

@@ -131,7 +131,7 @@ export async function matchExpectation(
     failure: { kind, turn_index: ctx.turnIndex, expectation_index: expIndex, event: exp.event, reason },
   });
   const lost = (err: QueueClosedError): MatchOutcome =>
-    fail('bot_disconnected', `the bot closed the connection while waiting for '${exp.event}': ${err.why}`, true);
+    fail(err.kind, `${err.kind === 'protocol_error' ? 'the bot broke the protocol' : 'the bot closed the connection'} while waiting for '${exp.event}': ${err.why}`, true);
 
   try {
     if (exp.absent) return await matchAbsent(exp, deadline, budgetMs, ctx, fail);
@@ -228,7 +228,7 @@ async function matchCalls(exp: ExpectationSpec, deadline: number, ctx: MatchCont
           );
         }
         if (err instanceof QueueClosedError) {
-          return fail('bot_disconnected', `the bot closed the connection before calling '${callSignature(spec)}': ${err.why}`, true);
+          return fail(err.kind, `the stream ended before a '${callSignature(spec)}' call: ${err.why}`, true);
         }
         return fail(
           'missing_function_call',
@@ -261,7 +261,7 @@ async function matchAggregate(
     } catch (err) {
       if (!seenAny) throw err;
       if (err instanceof QueueClosedError) {
-        return fail('bot_disconnected', `the bot closed the connection before the reply satisfied the check: ${lastReason}`, true, aggregate);
+        return fail(err.kind, `the stream ended (${err.why}) before the reply satisfied the check: ${lastReason}`, true, aggregate);
       }
       if (!(err instanceof DeadlineError)) throw err;
       // text_contains is monotonic: a missing substring only ever waits for more text.

@@ -1,0 +1,238 @@
+/**
+ * The reference bot's brain: a deterministic, scripted stand-in for an LLM.
+ * It maps what the user said (typed text or PocketSphinx output) or pressed
+ * (DTMF) to a reply streamed in word chunks, the function calls to report
+ * before it, and slots to remember. Pure: the only I/O is reading the file.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { errorMessage } from '../core/errors.js';
+import { compileBrain, type BrainSpec, type Responder } from './brain-file.js';
+import { matchWhen, type Captures } from './brain-match.js';
+import { chunkText, normalizeText, parseTemplate, renderTemplate, splitSentences, tidyText } from './brain-text.js';
+import { BrainError, type JsonValue } from './brain-yaml.js';
+
+export { BrainError, type JsonValue } from './brain-yaml.js';
+export { normalizeText } from './brain-text.js';
+
+/** A function call the bot reports (`llm-function-call-in-progress`) and runs for `durationMs`. */
+export interface PlannedCall {
+  name: string;
+  args: { [key: string]: JsonValue };
+  durationMs: number;
+  result: JsonValue;
+  /** Unique per connection: `call_1`, `call_2`, ... */
+  toolCallId: string;
+}
+
+export interface Reply {
+  /** Word chunks as an LLM streams them; `chunks.join('') === text`. */
+  chunks: string[];
+  text: string;
+  /** The text cut at sentence ends, for speaking it sentence by sentence. */
+  sentences: string[];
+  /** Calls to report and run before the reply is streamed. */
+  calls: PlannedCall[];
+  /** The long interruptible story: stream it slowly enough to be interrupted. */
+  isStory: boolean;
+  /** What produced it: `greeting`, `story`, `rule:<name>`, `keypad:<key>`, `keypad:<key>:collected`, `keypad:invalid`, `fallback`. */
+  source: string;
+}
+
+export type BrainInput = { kind: 'text'; text: string } | { kind: 'dtmf'; digits: string };
+
+/** A message of an `eval-context` (OpenAI-style: `content` is text or a list of `{type, text}` parts). */
+export interface ContextMessage {
+  role: string;
+  content: unknown;
+}
+
+export interface BrainMessage {
+  role: string;
+  content: string;
+}
+
+/** Everything one connection's conversation has accumulated. */
+export class BrainMemory {
+  /** Remembered slots (`name` → "Alex"), filled by rules' `remember:`. */
+  readonly slots = new Map<string, string>();
+  /** The conversation as plain messages, greeting and replies included. */
+  history: BrainMessage[] = [];
+  /** The keypad option waiting for digits (after "3": a callback number), or null. */
+  keypadCollecting: string | null = null;
+  private callCount = 0;
+
+  nextToolCallId(): string {
+    this.callCount += 1;
+    return `call_${this.callCount}`;
+  }
+}
+
+/** `DTMF: 123#` typed or seeded as text is keypad input, as a Pipecat bot's aggregator would have produced it. */
+const DTMF_TEXT = /^\s*dtmf:\s*([0-9*#]+)\s*$/i;
+const SEED_ROLES = new Set(['user', 'system', 'developer']);
+
+export class Brain {
+  constructor(readonly spec: BrainSpec) {}
+
+  get file(): string {
+    return this.spec.file;
+  }
+
+  greeting(memory?: BrainMemory): Reply {
+    const reply = makeReply(this.spec.greeting, [], false, 'greeting');
+    memory?.history.push({ role: 'assistant', content: reply.text });
+    return reply;
+  }
+
+  respond(input: BrainInput, memory: BrainMemory): Reply {
+    if (input.kind === 'dtmf') return this.record(memory, `DTMF: ${input.digits}`, this.keypad(input.digits, memory));
+    const typedDigits = DTMF_TEXT.exec(input.text)?.[1];
+    if (typedDigits !== undefined) return this.record(memory, `DTMF: ${typedDigits}`, this.keypad(typedDigits, memory));
+    // Speaking instead of typing digits abandons a pending keypad entry.
+    memory.keypadCollecting = null;
+    return this.record(memory, input.text, this.answer(normalizeText(input.text), memory));
+  }
+
+  /**
+   * Replaces the conversation with `messages` (an `eval-context`). Slots are
+   * extracted with the same rules a live utterance goes through, sentence by
+   * sentence, from every message but the assistant's: "The user has already
+   * introduced themselves as Alex" makes "what is my name" answer Alex.
+   */
+  seedContext(messages: readonly ContextMessage[], memory: BrainMemory): void {
+    memory.slots.clear();
+    memory.keypadCollecting = null;
+    memory.history = messages.map((m) => ({ role: m.role, content: messageText(m.content) }));
+    for (const message of memory.history) {
+      if (!SEED_ROLES.has(message.role)) continue;
+      for (const sentence of splitSentences(message.content)) {
+        const text = normalizeText(sentence);
+        // Only rules that remember something can seed; the first of them that matches does.
+        for (const rule of this.spec.rules) {
+          if (rule.remember.length === 0) continue;
+          const captures = this.ruleMatch(rule, text, memory);
+          if (!captures) continue;
+          this.remember(rule, captures, memory);
+          break;
+        }
+      }
+    }
+  }
+
+  private record(memory: BrainMemory, said: string, reply: Reply): Reply {
+    memory.history.push({ role: 'user', content: said }, { role: 'assistant', content: reply.text });
+    return reply;
+  }
+
+  private answer(text: string, memory: BrainMemory): Reply {
+    const story = this.spec.story;
+    if (story && matchWhen(text, story.when, this.spec.vocab)) return makeReply(story.text, [], true, 'story');
+    for (const rule of this.spec.rules) {
+      const captures = this.ruleMatch(rule, text, memory);
+      if (captures) return this.run(rule, captures, memory, `rule:${rule.name}`);
+    }
+    return makeReply(this.spec.fallback, [], false, 'fallback');
+  }
+
+  private ruleMatch(rule: BrainSpec['rules'][number], text: string, memory: BrainMemory): Captures | null {
+    const captures = matchWhen(text, rule.when, this.spec.vocab);
+    if (!captures) return null;
+    return rule.needs.every((slot) => captures.has(slot) || memory.slots.has(slot)) ? captures : null;
+  }
+
+  private keypad(digits: string, memory: BrainMemory): Reply {
+    const keypad = this.spec.keypad;
+    if (!keypad) return makeReply(this.spec.fallback, [], false, 'fallback');
+    // '#' ends an entry; it is not part of what was entered.
+    const entry = digits.replace(/#/g, '');
+    const pending = memory.keypadCollecting === null ? undefined : keypad.options.get(memory.keypadCollecting);
+    memory.keypadCollecting = null;
+    if (pending?.collect) {
+      if (entry === '') {
+        memory.keypadCollecting = pending.key;
+        return this.run(pending, new Map(), memory, `keypad:${pending.key}`);
+      }
+      // The entry is remembered like any slot, so later rules can use it too.
+      memory.slots.set(pending.collect.slot, entry);
+      return this.run(pending.collect.then, new Map(), memory, `keypad:${pending.key}:collected`);
+    }
+    const option = keypad.options.get(entry);
+    if (!option) return makeReply(keypad.invalid, [], false, 'keypad:invalid');
+    if (option.collect) memory.keypadCollecting = option.key;
+    return this.run(option, new Map(), memory, `keypad:${option.key}`);
+  }
+
+  private run(responder: Responder, captures: Captures, memory: BrainMemory, source: string): Reply {
+    const lookup = (slot: string): string | undefined => captures.get(slot) ?? memory.slots.get(slot);
+    const text = renderTemplate(responder.reply, lookup);
+    const calls = responder.calls.map((call) => ({
+      name: call.name,
+      args: renderJson(call.args, lookup) as { [key: string]: JsonValue },
+      durationMs: call.durationMs,
+      result: renderJson(call.result, lookup),
+      toolCallId: memory.nextToolCallId(),
+    }));
+    this.remember(responder, captures, memory);
+    return makeReply(text, calls, false, source);
+  }
+
+  private remember(responder: Responder, captures: Captures, memory: BrainMemory): void {
+    const lookup = (slot: string): string | undefined => captures.get(slot) ?? memory.slots.get(slot);
+    const values = responder.remember.map(([slot, template]) => [slot, tidyText(renderTemplate(template, lookup))] as const);
+    for (const [slot, value] of values) memory.slots.set(slot, value);
+  }
+}
+
+function makeReply(rawText: string, calls: PlannedCall[], isStory: boolean, source: string): Reply {
+  const text = tidyText(rawText);
+  return { chunks: chunkText(text), text, sentences: splitSentences(text), calls, isStory, source };
+}
+
+function renderJson(value: JsonValue, lookup: (slot: string) => string | undefined): JsonValue {
+  if (typeof value === 'string') return renderTemplate(parseTemplate(value), lookup);
+  if (Array.isArray(value)) return value.map((v) => renderJson(v, lookup));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderJson(v, lookup)]));
+  }
+  return value;
+}
+
+function messageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: unknown) => (part !== null && typeof part === 'object' && 'text' in part && typeof part.text === 'string' ? part.text : ''))
+    .filter((t) => t !== '')
+    .join(' ');
+}
+
+export function parseBrain(yamlText: string, file = '<brain>'): Brain {
+  return new Brain(compileBrain(yamlText, file));
+}
+
+/**
+ * The default brain shipped with the package: fixtures/brain.yaml under the
+ * package root, found by walking up from this module (src/refbot or
+ * dist/refbot) to the folder holding package.json.
+ */
+export function defaultBrainPath(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new BrainError({ file: 'brain.yaml', line: null, col: null, field: '', detail: 'cannot find the earshot package root' });
+    dir = parent;
+  }
+  return join(dir, 'fixtures', 'brain.yaml');
+}
+
+export function loadBrain(path: string = defaultBrainPath()): Brain {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new BrainError({ file: path, line: null, col: null, field: '', detail: `cannot read the brain file: ${errorMessage(err)}` });
+  }
+  return parseBrain(text, path);
+}

@@ -1,0 +1,75 @@
+import type { EvalConfigure, EvalConnectFlags, FunctionCallReportLevel } from '../protocol/index.js';
+import type { Scenario } from '../scenario/index.js';
+
+/**
+ * What a scenario asks of the bot, derived once from the file: the URL flags,
+ * the `eval-configure` message (only when needed), and which services the
+ * harness must build.
+ */
+
+const CALL_EVENTS = new Set(['function_call', 'function_call_stopped']);
+const VAD_EVENTS = new Set(['vad_user_started_speaking', 'vad_user_stopped_speaking']);
+
+export function usesEval(scenario: Scenario): boolean {
+  return scenario.turns.some((t) => t.expect.some((e) => e.eval !== undefined));
+}
+
+/**
+ * `full` when any call expectation checks `args`, or when the scenario both
+ * asserts calls and uses `eval:` (the judge reads the calls); `name` when one
+ * only names a function; otherwise nothing is asked and the bot's default holds.
+ */
+export function requiredReportLevel(scenario: Scenario): FunctionCallReportLevel | null {
+  let needsName = false;
+  let assertsCalls = false;
+  for (const turn of scenario.turns) {
+    for (const exp of turn.expect) {
+      if (!CALL_EVENTS.has(exp.event)) continue;
+      assertsCalls = true;
+      for (const call of exp.calls ?? []) {
+        if (call.args !== undefined) return 'full';
+        if (call.name !== undefined) needsName = true;
+      }
+    }
+  }
+  if (assertsCalls && usesEval(scenario)) return 'full';
+  return needsName ? 'name' : null;
+}
+
+export function needsVadEvents(scenario: Scenario): boolean {
+  return scenario.turns.some(
+    (t) => (t.send_after?.event !== undefined && VAD_EVENTS.has(t.send_after.event)) || t.expect.some((e) => VAD_EVENTS.has(e.event)),
+  );
+}
+
+export function evalConfigure(scenario: Scenario): EvalConfigure | null {
+  const level = requiredReportLevel(scenario);
+  const vad = needsVadEvents(scenario);
+  if (level === null && !vad) return null;
+  const config: EvalConfigure = {};
+  if (level !== null) config.function_call_report_level = { '*': level };
+  if (vad) config.vad_user_speaking = true;
+  return config;
+}
+
+export interface ModeFlags {
+  /** The bot speaks (judge modality audio); in text modality its TTS is skipped, greeting included. */
+  botAudio: boolean;
+  /** The harness is the microphone (user modality audio). */
+  userAudio: boolean;
+}
+
+export function modeOf(scenario: Scenario): ModeFlags {
+  return { botAudio: scenario.judge.modality === 'audio', userAudio: scenario.user.modality === 'audio' };
+}
+
+export function connectFlags(scenario: Scenario, opts: { triggerDisconnect?: boolean }): EvalConnectFlags {
+  const mode = modeOf(scenario);
+  return {
+    skipTts: !mode.botAudio,
+    userAudio: mode.userAudio,
+    // Captured whenever the bot speaks: `response` transcripts, measured onsets and the recording all need it.
+    captureBotAudio: mode.botAudio,
+    triggerDisconnect: opts.triggerDisconnect === true || scenario.trigger_disconnect,
+  };
+}

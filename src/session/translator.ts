@@ -1,0 +1,146 @@
+import { assertNever, type MetricsData, type ServerInbound } from '../protocol/index.js';
+import type { EarshotEvent } from '../results/events.js';
+
+/** What one bot message means to the session, beyond the events it produces. */
+export interface Translation {
+  events: EarshotEvent[];
+  /**
+   * Set when the bot's in-flight output was cut off (barge-in, `run_immediately`
+   * text, a new user turn): queued bot output must be dropped so only what the
+   * bot says afterwards is matched. The value says why, for the trace.
+   */
+  dropPending?: string;
+  /** The bot's own RTVI metrics, kept with the turn they arrive in. */
+  metrics?: MetricsData;
+  /** Boundaries of one spoken reply, for cutting captured audio into `response` segments. */
+  speaking?: 'started' | 'stopped';
+  /** A first LLM token of a response (for first-token latency). */
+  firstToken?: boolean;
+  /** Something the trace should show that is not an event (bot errors). */
+  note?: string;
+}
+
+/**
+ * Turns RTVI server messages into earshot events, with Pipecat's rules:
+ * `llm_response` is the `bot-llm-text` chunks joined at `bot-llm-stopped`;
+ * `tts_response` is each `bot-tts-text` (audio judge only); after an
+ * interruption, stragglers of the interrupted response are dropped until the
+ * next `bot-llm-started`.
+ */
+export class EventTranslator {
+  private textBuffer: string[] = [];
+  private awaitingLlmRestart = false;
+
+  constructor(private readonly opts: { botAudio: boolean }) {}
+
+  /** Forgets partial output (before a turn sends, its queued output is stale). */
+  resetBuffers(): void {
+    this.textBuffer = [];
+  }
+
+  translate(message: ServerInbound, atMs: number): Translation {
+    const signal = <N extends EarshotEvent['name']>(name: N): Translation => ({
+      events: [{ name, at_ms: atMs } as EarshotEvent],
+    });
+    switch (message.type) {
+      case 'bot-ready':
+        return signal('bot_ready');
+      case 'user-started-speaking':
+        // A new user turn: leftover bot output belongs to an earlier one.
+        this.textBuffer = [];
+        this.awaitingLlmRestart = true;
+        return { ...signal('user_started_speaking'), dropPending: 'on user-started-speaking' };
+      case 'bot-interrupted':
+        this.textBuffer = [];
+        this.awaitingLlmRestart = true;
+        return { ...signal('bot_interrupted'), dropPending: 'on bot-interrupted' };
+      case 'user-stopped-speaking':
+        return signal('user_stopped_speaking');
+      case 'vad-user-started-speaking':
+        return signal('vad_user_started_speaking');
+      case 'vad-user-stopped-speaking':
+        return signal('vad_user_stopped_speaking');
+      case 'user-transcription':
+        if (!message.data.final) return { events: [] };
+        return { events: [{ name: 'user_transcription', at_ms: atMs, text: message.data.text }] };
+      case 'bot-llm-started':
+        this.awaitingLlmRestart = false;
+        this.textBuffer = [];
+        return signal('llm_started');
+      case 'bot-llm-text': {
+        if (this.awaitingLlmRestart) return { events: [] };
+        const first = this.textBuffer.length === 0;
+        this.textBuffer.push(message.data.text);
+        return { events: [], firstToken: first };
+      }
+      case 'bot-llm-stopped': {
+        // A stop before the post-interruption restart is the tail of the interrupted response.
+        const text = this.textBuffer.join('');
+        this.textBuffer = [];
+        if (this.awaitingLlmRestart) return { events: [] };
+        return { events: [{ name: 'llm_response', at_ms: atMs, text }] };
+      }
+      case 'bot-tts-text':
+        if (!this.opts.botAudio) return { events: [] };
+        return { events: [{ name: 'tts_response', at_ms: atMs, text: message.data.text }] };
+      case 'llm-function-call-in-progress':
+        return {
+          events: [
+            {
+              name: 'function_call',
+              at_ms: atMs,
+              function_name: message.data.function_name,
+              tool_call_id: message.data.tool_call_id,
+              args: message.data.arguments ?? {},
+            },
+          ],
+        };
+      case 'llm-function-call-stopped':
+        return {
+          events: [
+            {
+              name: 'function_call_stopped',
+              at_ms: atMs,
+              function_name: message.data.function_name,
+              tool_call_id: message.data.tool_call_id,
+              cancelled: message.data.cancelled,
+              result: message.data.result,
+            },
+          ],
+        };
+      case 'bot-started-speaking':
+        return { ...signal('bot_started_speaking'), speaking: 'started' };
+      case 'bot-stopped-speaking':
+        return { ...signal('bot_stopped_speaking'), speaking: 'stopped' };
+      case 'metrics':
+        return { events: [], metrics: message.data };
+      case 'error':
+        return { events: [], note: `bot error${message.data.fatal ? ' (fatal)' : ''}: ${message.data.error}` };
+      case 'error-response':
+        return { events: [], note: `bot rejected a request (id ${message.id ?? '?'}): ${message.data.error}` };
+      // Carried but not events: audio arrives separately, the rest is informational.
+      case 'eval-bot-audio':
+      case 'bot-tts-audio':
+      case 'server-response':
+      case 'user-mute-started':
+      case 'user-mute-stopped':
+      case 'user-llm-text':
+      case 'bot-tts-started':
+      case 'bot-tts-stopped':
+      case 'bot-transcription':
+      case 'bot-output':
+      case 'llm-function-call':
+      case 'llm-function-call-started':
+      case 'server-message':
+      case 'user-audio-level':
+      case 'bot-audio-level':
+      case 'system-log':
+      case 'ui-command':
+      case 'ui-job-group':
+      case 'unknown':
+        return { events: [] };
+      default:
+        return assertNever(message, 'server message');
+    }
+  }
+}
