@@ -1,5 +1,5 @@
 import type { Redactor } from '../core/redact.js';
-import { ConversationLog, createJudge, isJudgeError, type Judge } from '../judge/index.js';
+import { ConversationLog, createJudge, defaultJudgeCacheDir, isJudgeError, type Judge } from '../judge/index.js';
 import type { EarshotEvent } from '../results/events.js';
 import type { Scenario } from '../scenario/index.js';
 import { usesEval } from './config.js';
@@ -61,7 +61,8 @@ export function buildJudge(scenario: Scenario, opts: BuildJudgeOptions): Session
   const judge = createJudge({
     config: scenario.judge.eval,
     env: opts.env,
-    cacheDir: opts.cacheDir,
+    // On disk by default so reruns are stable and cheap.
+    cacheDir: opts.noCache ? undefined : (opts.cacheDir ?? defaultJudgeCacheDir(opts.env ?? process.env)),
     noCache: opts.noCache,
     redactor: opts.redactor,
     trace: opts.trace,

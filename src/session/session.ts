@@ -41,6 +41,8 @@ export interface SessionOptions {
   onProgress?: (progress: SessionProgress) => void;
   /** Every trace line as it is written (`-v`). */
   traceEcho?: (line: string) => void;
+  /** Load the scenario's `factory:` code hooks (`--allow-code`); without it such a scenario is an error. */
+  allowCode?: boolean;
   /** Extra bookkeeping copied into the result (`run:`). */
   run?: ScenarioResult['run'];
 }
@@ -93,7 +95,7 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
 
   trace.log(`run: scenario '${scenario.name}' (${scenario.file}) -> ${options.url}`);
   trace.log(`modality: user ${scenario.user.modality}, judge ${scenario.judge.modality}; judge ${scenario.judge.eval.service}/${scenario.judge.eval.model ?? 'default'}`);
-  if (scenario.requires_code) {
+  if (scenario.requires_code && !options.allowCode) {
     errorText = `scenario names code hooks (${scenario.code_hooks.map((h) => `${h.block}.factory`).join(', ')}); rerun with --allow-code to load them`;
     return finishResult();
   }
