@@ -17,7 +17,8 @@ export function secretValuesFrom(env: NodeJS.ProcessEnv): string[] {
 }
 
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g;
-const KEY_FIELD = /("?(?:api[_-]?key|authorization|x-api-key|token)"?\s*[:=]\s*"?)([^"\s,}]{6,})/gi;
+// The value may itself be a bearer header, masked above; keep its scheme readable.
+const KEY_FIELD = /("?(?:api[_-]?key|authorization|x-api-key|token)"?\s*[:=]\s*"?)(?!Bearer\b|Basic\b|\[redacted\])([^"\s,}]{6,})/gi;
 
 export class Redactor {
   private readonly secrets: string[];
@@ -42,8 +43,30 @@ export class Redactor {
     return out;
   }
 
-  /** Deep-redacts a JSON-like value (strings anywhere in it). */
+  /**
+   * Deep-redacts every string (values and keys) of a JSON-like value. It walks
+   * the value rather than its JSON text, so a secret that JSON would escape (a
+   * quote, a backslash) is still found; a field named like a credential is
+   * masked whatever it holds. `undefined` fields are dropped, as JSON would.
+   */
   value<T>(input: T): T {
-    return JSON.parse(this.text(JSON.stringify(input))) as T;
+    return this.walk(input) as T;
+  }
+
+  private walk(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (Array.isArray(value)) return value.map((v) => this.walk(v));
+    if (value !== null && typeof value === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        if (v === undefined) continue;
+        out[this.text(k)] = typeof v === 'string' && v.length > 0 && SECRET_FIELD_NAME.test(k) ? REDACTED : this.walk(v);
+      }
+      return out;
+    }
+    return value;
   }
 }
+
+/** Fields whose string value is a credential by shape, whatever it holds. */
+const SECRET_FIELD_NAME = /^(api[_-]?key|authorization|x-api-key|token|access[_-]?token|secret|password)$/i;

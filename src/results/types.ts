@@ -1,5 +1,6 @@
 import type { EarshotEvent } from './events.js';
 import type { EventName } from '../scenario/events.js';
+import type { TurnMetrics } from './turn-metrics.js';
 
 /**
  * Results are values, serialized as they are into results.jsonl, so field
@@ -61,8 +62,13 @@ export interface TurnResult {
   /** What the harness sent: the user text, the DTMF keys, or neither (observation-only). */
   input: { user?: string; dtmf?: string; audio?: string };
   expectations: ExpectationResult[];
-  /** Per-turn latency metrics; filled by the metrics module when audio timing exists. */
-  metrics?: Record<string, number | boolean | null | Record<string, unknown>>;
+  /**
+   * When the turn started (its send, or its anchor for observation-only turns), ms since session
+   * start on the session's clock. Places the turn on the report's timeline.
+   */
+  started_at_ms?: number;
+  /** Per-turn latency metrics; filled by the metrics module when timing exists. */
+  metrics?: TurnMetrics;
   /** Notes a reader should see (e.g. "bot audio capture capped at 300 s"). */
   notes?: string[];
 }
@@ -82,8 +88,30 @@ export interface ScenarioResult {
   error?: string;
   /** Files written beside results.jsonl for this run, relative to the output dir. */
   artifacts?: { trace?: string; recording?: string; bot_log?: string };
+  /**
+   * Where the recording's first sample sits on the session clock (ms since session start);
+   * 0 when absent. Lines the waveform and the audio playhead up with the events.
+   */
+  recording_started_at_ms?: number;
   /** Every event the session observed, in arrival order (for timelines). */
   events?: EarshotEvent[];
   /** Suite bookkeeping: which bot, which repeat. */
-  run?: { bot?: string; repeat_index?: number; attempt?: number; shard?: string; url?: string };
+  run?: ScenarioRun;
+}
+
+/**
+ * Which run of a scenario a result is. A result line is identified by
+ * (file, bot, repeat_index) — see `resultKey` — so shards and merges agree.
+ */
+export interface ScenarioRun {
+  bot?: string;
+  /** 0-based index of the repeat (`--repeat N` runs 0..N-1); absent means 0. */
+  repeat_index?: number;
+  /** 1-based retry of the same (file, bot, repeat_index); the highest attempt wins in a merge. */
+  attempt?: number;
+  /** `I/N` when the run was one shard of a larger set. */
+  shard?: string;
+  url?: string;
+  /** Fraction of repeats that must pass for the scenario to count as passed (simulations). */
+  pass_threshold?: number;
 }

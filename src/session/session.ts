@@ -204,6 +204,7 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
   async function runTurn(turn: Turn, index: number): Promise<Failure[]> {
     const started = clock.now();
     const record = turns[index];
+    record.started_at_ms = Math.round(started - t0);
     const turnFailures: Failure[] = [];
     options.onProgress?.({ type: 'turn_start', turn_index: index, input: record.input });
     media?.beginTurn(index);

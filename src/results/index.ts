@@ -1,0 +1,19 @@
+export * from './types.js';
+export * from './events.js';
+export * from './turn-metrics.js';
+export * from './identity.js';
+export * from './errors.js';
+export { redactDeep } from './redact-value.js';
+export { ResultsWriter, RESULTS_FILE, SUMMARY_FILE, type ResultsWriterOptions } from './writer.js';
+export { readResultsFile, readResultsDir, type ResultsFile } from './reader.js';
+export {
+  summarize,
+  latestAttempts,
+  type RunSummary,
+  type ScenarioOutcome,
+  type TurnOutcome,
+  type Outcome,
+  type SummaryOptions,
+} from './summary.js';
+export { distribution, type DistributionStats } from './stats.js';
+export { mergeResults, type MergedResults, type MergeSource, type MergeOptions } from './merge.js';

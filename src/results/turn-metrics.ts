@@ -1,0 +1,79 @@
+/**
+ * Per-turn latency metrics every result line carries (issue 5). All times are
+ * milliseconds on the session's one monotonic clock. A metric that could not be
+ * measured in a turn (no audio captured, no barge-in) is `null` or absent, never 0:
+ * a 0 would read as "instant" in a percentile.
+ */
+
+/**
+ * The bot's own RTVI `metrics` reports for one service (Pipecat's `processor`,
+ * e.g. `OpenAILLMService#0`) during a turn, converted from seconds to ms. The
+ * same shape as `ServiceMetrics` in src/metrics (which fills it).
+ */
+export interface BotServiceMetrics {
+  model?: string;
+  /** First `ttfb` report in the turn. */
+  ttfb_ms?: number;
+  /** First `ttfa` report (TTS: TTFB plus leading silence). */
+  ttfa_ms?: number;
+  /** First `ttfat` report (LLM: TTFB plus thinking time). */
+  ttfat_ms?: number;
+  /** Sum of `processing` reports in the turn. */
+  processing_ms?: number;
+  /** Sum of TTS `characters` reports. */
+  characters?: number;
+  /** Sum of `stt_usage` audio seconds, in ms. */
+  stt_audio_ms?: number;
+  /** Number of report entries merged into this record. */
+  reports?: number;
+}
+
+/** LLM token usage summed over the turn. */
+export interface BotTokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  reasoning_tokens?: number;
+  cache_read_input_tokens?: number;
+  reports?: number;
+}
+
+export interface TurnMetrics {
+  /** Bot audio onset (measured from captured audio) − end of user speech. */
+  voice_to_voice_ms?: number | null;
+  /** `llm_started` − end of user speech (or the text send). */
+  llm_ttfb_ms?: number | null;
+  /** First LLM text chunk − end of user speech (or the text send). */
+  first_token_ms?: number | null;
+  /** The bot's `bot-started-speaking` report → audible onset in its captured audio. */
+  speech_padding_ms?: number | null;
+  /** Bot audio onset → offset within the turn. */
+  bot_speech_ms?: number | null;
+  /** Barge-in turns: start of the user's interrupting speech → bot audio offset. */
+  interruption_ms?: number | null;
+  /** Barge-in turns: whether the bot stopped speaking (within the yield window); null when the turn is no barge-in. */
+  yielded?: boolean | null;
+  /** How much bot audio that began during the user's speech overlapped it. Not a latency. */
+  talk_over_ms?: number | null;
+  /** Word error rate of the bot's transcription against a reference text, 0..1, where one exists. */
+  word_error_rate?: number | null;
+  /** The anchors the metrics derive from, ms since session start; drawn on the report timeline. */
+  user_speech_start_at_ms?: number | null;
+  user_speech_end_at_ms?: number | null;
+  bot_audio_onset_at_ms?: number | null;
+  bot_audio_offset_at_ms?: number | null;
+  /** The bot's own RTVI `metrics` reports during the turn, per service. */
+  bot_metrics?: Record<string, BotServiceMetrics>;
+  bot_tokens?: BotTokenUsage | null;
+}
+
+/** Names of the numeric duration metrics, in the order reports show them. */
+export const LATENCY_METRICS = [
+  'voice_to_voice_ms',
+  'llm_ttfb_ms',
+  'first_token_ms',
+  'speech_padding_ms',
+  'bot_speech_ms',
+  'interruption_ms',
+] as const;
+export type LatencyMetricName = (typeof LATENCY_METRICS)[number];
