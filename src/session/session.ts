@@ -25,7 +25,10 @@ export interface SessionOptions {
   url: string;
   codec?: CodecName;
   connectTimeoutMs?: number;
+  /** bot-ready must arrive within this (default 10 s, Pipecat's hard gate). */
   handshakeTimeoutMs?: number;
+  /** An event-anchored `send_after` waits at most this long for its event (default 30 s, as Pipecat). */
+  sendAfterMaxWaitMs?: number;
   /** Ask the bot to shut down (`eval-cancel`) when the scenario ends. */
   stopBot?: boolean;
   triggerDisconnect?: boolean;
@@ -298,10 +301,11 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
       await sleepUntil(clock.now() + sendAfter.delay_ms);
       return null;
     }
+    const maxWait = options.sendAfterMaxWaitMs ?? SEND_AFTER_MAX_WAIT_MS;
     trace.log(`send_after: waiting for '${sendAfter.event}' + ${sendAfter.delay_ms}ms`);
     try {
       // Anchored at the event's latest arrival, even one that came before this turn started.
-      const seenAt = await queue.whenSeen(sendAfter.event, clock.now() + SEND_AFTER_MAX_WAIT_MS, signal);
+      const seenAt = await queue.whenSeen(sendAfter.event, clock.now() + maxWait, signal);
       await sleepUntil(t0 + seenAt + sendAfter.delay_ms);
       return null;
     } catch (err) {
@@ -309,7 +313,7 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
       const reason =
         err instanceof QueueClosedError
           ? `the stream ended before '${sendAfter.event}' was seen: ${err.why}`
-          : `send_after never fired: event '${sendAfter.event}' not seen within ${SEND_AFTER_MAX_WAIT_MS}ms`;
+          : `send_after never fired: event '${sendAfter.event}' not seen within ${maxWait}ms`;
       trace.log(`FAIL: send_after: ${reason}`);
       return { kind: err instanceof QueueClosedError ? err.kind : 'send_after_timeout', turn_index: index, expectation_index: null, event: sendAfter.event, reason };
     }

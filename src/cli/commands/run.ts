@@ -10,6 +10,8 @@ interface RunFlags {
   wire: CodecName;
   timeout?: number;
   connectTimeout?: number;
+  handshakeTimeout?: number;
+  sendAfterTimeout?: number;
   out?: string;
   reporter: string;
   stopBot?: boolean;
@@ -33,6 +35,8 @@ export const runCommand: CliCommand = {
       .addOption(new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'))
       .option('--timeout <seconds>', 'default within_ms for expectations without one (default 60)', secondsToMs)
       .option('--connect-timeout <seconds>', 'how long to retry connecting (default 10)', secondsToMs)
+      .option('--handshake-timeout <seconds>', 'how long to wait for bot-ready (default 10)', secondsToMs)
+      .option('--send-after-timeout <seconds>', 'how long an event-anchored send_after waits for its event (default 30)', secondsToMs)
       .option('--out <dir>', 'output folder for results.jsonl, summary.json, traces (default runs/<timestamp>)')
       .option('--reporter <list>', 'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)', 'list')
       .option('--stop-bot', 'ask the bot to shut down (eval-cancel) after each scenario')
@@ -62,6 +66,8 @@ export const runCommand: CliCommand = {
             session: {
               codec: flags.wire,
               ...(flags.connectTimeout ? { connectTimeoutMs: flags.connectTimeout } : {}),
+              ...(flags.handshakeTimeout ? { handshakeTimeoutMs: flags.handshakeTimeout } : {}),
+              ...(flags.sendAfterTimeout ? { sendAfterMaxWaitMs: flags.sendAfterTimeout } : {}),
               ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
               noJudgeCache: flags.judgeCache === false,
             },
