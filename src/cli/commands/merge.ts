@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { mergeRuns } from '../../suite/index.js';
+import type { CliCommand } from '../command.js';
+
+interface MergeFlags {
+  out: string;
+  reporter: string;
+  copyArtifacts?: boolean;
+}
+
+/**
+ * `earshot merge <dirs...> --out DIR`: shard outputs combined into one result set and report.
+ * Exit 0 when every scenario is ok and no shard is missing, 1 otherwise, 2 for usage errors.
+ */
+export const mergeCommand: CliCommand = {
+  name: 'merge',
+  register(program: Command): void {
+    program
+      .command('merge')
+      .description('Combine the output folders of several runs (shards of one suite) into one result set and report')
+      .argument('<dirs...>', 'run output folders, each holding a results.jsonl')
+      .requiredOption('--out <dir>', 'folder for the merged results.jsonl, summary.json and reports')
+      .option('--reporter <list>', 'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)', 'list')
+      .option('--copy-artifacts', 'copy traces, bot logs and recordings into --out (default: point at the input folders)')
+      .action(async (dirs: string[], flags: MergeFlags) => {
+        const outcome = await mergeRuns({ dirs, outDir: flags.out, reporter: flags.reporter, artifacts: flags.copyArtifacts ? 'copy' : 'rebase' });
+        for (const warning of outcome.warnings) process.stderr.write(`earshot: warning: ${warning}\n`);
+        process.exitCode = outcome.summary.ok && outcome.missing.length === 0 ? 0 : 1;
+      });
+  },
+};

@@ -1,0 +1,132 @@
+import { Option, type Command } from 'commander';
+import { fileURLToPath } from 'node:url';
+import { isCodecName, type CodecName } from '../../protocol/index.js';
+import { describePlan, loadSuiteManifest, parseShard, planSuite, runSuite, type ShardSpec } from '../../suite/index.js';
+import type { CliCommand } from '../command.js';
+import { positiveInt, secondsToMs } from '../options.js';
+import { abortOnSignals } from '../signals.js';
+
+interface SuiteFlags {
+  pattern?: string;
+  scenario?: string;
+  concurrency?: number;
+  repeat?: number;
+  shard?: string;
+  out?: string;
+  name?: string;
+  runsDir?: string;
+  reporter: string;
+  wire: CodecName;
+  spawn?: string;
+  python?: string;
+  basePort?: number;
+  botsDir?: string;
+  spawnTimeout?: number;
+  connectTimeout?: number;
+  stopTimeout?: number;
+  timeout?: number;
+  triggerDisconnect?: boolean;
+  allowOutsideRoot?: boolean;
+  allowCode?: boolean;
+  judgeCache?: string | false;
+  list?: boolean;
+  verbose?: boolean;
+}
+
+/** This CLI, for spawn templates whose program is `earshot`. */
+const SELF = [process.execPath, fileURLToPath(new URL('../main.js', import.meta.url))];
+
+/**
+ * `earshot suite <manifest>`: Pipecat's suite manifests, each run against a bot spawned for it.
+ * Exit 0 when every scenario is ok, 1 when any is not, 2 for usage errors, 130/143 on SIGINT/SIGTERM.
+ */
+export const suiteCommand: CliCommand = {
+  name: 'suite',
+  register(program: Command): void {
+    program
+      .command('suite')
+      .description('Spawn the bots of a suite manifest (Pipecat format) and run their scenarios, several at a time')
+      .argument('<manifest>', 'suite manifest (YAML with suite:)')
+      .option('-p, --pattern <text>', 'only bots whose bot: contains this')
+      .option('-s, --scenario <name>', 'only the scenario with this name')
+      .option('-c, --concurrency <n>', 'runs at once (overrides the manifest)', positiveInt)
+      .option('-r, --repeat <n>', 'run each (bot, scenario) n times (overrides the manifest)', positiveInt)
+      .option('--shard <I/N>', 'run only shard I of N of the expanded run list (deterministic, balanced)')
+      .option('--out <dir>', 'output folder (default <runs_dir>/<name>, else runs/<timestamp>)')
+      .option('-n, --name <name>', 'name of the run folder under runs_dir (default a timestamp)')
+      .option('--runs-dir <dir>', "base folder for runs (overrides the manifest's runs_dir)")
+      .option('--reporter <list>', 'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)', 'list')
+      .addOption(new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'))
+      .option('--spawn <template>', 'spawn template (overrides the manifest); {python}, {bot}, {port}')
+      .option('--python <path>', 'interpreter for {python} (overrides the manifest; default python3)')
+      .option('--base-port <n>', 'first port to try (overrides the manifest); busy ports are skipped', positiveInt)
+      .option('--bots-dir <dir>', "folder bot: paths resolve in (overrides the manifest's bots_dir)")
+      .option('--spawn-timeout <seconds>', 'how long a bot may take to accept connections (default 60)', secondsToMs)
+      .option('--connect-timeout <seconds>', 'WebSocket connect budget once the port accepts (default 10)', secondsToMs)
+      .option('--stop-timeout <seconds>', 'how long a bot may take to exit after eval-cancel before SIGTERM (default 10)', secondsToMs)
+      .option('-t, --timeout <seconds>', 'default within_ms for expectations without one (default 60)', secondsToMs)
+      .option('--trigger-disconnect', "fire the bot's on_client_disconnected handler when each scenario ends")
+      .option('--allow-outside-root', 'let !include, image: and audio: reach outside the scenario root')
+      .option('--allow-code', 'load factory: code hooks named by scenarios')
+      .option('--judge-cache <dir>', 'judge verdict cache folder (default ~/.cache/earshot/judge)')
+      .option('--no-judge-cache', 'ask the judge every time (no verdict cache)')
+      .option('--list', 'print the runs this invocation would make (after -p, -s, --shard) and exit')
+      .option('-v, --verbose', 'print every run’s debug trace as it happens, prefixed with bot and scenario')
+      .action(async (manifestPath: string, flags: SuiteFlags) => {
+        if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
+        const shard: ShardSpec | undefined = flags.shard === undefined ? undefined : parseShard(flags.shard);
+        if (flags.list) {
+          const manifest = await loadSuiteManifest(manifestPath, { allowOutsideRoot: flags.allowOutsideRoot, cwd: process.cwd() });
+          const plan = planSuite(manifest, {
+            pattern: flags.pattern,
+            scenario: flags.scenario,
+            repeat: flags.repeat,
+            shard,
+            botsDir: flags.botsDir,
+            defaultWithinMs: flags.timeout,
+            allowOutsideRoot: flags.allowOutsideRoot,
+            cwd: process.cwd(),
+          });
+          process.stdout.write(`${describePlan(plan).join('\n')}\n`);
+          return;
+        }
+        const signals = abortOnSignals();
+        try {
+          const outcome = await runSuite({
+            manifest: manifestPath,
+            pattern: flags.pattern,
+            scenario: flags.scenario,
+            concurrency: flags.concurrency,
+            repeat: flags.repeat,
+            shard,
+            outDir: flags.out,
+            name: flags.name,
+            runsDir: flags.runsDir,
+            reporter: flags.reporter,
+            spawn: flags.spawn,
+            python: flags.python,
+            basePort: flags.basePort,
+            botsDir: flags.botsDir,
+            spawnTimeoutMs: flags.spawnTimeout,
+            connectTimeoutMs: flags.connectTimeout,
+            stopTimeoutMs: flags.stopTimeout,
+            defaultWithinMs: flags.timeout,
+            triggerDisconnect: flags.triggerDisconnect,
+            allowOutsideRoot: flags.allowOutsideRoot,
+            allowCode: flags.allowCode,
+            selfCommand: SELF,
+            verbose: flags.verbose,
+            signal: signals.signal,
+            session: {
+              codec: flags.wire,
+              ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
+              noJudgeCache: flags.judgeCache === false,
+            },
+          });
+          process.exitCode = signals.exitCode() ?? (outcome.summary.ok ? 0 : 1);
+        } finally {
+          signals.dispose();
+        }
+      });
+  },
+};

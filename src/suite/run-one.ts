@@ -1,0 +1,269 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import type { Clock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
+import type { Redactor } from '../core/redact.js';
+import type { ScenarioStart } from '../report/index.js';
+import type { Failure, FailureKind, ScenarioResult, ScenarioRun, TurnResult } from '../results/index.js';
+import type { Scenario } from '../scenario/index.js';
+import { runSession, type SessionOptions, type SessionProgress } from '../session/index.js';
+import { BotProcess, describeExit, type ReadyOutcome } from './bot-process.js';
+import type { PlannedRun } from './plan.js';
+import type { PortAllocator } from './ports.js';
+import { expandSpawn } from './spawn-template.js';
+
+/**
+ * One run of a suite: a fresh bot on a free port, readiness, the scenario,
+ * then the bot stopped and its log kept beside the results. Everything the bot
+ * does wrong becomes a failure value; only an abort (a signal) throws.
+ */
+
+export interface BotSettings {
+  spawn: string;
+  python: string;
+  usesBot: boolean;
+  host: string;
+  selfCommand?: readonly string[];
+  spawnTimeoutMs: number;
+  connectTimeoutMs?: number;
+  stopTimeoutMs: number;
+  termTimeoutMs: number;
+}
+
+export interface RunContext {
+  outDir: string;
+  bots: BotSettings;
+  ports: PortAllocator;
+  /** Bots alive right now, so an exiting process can kill them. */
+  live: Set<BotProcess>;
+  session: Omit<SessionOptions, 'url' | 'onProgress' | 'signal' | 'stopBot' | 'redactor' | 'clock' | 'env' | 'run' | 'connectTimeoutMs'>;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+  redactor: Redactor;
+  shard?: string;
+  signal?: AbortSignal;
+  traceEcho?: (run: PlannedRun, line: string) => void;
+  onStart(info: ScenarioStart): Promise<void>;
+  onProgress(info: ScenarioStart, progress: SessionProgress): void;
+}
+
+/** The stop used when a signal interrupts a run: short grace, then the signals. */
+const INTERRUPT_GRACE_MS = 500;
+const LOG_TAIL_LINES = 12;
+
+export function startInfo(run: PlannedRun): ScenarioStart {
+  return {
+    name: run.loaded.name || run.scenario.name,
+    file: run.file,
+    bot: run.bot,
+    repeat_index: run.repeat_index,
+    turn_count: run.loaded.kind === 'script' ? run.loaded.turns.length : 0,
+  };
+}
+
+export function runInfo(run: PlannedRun, extra: Partial<ScenarioRun> = {}, shard?: string): ScenarioRun {
+  const info: ScenarioRun = { bot: run.bot, repeat_index: run.repeat_index, attempt: 1, ...extra };
+  if (shard !== undefined) info.shard = shard;
+  if (run.loaded.kind === 'simulation') info.pass_threshold = run.loaded.pass_threshold;
+  return info;
+}
+
+/** `003-voice-bot__greeting__r1`: unique in the run and across shards (the ordinal is the manifest's). */
+export function runStem(run: PlannedRun, repeat: number): string {
+  const base = `${run.bot.replace(/\.[A-Za-z0-9]+$/, '')}__${run.scenario.name}${repeat > 1 || run.repeat_index > 0 ? `__r${run.repeat_index}` : ''}`;
+  const safe = base.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'run';
+  return `${String(run.ordinal + 1).padStart(3, '0')}-${safe}`;
+}
+
+/** A simulation cannot run yet: a skipped result that says why, with no bot started. */
+export function skippedSimulation(run: PlannedRun, shard?: string): ScenarioResult {
+  return {
+    name: startInfo(run).name,
+    file: run.file,
+    status: 'skipped',
+    started_at: new Date().toISOString(),
+    duration_ms: 0,
+    turns: [],
+    failures: [],
+    error: 'skipped: simulations (persona:) cannot run yet; the simulated caller is a later issue. No bot was started.',
+    run: runInfo(run, {}, shard),
+  };
+}
+
+/** Runs one scripted scenario against its own bot. Returns null when a signal interrupted it (nothing finished). */
+export async function runOne(run: PlannedRun & { loaded: Scenario }, stem: string, ctx: RunContext): Promise<ScenarioResult | null> {
+  const scenario = run.loaded;
+  const info = startInfo(run);
+  const startedAt = new Date().toISOString();
+  const t0 = ctx.clock.now();
+  const logFile = join(ctx.outDir, `${stem}.bot.log`);
+  const artifacts = { bot_log: relative(ctx.outDir, logFile) };
+  const notStarted = (reason: string, withLog: boolean): ScenarioResult => ({
+    name: info.name,
+    file: run.file,
+    status: 'failed',
+    started_at: startedAt,
+    duration_ms: Math.round(ctx.clock.now() - t0),
+    turns: scenario.turns.map((t, index): TurnResult => ({ index, status: 'not_run', duration_ms: 0, input: inputOf(t), expectations: [] })),
+    failures: [{ kind: 'connect_failed', turn_index: null, expectation_index: null, event: null, reason: ctx.redactor.text(reason) }],
+    ...(withLog ? { artifacts } : {}),
+    run: runInfo(run, {}, ctx.shard),
+  });
+
+  await ctx.onStart(info);
+  if (ctx.bots.usesBot && !existsSync(run.bot_path)) {
+    return notStarted(`bot not found: ${run.bot_path} (bot: ${run.bot})`, false);
+  }
+  const port = await ctx.ports.acquire();
+  const url = `ws://${ctx.bots.host.includes(':') ? `[${ctx.bots.host}]` : ctx.bots.host}:${port}`;
+  let bot: BotProcess | undefined;
+  try {
+    const cmd = expandSpawn(
+      ctx.bots.spawn,
+      { python: ctx.bots.python, bot: run.bot_path, port },
+      { runnerBody: run.runner_body, selfCommand: ctx.bots.selfCommand },
+    );
+    bot = BotProcess.spawn({
+      command: cmd.command,
+      args: cmd.args,
+      // Pipecat runs a bot with a runner body in the body's folder, so paths inside it resolve there.
+      cwd: run.runner_body !== undefined ? dirname(run.runner_body) : undefined,
+      env: {
+        ...ctx.env,
+        EARSHOT_BOT: run.bot,
+        EARSHOT_SCENARIO: run.scenario.name,
+        EARSHOT_REPEAT_INDEX: String(run.repeat_index),
+        EARSHOT_PORT: String(port),
+      },
+      logFile,
+      clock: ctx.clock,
+    });
+    ctx.live.add(bot);
+    const spawned = `bot: spawned ${[cmd.command, ...cmd.args].map(quoteArg).join(' ')} (pid ${bot.pid ?? '?'})`;
+    ctx.traceEcho?.(run, spawned);
+    const ready: ReadyOutcome = await bot.waitReady({ host: ctx.bots.host, port, timeoutMs: ctx.bots.spawnTimeoutMs, signal: ctx.signal });
+    const readyLine = ready.ready ? `bot: accepting connections on port ${port} after ${ready.afterMs} ms` : `bot: not ready (${ready.why})`;
+    ctx.traceEcho?.(run, readyLine);
+    if (!ready.ready) {
+      const what =
+        ready.why === 'exited'
+          ? `bot ${run.bot} ${describeExit(ready.exit)} before accepting connections on port ${port}`
+          : `bot ${run.bot} did not accept connections on port ${port} within ${ctx.bots.spawnTimeoutMs} ms`;
+      await stopBot(bot, ctx, true);
+      return notStarted(`${what}${logSuffix(bot)}`, true);
+    }
+
+    let outcome;
+    try {
+      outcome = await runSession(scenario, {
+        ...ctx.session,
+        url,
+        connectTimeoutMs: ctx.bots.connectTimeoutMs,
+        stopBot: true,
+        redactor: ctx.redactor,
+        clock: ctx.clock,
+        env: ctx.env,
+        signal: ctx.signal,
+        run: runInfo(run, { url }, ctx.shard),
+        onProgress: (p) => ctx.onProgress(info, p),
+        ...(ctx.traceEcho ? { traceEcho: (line: string) => ctx.traceEcho!(run, line) } : {}),
+      });
+    } catch (err) {
+      if (ctx.signal?.aborted) throw err;
+      outcome = harnessError(run, info, startedAt, Math.round(ctx.clock.now() - t0), err, ctx.shard);
+    }
+    const stop = await stopBot(bot, ctx, false);
+    const result: ScenarioResult = { ...outcome.result, name: info.name, file: run.file };
+    if (stop.how === 'exited') explainCrash(result.failures, run.bot, bot, ctx.redactor);
+    const traceFile = join(ctx.outDir, `${stem}.trace.log`);
+    ctx.traceEcho?.(run, stop.line);
+    await writeFile(traceFile, ctx.redactor.text(`${spawned}\n${readyLine}\n${outcome.trace}${stop.line}\n`));
+    result.artifacts = {
+      ...result.artifacts,
+      trace: relative(ctx.outDir, traceFile),
+      ...artifacts,
+      ...(outcome.recording ? { recording: relative(ctx.outDir, outcome.recording) } : {}),
+    };
+    return result;
+  } catch (err) {
+    if (ctx.signal?.aborted) return null;
+    throw err;
+  } finally {
+    if (bot) {
+      if (!bot.exitInfo) await stopBot(bot, ctx, true);
+      ctx.live.delete(bot);
+    }
+    ctx.ports.release(port);
+  }
+}
+
+function quoteArg(arg: string): string {
+  return /^[\w./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+interface StopNote {
+  how: 'exited' | 'SIGTERM' | 'SIGKILL';
+  /** The bot had already exited when the session ended: it crashed or left mid-scenario. */
+  early: boolean;
+  line: string;
+}
+
+async function stopBot(bot: BotProcess, ctx: RunContext, hurry: boolean): Promise<StopNote> {
+  const early = bot.exitInfo !== null;
+  const t0 = ctx.clock.now();
+  const interrupted = hurry || ctx.signal?.aborted === true;
+  const graceMs = interrupted ? Math.min(INTERRUPT_GRACE_MS, ctx.bots.stopTimeoutMs) : ctx.bots.stopTimeoutMs;
+  const out = await bot.stop({ graceMs, termGraceMs: ctx.bots.termTimeoutMs });
+  const how =
+    out.how === 'exited'
+      ? early
+        ? `had already ${describeExit(out.exit)}`
+        : `${describeExit(out.exit)} ${Math.round(ctx.clock.now() - t0)} ms after the session ended`
+      : `did not exit within ${graceMs} ms; stopped with ${out.how}${out.how === 'SIGKILL' ? ` after SIGTERM went unanswered for ${ctx.bots.termTimeoutMs} ms` : ''}`;
+  return { how: out.how, early, line: `bot: ${how}${out.strays ? '; leftover processes of its group killed' : ''}` };
+}
+
+const CRASH_KINDS: ReadonlySet<FailureKind> = new Set(['bot_disconnected', 'connect_failed', 'handshake_timeout', 'protocol_error']);
+
+/**
+ * A bot that crashed mid-scenario (it left by itself, not cleanly): the failure
+ * that says the socket closed also says how the bot ended and what it last
+ * logged. A clean exit (code 0) is how a bot answers eval-cancel; it explains nothing.
+ */
+function explainCrash(failures: Failure[], botName: string, bot: BotProcess, redactor: Redactor): void {
+  const exit = bot.exitInfo;
+  if (!exit || (exit.code === 0 && exit.signal === null)) return;
+  const target = failures.find((f) => CRASH_KINDS.has(f.kind));
+  if (!target) return;
+  target.reason = redactor.text(`${target.reason} (bot ${botName} ${describeExit(exit)}${logSuffix(bot)})`);
+}
+
+function logSuffix(bot: BotProcess): string {
+  const tail = bot.logTail(LOG_TAIL_LINES);
+  return tail ? `; last lines of its log:\n${tail}` : '; its log is empty';
+}
+
+function harnessError(run: PlannedRun & { loaded: Scenario }, info: ScenarioStart, startedAt: string, durationMs: number, err: unknown, shard?: string) {
+  const reason = `harness error: ${errorMessage(err)}`;
+  const result: ScenarioResult = {
+    name: info.name,
+    file: run.file,
+    status: 'error',
+    started_at: startedAt,
+    duration_ms: durationMs,
+    turns: run.loaded.turns.map((t, index): TurnResult => ({ index, status: 'not_run', duration_ms: 0, input: inputOf(t), expectations: [] })),
+    failures: [{ kind: 'harness_error', turn_index: null, expectation_index: null, event: null, reason }],
+    error: reason,
+    run: runInfo(run, {}, shard),
+  };
+  return { result, trace: `${reason}\n`, recording: undefined as string | undefined };
+}
+
+function inputOf(turn: Scenario['turns'][number]): TurnResult['input'] {
+  const input: TurnResult['input'] = {};
+  if (turn.user !== undefined) input.user = turn.user;
+  if (turn.dtmf !== undefined) input.dtmf = turn.dtmf;
+  if (turn.audio !== undefined) input.audio = turn.audio;
+  return input;
+}

@@ -1,0 +1,4 @@
+// The reference bot as it is.
+import { runRefbot } from './launch.mjs';
+
+await runRefbot([]);
