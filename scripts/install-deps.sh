@@ -9,7 +9,7 @@ set -euo pipefail
 
 packages=(pocketsphinx pocketsphinx-en-us)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(pocketsphinx-testdata sctk chromium libxml2-utils sox)
+  packages+=(pocketsphinx-testdata sctk chromium libxml2-utils sox python3-yaml)
 fi
 
 missing=()

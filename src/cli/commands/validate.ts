@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { Redactor } from '../../core/redact.js';
 import { UsageError } from '../../core/errors.js';
-import { displayPath } from '../../scenario/diagnostics.js';
-import { formatDiagnostic, validatePaths, type FileValidation } from '../../scenario/index.js';
+import { displayPath, formatDiagnostic, validatePaths, type FileValidation } from '../../scenario/index.js';
 import type { CliCommand } from '../command.js';
 
 interface ValidateFlags {

@@ -1,0 +1,88 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { type CodecName } from '../../protocol/index.js';
+import { startRefbot } from '../../refbot/index.js';
+import type { CliCommand } from '../command.js';
+
+interface RefbotFlags {
+  port: number;
+  host: string;
+  brain?: string;
+  wire: CodecName;
+  responseDelayMs: number;
+  truthLog?: string;
+  fault: string[];
+  voice: string;
+  exitOnDisconnect?: boolean;
+  quiet?: boolean;
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`expected a port from 0 to 65535, got "${value}"`);
+  return n;
+}
+
+function milliseconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`expected a number of milliseconds >= 0, got "${value}"`);
+  return n;
+}
+
+/**
+ * `earshot refbot --port N`: the reference bot. Prints one line,
+ * `refbot listening on ws://HOST:PORT (wire NAME)`, once it accepts
+ * connections; exits 0 on SIGINT/SIGTERM or a client's eval-cancel, 70 when a
+ * crash fault fires.
+ */
+export const refbotCommand: CliCommand = {
+  name: 'refbot',
+  register(program: Command): void {
+    program
+      .command('refbot')
+      .description('Run the reference bot (a real RTVI voice bot with a scripted brain) for tests, demos and calibration')
+      .requiredOption('--port <n>', 'port to listen on (0 picks a free one; the line printed says which)', port)
+      .option('--host <host>', 'interface to listen on', '127.0.0.1')
+      .option('--brain <file>', 'brain YAML (default: the shipped fixtures/brain.yaml)')
+      .addOption(new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'))
+      .option('--response-delay-ms <ms>', 'known extra delay before every reply to a user turn', milliseconds, 0)
+      .option('--truth-log <file>', 'append ground-truth timestamps as JSONL (see docs in src/refbot/truth.ts)')
+      .option(
+        '--fault <name[=arg]>',
+        'inject a fault (repeatable): refuse, no-ready, crash-after-turn=N, hang-after-turn=N, garbage, malformed-rtvi, huge-frame=BYTES, flood=MSGS_PER_S, slow=MS, audio-burst, disconnect-mid-audio',
+        (value: string, previous: string[]) => [...previous, value],
+        [] as string[],
+      )
+      .option('--voice <name>', 'Flite voice: slt, rms, awb, kal, kal16', 'slt')
+      .option('--exit-on-disconnect', 'exit when a client that asked for trigger_disconnect disconnects (as a bot that cancels its pipeline in on_client_disconnected)')
+      .option('-q, --quiet', 'no diagnostics on stderr')
+      .action(async (flags: RefbotFlags) => {
+        const log = flags.quiet ? undefined : (line: string): void => void process.stderr.write(`refbot: ${line}\n`);
+        const bot = await startRefbot({
+          port: flags.port,
+          host: flags.host,
+          brain: flags.brain,
+          wire: flags.wire,
+          responseDelayMs: flags.responseDelayMs,
+          truthLog: flags.truthLog,
+          faults: flags.fault,
+          voice: flags.voice,
+          exitOnDisconnect: flags.exitOnDisconnect === true,
+          log,
+        });
+        const onSignal = (): void => void bot.close();
+        process.on('SIGINT', onSignal);
+        process.on('SIGTERM', onSignal);
+        process.stdout.write(`refbot listening on ${bot.url} (wire ${bot.wire})\n`);
+        if (flags.fault.length) log?.(`faults: ${flags.fault.join(', ')}`);
+        const exit = await bot.closed;
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        log?.(`stopped (${exit.reason})`);
+        // A crash is a crash: no orderly shutdown of whatever else is pending.
+        if (exit.reason === 'crash') process.exit(exit.exitCode);
+        process.exitCode = exit.exitCode;
+        // Everything is released by now; this only guards against a stray handle keeping a stopped bot alive.
+        setTimeout(() => process.exit(exit.exitCode), 2000).unref();
+      });
+  },
+};

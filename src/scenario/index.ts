@@ -1,0 +1,43 @@
+/**
+ * Scenario files: Pipecat-compatible scripted scenarios, simulations and suite
+ * manifests, loaded with located errors and normalized (snake_case, includes
+ * resolved, defaults filled in, paths absolute).
+ */
+export {
+  loadFile,
+  loadFileSync,
+  loadScenario,
+  loadSimulation,
+  loadRunnable,
+  loadManifest,
+  inspectFile,
+  loadRawDocument,
+  locationOf,
+  DEFAULT_WITHIN_MS,
+  type LoadOptions,
+  type Inspection,
+} from './load.js';
+export { validatePaths, type FileValidation, type ValidatePathsOptions } from './walk.js';
+export {
+  ScenarioError,
+  formatDiagnostic,
+  formatLocation,
+  displayPath,
+  type Diagnostic,
+  type Severity,
+  type SourceLocation,
+} from './diagnostics.js';
+export { DEFAULT_LIMITS, SourceCache, type LoadLimits } from './source.js';
+export { findScenarioRoot, isInside, type RootCache } from './root.js';
+export { generateSchema, schemaText, writeSchemas, SCHEMA_FILES, type SchemaFileName } from './schema-gen.js';
+export { scenarioRef } from './manifest.js';
+export {
+  DEFAULT_OLLAMA_MODEL,
+  DEFAULT_OLLAMA_EXTRA,
+  DEFAULT_SPAWN,
+  DEFAULT_PADDING_SECS,
+  DEFAULT_TRANSCRIPTION_SERVICE,
+  SIMULATION_MEASURES,
+} from './fields.js';
+export * from './events.js';
+export * from './types.js';

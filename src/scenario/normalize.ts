@@ -1,0 +1,193 @@
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { diagnosticAt, type Diagnostic, type SourceLocation } from './diagnostics.js';
+import { isInside } from './root.js';
+import {
+  DEFAULT_OLLAMA_EXTRA,
+  DEFAULT_OLLAMA_MODEL,
+} from './fields.js';
+import type { CheckContext } from './spec.js';
+import type { CodeHook, ExpectedCall, JudgeConfig, LlmConfig, SpeechConfig, TranscriptionConfig, UserConfig } from './types.js';
+
+/** Shared state of one file's normalization: where it is, what was found, what it needs. */
+export class Normalizer {
+  readonly hooks: CodeHook[] = [];
+  constructor(
+    /** Absolute path of the file being loaded. */
+    readonly file: string,
+    /** Realpath of its scenario root. */
+    readonly root: string,
+    readonly allowOutsideRoot: boolean,
+    readonly check: CheckContext,
+  ) {}
+
+  get diagnostics(): Diagnostic[] {
+    return this.check.diagnostics;
+  }
+
+  /** The location of `path`, or of its nearest located ancestor, or the file start. */
+  locate(path: string): SourceLocation {
+    return nearestLocation(this.check.locations, this.file, path);
+  }
+
+  error(path: string, message: string, expected?: string): void {
+    this.diagnostics.push(diagnosticAt('error', this.locate(path), path, message, expected));
+  }
+
+  /** Whether an error was already reported at `path` or inside it (to avoid cascades). */
+  hasErrorAt(path: string): boolean {
+    return this.diagnostics.some(
+      (d) => d.severity === 'error' && (d.path === path || d.path.startsWith(`${path}.`) || d.path.startsWith(`${path}[`)),
+    );
+  }
+
+  warn(path: string, message: string): void {
+    this.diagnostics.push(diagnosticAt('warning', this.locate(path), path, message));
+  }
+
+  /**
+   * Resolves a path written in the file (relative to the file, as Pipecat does),
+   * requires it to exist and to stay inside the scenario root after symlinks.
+   */
+  localFile(path: string, written: string, what: string): string | undefined {
+    const absolute = resolve(dirname(this.file), written);
+    let real: string;
+    try {
+      real = realpathSync.native(absolute);
+    } catch {
+      this.error(path, `${what} not found: ${written} (looked for ${absolute})`);
+      return undefined;
+    }
+    if (!this.allowOutsideRoot && !isInside(this.root, real)) {
+      this.error(path, `${what} ${written} resolves to ${real}, outside the scenario root ${this.root} (pass --allow-outside-root to allow it)`);
+      return undefined;
+    }
+    try {
+      if (!statSync(real).isFile()) {
+        this.error(path, `${what} ${written} is not a regular file`);
+        return undefined;
+      }
+    } catch {
+      this.error(path, `${what} ${written} cannot be read`);
+      return undefined;
+    }
+    return absolute;
+  }
+
+  /** Records a `factory:` hook; the runtime refuses it unless --allow-code. */
+  factory(block: string, value: unknown): void {
+    if (typeof value !== 'string') return;
+    this.hooks.push(parseFactory(block, value, dirname(this.file)));
+  }
+}
+
+export function nearestLocation(locations: Record<string, SourceLocation>, file: string, path: string): SourceLocation {
+  let p = path;
+  for (;;) {
+    const loc = locations[p];
+    if (loc) return loc;
+    if (!p) return { file, line: 1, col: 1 };
+    p = parentPath(p);
+  }
+}
+
+export function parentPath(path: string): string {
+  const m = /^(.*?)(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])$/.exec(path);
+  return m ? m[1] : '';
+}
+
+/**
+ * `./tts.js#makeTts` → that module's `makeTts`; `./tts.js` → its default export;
+ * Pipecat's dotted `my_pkg.make_tts` → module `my_pkg`, export `make_tts`.
+ */
+export function parseFactory(block: string, factory: string, baseDir: string): CodeHook {
+  let module: string;
+  let exportName: string;
+  const hash = factory.lastIndexOf('#');
+  if (hash > 0) {
+    module = factory.slice(0, hash);
+    exportName = factory.slice(hash + 1) || 'default';
+  } else if (/[/\\]/.test(factory) || /\.(?:[cm]?js|[cm]?ts)$/.test(factory)) {
+    module = factory;
+    exportName = 'default';
+  } else {
+    const dot = factory.lastIndexOf('.');
+    module = dot > 0 ? factory.slice(0, dot) : factory;
+    exportName = dot > 0 ? factory.slice(dot + 1) : 'default';
+  }
+  if (module.startsWith('./') || module.startsWith('../') || isAbsolute(module)) module = resolve(baseDir, module);
+  return { block, factory, module, export: exportName };
+}
+
+type Raw = Record<string, unknown> | undefined;
+
+function asRecord(value: unknown): Raw {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** `judge.eval` / `simulator`: Pipecat's default judge when absent or empty. */
+export function normalizeLlm(value: unknown, path: string, n: Normalizer): LlmConfig {
+  const raw = asRecord(value);
+  if (!raw || Object.keys(raw).length === 0) {
+    return { service: 'ollama', model: DEFAULT_OLLAMA_MODEL, extra: { ...DEFAULT_OLLAMA_EXTRA } };
+  }
+  const cfg = { ...raw, service: typeof raw.service === 'string' ? raw.service : 'ollama' } as LlmConfig;
+  if (cfg.factory !== undefined) n.factory(path, cfg.factory);
+  else if (cfg.service.toLowerCase() === 'ollama' && cfg.model === undefined) {
+    // Pipecat's Ollama default: the default model comes with the extras it needs.
+    cfg.model = DEFAULT_OLLAMA_MODEL;
+    if (cfg.extra === undefined) cfg.extra = { ...DEFAULT_OLLAMA_EXTRA };
+  }
+  return cfg;
+}
+
+export function normalizeUser(value: unknown, n: Normalizer): UserConfig {
+  const raw = asRecord(value) ?? {};
+  const modality = raw.modality === 'audio' ? 'audio' : 'text';
+  const speech = asRecord(raw.speech) as SpeechConfig | undefined;
+  if (!speech) return { modality };
+  if (speech.factory === undefined && speech.service === undefined && !n.hasErrorAt('user.speech')) {
+    n.error('user.speech', "needs a 'service:' (the TTS that speaks the user turns) or a 'factory:'");
+  }
+  if (modality === 'text') {
+    n.warn('user.speech', 'ignored: user.modality is text, so no user turn is synthesized');
+    return { modality };
+  }
+  if (speech.factory !== undefined) n.factory('user.speech', speech.factory);
+  return { modality, speech };
+}
+
+export function normalizeJudge(value: unknown, n: Normalizer): JudgeConfig {
+  const raw = asRecord(value) ?? {};
+  const modality = raw.modality === 'audio' ? 'audio' : 'text';
+  const judge: JudgeConfig = { modality, eval: normalizeLlm(raw.eval, 'judge.eval', n) };
+  const transcription = asRecord(raw.transcription) as TranscriptionConfig | undefined;
+  if (modality === 'audio') {
+    if (!transcription) {
+      if (!n.hasErrorAt('judge.transcription')) {
+        const where = n.check.locations['judge.modality'] ? 'judge.modality' : 'judge';
+        const message = "needs a 'judge.transcription:' block (the STT that transcribes the bot's audio)";
+        n.error(where, where === 'judge.modality' ? `audio ${message}` : `judge.modality: audio ${message}`);
+      }
+      return judge;
+    }
+    if (transcription.factory !== undefined) n.factory('judge.transcription', transcription.factory);
+    judge.transcription = transcription;
+  } else if (transcription) {
+    n.warn('judge.transcription', 'ignored: judge.modality is text, so the bot does not speak');
+  }
+  return judge;
+}
+
+/** A `calls:` entry or the `name:`/`args:` shorthand, as the matcher reads it. */
+export function normalizeCall(value: unknown): ExpectedCall {
+  if (typeof value === 'string') return { name: value };
+  const raw = asRecord(value) ?? {};
+  const call: ExpectedCall = {};
+  if (typeof raw.name === 'string') call.name = raw.name;
+  const args = asRecord(raw.args);
+  if (args) call.args = args;
+  return call;
+}
+
+export { asRecord };

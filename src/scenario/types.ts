@@ -1,0 +1,234 @@
+import type { Diagnostic, SourceLocation } from './diagnostics.js';
+import type { EventName } from './events.js';
+
+/**
+ * The normalized model: snake_case like the YAML (it is what `validate --json`
+ * prints), includes resolved, defaults filled in, paths absolute. Optional keys
+ * are omitted when the file does not set them and they have no default.
+ */
+
+/** Where each field was written: field path (`turns[2].expect[0].within_ms`) → location. */
+export type SourceMap = Record<string, SourceLocation>;
+
+interface LoadedBase {
+  /** Absolute path of the loaded file. */
+  file: string;
+  /** Realpath of the scenario root that `!include`, `image:` and `audio:` were confined to. */
+  root: string;
+  /** Realpaths of every file pulled in with `!include`. */
+  includes: string[];
+  /** Non-fatal findings (unknown keys, `eval:` on a non-text event...). */
+  warnings: Diagnostic[];
+  /** Source location of every field, for reports that point at a failing expectation. */
+  locations: SourceMap;
+}
+
+/** A `factory:` hook: user code that builds a TTS, STT or LLM. Runs only with `--allow-code`. */
+export interface CodeHook {
+  /** The block that names it: `user.speech`, `judge.transcription`, `judge.eval` or `simulator`. */
+  block: string;
+  /** The value as written. */
+  factory: string;
+  /** Module to import: an absolute path when written as a relative or absolute path, else a package specifier. */
+  module: string;
+  /** Export to call (`default` when none is named). */
+  export: string;
+}
+
+export interface ExpectedCall {
+  /** Function name; omitted to match any call. */
+  name?: string;
+  /** Subset check on the call's arguments (for `function_call_stopped`: `tool_call_id`, `cancelled`). */
+  args?: Record<string, unknown>;
+}
+
+export interface Expectation {
+  /** The event matched at run time (`response` resolved to `llm_response` under a text judge). */
+  event: EventName;
+  /** The event name as written in the file. */
+  declared_event: EventName;
+  /** Budget from the turn's send, ms; `LoadOptions.defaultWithinMs` when the file sets none. */
+  within_ms: number;
+  text_contains?: string;
+  eval?: string;
+  absent: boolean;
+  /** For `function_call` / `function_call_stopped`: the calls to match (the `name:`/`args:` shorthand folded in). */
+  calls?: ExpectedCall[];
+}
+
+export interface SendAfter {
+  /** Event to anchor on; omitted for a pure delay after the previous turn's send. */
+  event?: EventName;
+  delay_ms: number;
+}
+
+export interface LatencyBound {
+  min?: number;
+  max?: number;
+}
+
+/** earshot's turn-level latency assertions, ms; each fails the turn with `latency_exceeded`. */
+export interface LatencyAssertions {
+  voice_to_voice_ms?: LatencyBound;
+  llm_ttfb_ms?: LatencyBound;
+  first_token_ms?: LatencyBound;
+  speech_padding_ms?: LatencyBound;
+  bot_speech_ms?: LatencyBound;
+  interruption_ms?: LatencyBound;
+}
+export const LATENCY_METRICS = [
+  'voice_to_voice_ms',
+  'llm_ttfb_ms',
+  'first_token_ms',
+  'speech_padding_ms',
+  'bot_speech_ms',
+  'interruption_ms',
+] as const;
+export type LatencyMetric = (typeof LATENCY_METRICS)[number];
+
+export interface Turn {
+  user?: string;
+  /** Keypad keys, `0-9 * #`, digits kept as written (`dtmf: 012` is "012"). */
+  dtmf?: string;
+  /** Absolute path of a recording played instead of synthesizing `user`. */
+  audio?: string;
+  /** Absolute path of an image registered for the turn. */
+  image?: string;
+  send_after?: SendAfter;
+  expect: Expectation[];
+  latency?: LatencyAssertions;
+}
+
+/** `user.speech`: the TTS that speaks the user's turns. Extra keys pass through to a factory. */
+export interface SpeechConfig {
+  service?: string;
+  voice?: string;
+  model?: string;
+  language?: string;
+  sample_rate?: number;
+  api_key?: string;
+  factory?: string;
+  [extra: string]: unknown;
+}
+
+/** `judge.transcription`: the STT for the bot's audio. */
+export interface TranscriptionConfig {
+  service: string;
+  model?: string;
+  language?: string;
+  padding_secs: number;
+  device?: string;
+  compute_type?: string;
+  factory?: string;
+  [extra: string]: unknown;
+}
+
+/** `judge.eval` and a simulation's `simulator`: an LLM service. */
+export interface LlmConfig {
+  service: string;
+  model?: string;
+  endpoint?: string;
+  extra?: Record<string, unknown>;
+  api_key?: string;
+  factory?: string;
+  [more: string]: unknown;
+}
+
+export type Modality = 'text' | 'audio';
+
+export interface UserConfig {
+  modality: Modality;
+  speech?: SpeechConfig;
+}
+
+export interface JudgeConfig {
+  modality: Modality;
+  eval: LlmConfig;
+  /** Present exactly when `modality` is audio. */
+  transcription?: TranscriptionConfig;
+}
+
+interface RunnableBase extends LoadedBase {
+  name: string;
+  user: UserConfig;
+  judge: JudgeConfig;
+  trigger_disconnect: boolean;
+  /** True when a block names a `factory:`; the runtime refuses such a file without `--allow-code`. */
+  requires_code: boolean;
+  code_hooks: CodeHook[];
+}
+
+/** A scripted scenario (`turns:`). */
+export interface Scenario extends RunnableBase {
+  kind: 'script';
+  turns: Turn[];
+  /** LLM messages to seed the bot's context with; empty to leave it alone. */
+  context: Record<string, unknown>[];
+  stop_on_failure: boolean;
+}
+
+export interface SimulationMetric {
+  name: string;
+  /** Judged metric: what every bot reply should be. */
+  criterion?: string;
+  /** Weight in the run's quality score (Pipecat's first simulation format). */
+  weight: number;
+  /** Share of replies that must pass, 0..1; omitted: reported, never failing. */
+  min_score?: number;
+  /** Measured metric. */
+  measure?: 'turns' | 'duration' | 'words' | 'latency' | 'function_calls';
+  min_value?: number;
+  max_value?: number;
+  /** For `measure: function_calls`: the calls the bot must make (empty: none). */
+  calls?: ExpectedCall[];
+}
+
+/** A simulation (`persona:`): an LLM plays the caller. Loaded only; running it is a later issue. */
+export interface Simulation extends RunnableBase {
+  kind: 'simulation';
+  persona: string;
+  goal: string;
+  success: string;
+  simulator: LlmConfig;
+  metrics: SimulationMetric[];
+  max_turns: number;
+  max_duration_s: number;
+  max_silence_s: number;
+  runs: number;
+  pass_threshold: number;
+}
+
+export interface ManifestScenarioRef {
+  /** As written: a bare name (under `scenarios_dir`) or a path relative to the manifest. */
+  ref: string;
+  name: string;
+  file: string;
+}
+
+export interface SuiteEntry {
+  bot: string;
+  /** `bot` resolved against `bots_dir`. */
+  bot_path: string;
+  scenarios: ManifestScenarioRef[];
+  /** Absolute path of the JSON body passed to the bot as `--runner-body`. */
+  runner_body?: string;
+}
+
+/** A suite manifest (`suite:`), Pipecat's format. Loaded only; running it is the suite module's job. */
+export interface Manifest extends LoadedBase {
+  kind: 'manifest';
+  bots_dir: string;
+  scenarios_dir: string;
+  runs_dir?: string;
+  spawn: string;
+  python?: string;
+  concurrency: number;
+  repeat: number;
+  base_port: number;
+  record: boolean;
+  cache_dir?: string;
+  suite: SuiteEntry[];
+}
+
+export type LoadedFile = Scenario | Simulation | Manifest;
+export type LoadedKind = LoadedFile['kind'];
