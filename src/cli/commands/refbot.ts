@@ -10,7 +10,7 @@ interface RefbotFlags {
   wire: CodecName;
   responseDelayMs: number;
   truthLog?: string;
-  fault: string[];
+  fault?: string[];
   voice: string;
   exitOnDisconnect?: boolean;
   quiet?: boolean;
@@ -45,17 +45,17 @@ export const refbotCommand: CliCommand = {
       .option('--brain <file>', 'brain YAML (default: the shipped fixtures/brain.yaml)')
       .addOption(new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'))
       .option('--response-delay-ms <ms>', 'known extra delay before every reply to a user turn', milliseconds, 0)
-      .option('--truth-log <file>', 'append ground-truth timestamps as JSONL (see docs in src/refbot/truth.ts)')
+      .option('--truth-log <file>', 'append ground truth as JSONL: speech edges heard, first bot audio sent, barge-in stops (sample positions and times)')
       .option(
         '--fault <name[=arg]>',
         'inject a fault (repeatable): refuse, no-ready, crash-after-turn=N, hang-after-turn=N, garbage, malformed-rtvi, huge-frame=BYTES, flood=MSGS_PER_S, slow=MS, audio-burst, disconnect-mid-audio',
-        (value: string, previous: string[]) => [...previous, value],
-        [] as string[],
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
       )
       .option('--voice <name>', 'Flite voice: slt, rms, awb, kal, kal16', 'slt')
       .option('--exit-on-disconnect', 'exit when a client that asked for trigger_disconnect disconnects (as a bot that cancels its pipeline in on_client_disconnected)')
       .option('-q, --quiet', 'no diagnostics on stderr')
       .action(async (flags: RefbotFlags) => {
+        const faults = flags.fault ?? [];
         const log = flags.quiet ? undefined : (line: string): void => void process.stderr.write(`refbot: ${line}\n`);
         const bot = await startRefbot({
           port: flags.port,
@@ -64,16 +64,22 @@ export const refbotCommand: CliCommand = {
           wire: flags.wire,
           responseDelayMs: flags.responseDelayMs,
           truthLog: flags.truthLog,
-          faults: flags.fault,
+          faults,
           voice: flags.voice,
           exitOnDisconnect: flags.exitOnDisconnect === true,
           log,
         });
-        const onSignal = (): void => void bot.close();
+        let signalled = false;
+        // The first signal closes the bot cleanly; a second one exits at once.
+        const onSignal = (name: NodeJS.Signals): void => {
+          if (signalled) process.exit(name === 'SIGINT' ? 130 : 143);
+          signalled = true;
+          void bot.close();
+        };
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
         process.stdout.write(`refbot listening on ${bot.url} (wire ${bot.wire})\n`);
-        if (flags.fault.length) log?.(`faults: ${flags.fault.join(', ')}`);
+        if (faults.length) log?.(`faults: ${faults.join(', ')}`);
         const exit = await bot.closed;
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { monotonicClock } from '../core/clock.js';
+import { audibleBounds, resample } from '../audio/index.js';
+import { createTts } from '../speech/index.js';
+import { AudioInput, downmix } from './audio-in.js';
+import { Ears } from './ears.js';
+import type { SpeechEdge, Utterance } from './listener.js';
+
+describe('downmix', () => {
+  it('averages interleaved channels, rounding', () => {
+    expect([...downmix(Int16Array.from([100, 300, -5, -6, 7, 8]), 2)]).toEqual([200, -5, 8]);
+    expect([...downmix(Int16Array.from([3, 3, 4]), 3)]).toEqual([3]);
+  });
+});
+
+describe('AudioInput: any rate, any channel count, real VAD', () => {
+  const ears = new Ears();
+  let speech48k: Int16Array;
+  beforeAll(async () => {
+    const tts = await createTts('flite');
+    const pcm16k = (await tts.synthesize('What is the capital of Spain?', { sampleRate: 16000 })).pcm;
+    await tts.close();
+    speech48k = await resample(pcm16k, 16000, 48000);
+  });
+  afterAll(() => ears.close());
+
+  it('hears stereo 48 kHz streamed in real-time-sized messages, with edges in the incoming stream’s own samples', async () => {
+    const starts: SpeechEdge[] = [];
+    const ends: Utterance[] = [];
+    const errors: unknown[] = [];
+    const input = new AudioInput({
+      clock: monotonicClock,
+      ears,
+      onSpeechStart: (e) => starts.push(e),
+      onSpeechEnd: (u) => ends.push(u),
+      onError: (e) => errors.push(e),
+    });
+    const mono = new Int16Array(48000 + speech48k.length + 48000);
+    mono.set(speech48k, 48000);
+    const stereo = new Int16Array(mono.length * 2);
+    for (let i = 0; i < mono.length; i++) stereo[2 * i] = stereo[2 * i + 1] = mono[i];
+    // 20 ms messages, pushed faster than real time: each is "live" and played on arrival.
+    for (let at = 0; at < stereo.length; at += 1920) input.push(stereo.subarray(at, at + 1920), 48000, 2, performance.now());
+    for (let i = 0; i < 300 && ends.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    input.close();
+    expect(errors).toEqual([]);
+    expect(input.sampleRate).toBe(48000);
+    expect(input.samplesIn).toBe(mono.length);
+    const bounds = audibleBounds(speech48k, 48000)!;
+    expect(starts).toHaveLength(1);
+    expect(starts[0].inVoicedSample).toBe(48000 + bounds.first);
+    expect(ends[0].end.inVoicedSample).toBe(48000 + bounds.end);
+    expect(ends[0].sampleRate).toBe(48000);
+  });
+
+  it('tells the client about a sample rate it cannot use, and hears nothing from it', () => {
+    const errors: unknown[] = [];
+    const input = new AudioInput({ clock: monotonicClock, ears, onSpeechStart: () => {}, onSpeechEnd: () => {}, onError: (e) => errors.push(e) });
+    input.push(new Int16Array(320), 3, 1, 0);
+    expect(String(errors[0])).toMatch(/sampleRate: expected an integer between 1000 and 192000 Hz, got 3/);
+    expect(input.sampleRate).toBeNull();
+    input.close();
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * A connection's incoming audio: `raw-audio` messages or protobuf
+ * AudioRawFrames, downmixed to mono, converted to the stream's first sample
+ * rate if a client changes rate midway, played through the virtual
+ * microphone into the listener (VAD). The VAD model loads on the first audio;
+ * frames played meanwhile wait for it, in order.
+ */
+import type { Clock } from '../core/clock.js';
+import { checkSampleRate, resample } from '../audio/index.js';
+import type { Ears } from './ears.js';
+import { Listener, type SpeechEdge, type Utterance, type VadSettings } from './listener.js';
+import { coarseTimers, type MicFrame, VirtualMic } from './mic.js';
+
+export interface AudioInputOptions {
+  clock: Clock;
+  ears: Ears;
+  vad?: VadSettings;
+  onSpeechStart: (edge: SpeechEdge) => void;
+  onSpeechEnd: (utterance: Utterance) => void;
+  onError: (err: unknown) => void;
+}
+
+export class AudioInput {
+  private mic: VirtualMic | null = null;
+  private listener: Listener | null = null;
+  private waiting: MicFrame[] = [];
+  /** Conversions of a different rate finish in order: later audio waits behind them. */
+  private tail: Promise<void> = Promise.resolve();
+  private converting = 0;
+  private closed = false;
+
+  constructor(private readonly options: AudioInputOptions) {}
+
+  /** The stream's sample rate (its first message's), or null before any audio. */
+  get sampleRate(): number | null {
+    return this.mic?.sampleRate ?? null;
+  }
+
+  /** Samples received so far: the incoming stream's length. */
+  get samplesIn(): number {
+    return this.mic?.samplesIn ?? 0;
+  }
+
+  push(pcm: Int16Array, sampleRate: number, numChannels: number, arrivedMs: number): void {
+    if (this.closed) return;
+    try {
+      checkSampleRate(sampleRate);
+    } catch (err) {
+      // A client sending nonsense rates is told so (once per message) and not heard.
+      this.options.onError(err);
+      return;
+    }
+    const mono = numChannels > 1 ? downmix(pcm, numChannels) : pcm;
+    const mic = this.mic ?? this.start(sampleRate);
+    if (sampleRate === mic.sampleRate && this.converting === 0) {
+      mic.push(mono, arrivedMs);
+      return;
+    }
+    this.converting++;
+    this.tail = this.tail.then(async () => {
+      try {
+        const converted = sampleRate === mic.sampleRate ? mono : await resample(mono, sampleRate, mic.sampleRate);
+        if (!this.closed) mic.push(converted, arrivedMs);
+      } catch (err) {
+        this.options.onError(err);
+      } finally {
+        this.converting--;
+      }
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    this.mic?.close();
+    this.waiting = [];
+  }
+
+  private start(sampleRate: number): VirtualMic {
+    const { clock, ears } = this.options;
+    const mic = new VirtualMic({ sampleRate, clock, timers: coarseTimers(clock), onFrame: (f) => this.onFrame(f) });
+    this.mic = mic;
+    ears.warm();
+    ears
+      .vad()
+      .then((model) =>
+        Listener.create({
+          model,
+          sampleRate,
+          clock,
+          vad: this.options.vad,
+          onSpeechStart: (edge) => this.options.onSpeechStart(edge),
+          onSpeechEnd: (u) => this.options.onSpeechEnd(u),
+          onError: (err) => this.options.onError(err),
+        }),
+      )
+      .then(
+        (listener) => {
+          if (this.closed) return;
+          this.listener = listener;
+          for (const f of this.waiting.splice(0)) listener.feed(f);
+        },
+        (err: unknown) => this.options.onError(err),
+      );
+    return mic;
+  }
+
+  private onFrame(frame: MicFrame): void {
+    if (this.listener) this.listener.feed(frame);
+    else if (!this.closed) this.waiting.push(frame);
+  }
+}
+
+/** Average of the channels (interleaved 16-bit), rounded. */
+export function downmix(pcm: Int16Array, numChannels: number): Int16Array {
+  const frames = Math.floor(pcm.length / numChannels);
+  const out = new Int16Array(frames);
+  for (let i = 0; i < frames; i++) {
+    let sum = 0;
+    for (let c = 0; c < numChannels; c++) sum += pcm[i * numChannels + c];
+    out[i] = Math.round(sum / numChannels);
+  }
+  return out;
+}

@@ -1,0 +1,390 @@
+/**
+ * One client connection of the reference bot: the RTVI handshake, the eval
+ * control messages, user input (text, DTMF, audio) turned into turns for the
+ * brain, replies, interruptions, and the fault switches that act per
+ * connection. The message order it produces is described in index.ts.
+ */
+import type { Clock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
+import type { TimerDriver } from '../audio/index.js';
+import {
+  asEvalData,
+  type ClientInbound,
+  type CodecName,
+  type FunctionCallReportLevel,
+  RTVI_PROTOCOL_VERSION,
+  type ServerMessage,
+  type WirePeer,
+} from '../protocol/index.js';
+import { type Brain, BrainMemory, type Reply } from './brain.js';
+import { DtmfAggregator } from './dtmf.js';
+import type { Ears } from './ears.js';
+import { Flood, sendGarbage, sendHugeFrame, sendMalformed } from './fault-output.js';
+import type { Faults } from './faults.js';
+import { Hearing } from './hearing.js';
+import type { SpeechEdge, VadSettings } from './listener.js';
+import { interruptedTail, type ReplyPlan, ReplyRun, type ReplyTiming } from './reply.js';
+import { Speaker } from './speaker.js';
+import type { TruthLog } from './truth.js';
+import type { BotVoice } from './voice.js';
+
+export interface ConversationDeps {
+  conn: number;
+  peer: WirePeer;
+  codec: CodecName;
+  brain: Brain;
+  clock: Clock;
+  /** Paces the bot's audio (the precise driver). */
+  timers: TimerDriver;
+  voice: BotVoice;
+  ears: Ears;
+  truth: TruthLog;
+  faults: Faults;
+  responseDelayMs: number;
+  timing: ReplyTiming;
+  botSampleRate: number;
+  dtmfIdleTimeoutMs: number;
+  vad: VadSettings;
+  log: (line: string) => void;
+  /** `eval-cancel`: the bot shuts down. */
+  onCancel: () => void;
+  /** `crash-after-turn`: the bot dies. */
+  onCrash: () => void;
+  /** The client asked for `trigger_disconnect` and left: the bot's disconnect handler runs. */
+  onDisconnectHandler: () => void;
+}
+
+type TurnInput = { kind: 'text'; text: string } | { kind: 'dtmf'; digits: string; text: string } | { kind: 'audio'; text: string; userEndMs: number | null };
+
+export class Conversation {
+  private readonly memory = new BrainMemory();
+  private readonly speaker: Speaker;
+  private readonly dtmf: DtmfAggregator;
+  private readonly hearing: Hearing;
+  private levels: Record<string, FunctionCallReportLevel> = { '*': 'none' };
+  private vadEvents = false;
+  private ready = false;
+  private greeted = false;
+  private turns = 0;
+  private replies = 0;
+  private active: ReplyRun | null = null;
+  private hung = false;
+  /** `no-ready`: nothing is sent, ever. */
+  private mute = false;
+  private ended = false;
+  private flood: Flood | null = null;
+  private midAudioUsed = false;
+
+  constructor(private readonly deps: ConversationDeps) {
+    const { clock, timers, botSampleRate, peer } = deps;
+    const audioOnWire = this.audioOnWire;
+    this.speaker = new Speaker({
+      clock,
+      timers,
+      sampleRate: botSampleRate,
+      send: (pcm) => {
+        if (audioOnWire && !this.hung) peer.connection.sendAudio(pcm, botSampleRate);
+      },
+    });
+    this.dtmf = new DtmfAggregator({
+      idleTimeoutMs: deps.dtmfIdleTimeoutMs,
+      clock,
+      onFirstKey: () => this.interrupt('dtmf'),
+      onEntry: (entry) => this.onDtmfEntry(entry.text, entry.digits),
+    });
+    this.hearing = new Hearing({
+      conn: deps.conn,
+      clock,
+      ears: deps.ears,
+      truth: deps.truth,
+      vad: deps.vad,
+      vadEvents: () => this.vadEvents,
+      nextTurn: () => this.turns + 1,
+      replying: () => this.active !== null && !this.active.aborted,
+      send: (m) => this.send(m),
+      bargeIn: (edge) => this.interrupt('barge_in', edge),
+      answer: (text, userEndMs, preamble) => this.userTurn({ kind: 'audio', text, userEndMs }, preamble, this.speaks(true)),
+      reportError: (text) => this.reportError(text),
+    });
+  }
+
+  get id(): number {
+    return this.deps.conn;
+  }
+
+  /** Drops the socket without a closing handshake (a crash). */
+  terminate(): void {
+    void this.deps.peer.connection.terminate();
+  }
+
+  /** pipecat-eval carries bot audio only when asked (`capture_bot_audio`); protobuf always. `audio-burst` always. */
+  get audioOnWire(): boolean {
+    return this.deps.codec === 'protobuf' || this.deps.peer.flags.captureBotAudio === true || this.deps.faults.audioBurst === true;
+  }
+
+  /** Reads the connection until it closes, then cleans up. */
+  async run(): Promise<void> {
+    const { peer, truth, conn } = this.deps;
+    truth.write({ event: 'connection_open', conn, target: peer.target, flags: { ...peer.flags } });
+    try {
+      for await (const item of peer.connection) {
+        if (this.hung || this.ended) continue;
+        switch (item.kind) {
+          case 'rtvi':
+            this.onMessage(item.message);
+            break;
+          case 'audio':
+            this.hearing.push(item.pcm, item.sampleRate, item.numChannels, item.at);
+            break;
+          case 'invalid':
+            this.send({ type: 'error', data: { error: `Invalid RTVI transport message: ${item.violation.reason}`, fatal: false } });
+            break;
+          case 'overflow':
+            this.deps.log(`conn ${conn}: client flooded the inbound queue; ${item.dropped} message(s) dropped`);
+            break;
+          default:
+            // Text, transcription and interruption frames are the bot's to send, not to receive.
+            break;
+        }
+      }
+    } finally {
+      const info = await peer.connection.closed;
+      this.shutdown('closed');
+      truth.write({ event: 'connection_closed', conn, code: info.code, by_peer: info.byPeer });
+      if (peer.flags.triggerDisconnect) this.deps.onDisconnectHandler();
+    }
+  }
+
+  /** Stops every activity of this connection (its socket is closed by the caller or the peer). */
+  shutdown(reason: 'closed' | 'fault'): void {
+    if (this.ended) return;
+    this.ended = true;
+    const run = this.active;
+    this.active = null;
+    if (run) {
+      const info = run.abort();
+      if (info.audio) run.audio.writeStopped(reason, info.audio);
+    }
+    this.speaker.close();
+    this.hearing.close();
+    this.dtmf.dispose();
+    this.flood?.stop();
+  }
+
+  // ------------------------------------------------------------ messages
+
+  private send(message: ServerMessage): void {
+    if (this.hung || this.mute || this.ended) return;
+    this.deps.peer.connection.send(message);
+  }
+
+  private onMessage(message: ClientInbound): void {
+    switch (message.type) {
+      case 'client-ready':
+        return this.onClientReady(message.id, message.data.version);
+      case 'send-text': {
+        const options = message.data.options ?? {};
+        return this.onText(message.data.content, options.run_immediately ?? true, options.audio_response ?? true);
+      }
+      case 'dtmf':
+        for (const key of message.data.buttons) this.dtmf.press(key);
+        return;
+      case 'client-message': {
+        const control = asEvalData(message.data);
+        if (!control) return this.deps.log(`conn ${this.deps.conn}: client-message "${message.data.t}" ignored`);
+        switch (control.t) {
+          case 'eval-configure':
+            if (control.d.function_call_report_level) this.levels = { ...control.d.function_call_report_level };
+            if (control.d.vad_user_speaking !== undefined) this.vadEvents = control.d.vad_user_speaking;
+            return;
+          case 'eval-context':
+            return this.deps.brain.seedContext(
+              control.d.messages.map((m) => ({ role: m.role, content: m.content })),
+              this.memory,
+            );
+          case 'eval-image':
+            return this.deps.log(`conn ${this.deps.conn}: eval-image received (${control.d.image.length} base64 chars); this bot has no camera to serve it to`);
+          case 'eval-cancel':
+            this.deps.log(`conn ${this.deps.conn}: eval-cancel: shutting down`);
+            return this.deps.onCancel();
+        }
+        return;
+      }
+      case 'disconnect-bot':
+        this.shutdown('closed');
+        void this.deps.peer.connection.close(1000, 'disconnect-bot');
+        return;
+      case 'raw-audio':
+      case 'raw-audio-batch':
+      case 'llm-function-call-result':
+        // Audio arrives as audio items (the codec decodes it); results: this bot runs its own functions.
+        return;
+      case 'unknown':
+        if (message.id !== undefined) this.send({ type: 'error-response', id: message.id, data: { error: `Unsupported type ${message.rtviType}` } });
+        return;
+    }
+  }
+
+  private onClientReady(id: string, version: string): void {
+    const { faults, truth, conn } = this.deps;
+    if (faults.noReady) {
+      // Not hung: it still hears eval-cancel, but says nothing, and nothing is a turn before bot-ready.
+      truth.write({ event: 'fault', conn, fault: 'no-ready', action: 'bot-ready withheld' });
+      this.mute = true;
+      return;
+    }
+    const major = Number(version.split('.')[0]);
+    if (!/^\d+\.\d+\.\d+$/.test(version) || (major !== 1 && major !== Number(RTVI_PROTOCOL_VERSION.split('.')[0]))) {
+      this.send({ type: 'error-response', id, data: { error: `RTVI version ${version} is not compatible with server protocol ${RTVI_PROTOCOL_VERSION}. Compatibility issues may occur.` } });
+    }
+    this.send({ type: 'bot-ready', id, data: { version: RTVI_PROTOCOL_VERSION, about: { library: 'earshot-refbot' } } });
+    truth.write({ event: 'bot_ready', conn });
+    this.ready = true;
+    if (faults.hugeFrameBytes !== undefined && !this.greeted) {
+      const size = sendHugeFrame(this.deps.peer.connection, faults.hugeFrameBytes);
+      truth.write({ event: 'fault', conn, fault: 'huge-frame', action: `sent one ${size}-byte frame` });
+    }
+    if (faults.floodPerSecond !== undefined && !this.flood) {
+      this.flood = new Flood(this.deps.peer.connection, faults.floodPerSecond, this.deps.clock);
+      truth.write({ event: 'fault', conn, fault: 'flood', action: `${faults.floodPerSecond} messages/s from now on` });
+    }
+    if (this.greeted) return;
+    this.greeted = true;
+    const reply = this.deps.brain.greeting(this.memory);
+    this.startReply(reply, { turn: null, speak: this.speaks(true), delayMs: faults.slowMs ?? 0, userEndMs: null });
+  }
+
+  private onText(text: string, runImmediately: boolean, audioResponse: boolean): void {
+    if (!runImmediately) {
+      // Into the conversation without a reply (Pipecat: LLMMessagesAppendFrame with run_llm=false).
+      this.deps.brain.seedContext([...this.memory.history, { role: 'user', content: text }], this.memory);
+      return;
+    }
+    this.interrupt('text');
+    this.userTurn({ kind: 'text', text }, [], this.speaks(audioResponse));
+  }
+
+  private onDtmfEntry(text: string, digits: string): void {
+    const transcription: ServerMessage = { type: 'user-transcription', data: { text, final: true, user_id: '', timestamp: new Date().toISOString() } };
+    const preamble: ServerMessage[] = [{ type: 'user-started-speaking' }, transcription, { type: 'user-stopped-speaking' }];
+    this.userTurn({ kind: 'dtmf', digits, text }, preamble, this.speaks(true));
+  }
+
+  /** Whether a reply is spoken: never with `skip_tts` (text judge), nor for a `send-text` that asked for no audio. */
+  private speaks(audioResponse: boolean): boolean {
+    return audioResponse && this.deps.peer.flags.skipTts !== true;
+  }
+
+  // ------------------------------------------------------------ turns and replies
+
+  private userTurn(input: TurnInput, preamble: ServerMessage[], speak: boolean): void {
+    if (!this.ready || this.ended || this.hung) return;
+    const { faults, truth, conn, brain } = this.deps;
+    const turn = ++this.turns;
+    if (faults.hangAfterTurn !== undefined && turn > faults.hangAfterTurn) return this.hang(turn);
+    for (const m of preamble) this.send(m);
+    const reply = input.kind === 'dtmf' ? brain.respond({ kind: 'dtmf', digits: input.digits }, this.memory) : brain.respond({ kind: 'text', text: input.text }, this.memory);
+    truth.write({ event: 'user_turn', conn, turn, input: input.kind, text: input.text, source: reply.source });
+    this.send({ type: 'user-llm-text', data: { text: input.text } });
+    const disconnectMidway = faults.disconnectMidAudio === true && !this.midAudioUsed;
+    this.midAudioUsed ||= disconnectMidway;
+    this.startReply(reply, {
+      turn,
+      speak,
+      delayMs: this.deps.responseDelayMs + (faults.slowMs ?? 0),
+      userEndMs: input.kind === 'audio' ? input.userEndMs : null,
+      crash: faults.crashAfterTurn !== undefined && turn > faults.crashAfterTurn,
+      disconnectMidway,
+    });
+  }
+
+  private startReply(reply: Reply, plan: Omit<ReplyPlan, 'id' | 'reply' | 'responseDelayMs'>): void {
+    const { faults, conn, truth, peer } = this.deps;
+    const id = ++this.replies;
+    if (faults.garbage) {
+      const n = sendGarbage(peer.connection, conn * 1000 + id);
+      return truth.write({ event: 'fault', conn, fault: 'garbage', action: `reply ${id} replaced by ${n} garbage frames` });
+    }
+    if (faults.malformedRtvi) {
+      const n = sendMalformed(peer.connection, this.deps.codec);
+      return truth.write({ event: 'fault', conn, fault: 'malformed-rtvi', action: `reply ${id} replaced by ${n} malformed messages` });
+    }
+    this.active?.abort();
+    const run = new ReplyRun(
+      {
+        conn,
+        clock: this.deps.clock,
+        send: (m) => this.send(m),
+        speaker: this.speaker,
+        audioOnWire: this.audioOnWire,
+        voice: this.deps.voice,
+        truth,
+        timing: this.deps.timing,
+        reportLevel: (name) => this.level(name),
+        onFault: (fault) => (fault === 'crash' ? this.crash() : this.disconnectMidAudio()),
+        onSpeechError: (err) => this.reportError(`speech synthesis failed: ${errorMessage(err)}`),
+      },
+      { ...plan, id, reply, responseDelayMs: this.deps.responseDelayMs, burst: faults.audioBurst === true },
+    );
+    this.active = run;
+    run.done.then(
+      () => {
+        if (this.active === run) this.active = null;
+      },
+      (err: unknown) => {
+        if (this.active === run) this.active = null;
+        this.reportError(`reply failed: ${errorMessage(err)}`);
+      },
+    );
+  }
+
+  /** Cuts the reply in flight, if any, and tells the client what a Pipecat pipeline would. */
+  private interrupt(cause: 'barge_in' | 'text' | 'dtmf', edge?: SpeechEdge): boolean {
+    const run = this.active;
+    if (!run || run.aborted) return false;
+    this.active = null;
+    const info = run.abort();
+    const { truth, conn, peer } = this.deps;
+    this.send({ type: 'bot-interrupted' });
+    if (this.deps.codec === 'protobuf' && !this.hung) peer.connection.sendItem({ kind: 'interruption' });
+    for (const m of interruptedTail(info, (name) => this.level(name))) this.send(m);
+    truth.write({ event: 'bot_interrupted', conn, cause });
+    if (info.audio) run.audio.writeStopped(cause === 'barge_in' ? 'barge_in' : 'interrupted', info.audio, edge?.voicedMs ?? null, edge?.detectedMs ?? null);
+    return true;
+  }
+
+  private level(functionName: string): FunctionCallReportLevel {
+    return this.levels[functionName] ?? this.levels['*'] ?? 'none';
+  }
+
+  // ------------------------------------------------------------ faults and errors
+
+  private hang(turn: number): void {
+    this.deps.truth.write({ event: 'fault', conn: this.deps.conn, fault: 'hang-after-turn', action: `silent from turn ${turn} on; socket left open` });
+    this.deps.log(`conn ${this.deps.conn}: fault hang-after-turn: turn ${turn} is not answered, nor anything after it`);
+    const run = this.active;
+    this.active = null;
+    run?.abort();
+    this.hung = true;
+    this.flood?.stop();
+  }
+
+  private crash(): void {
+    this.deps.truth.write({ event: 'fault', conn: this.deps.conn, fault: 'crash-after-turn', action: `crashed in turn ${this.turns}` });
+    this.deps.onCrash();
+  }
+
+  private disconnectMidAudio(): void {
+    const { truth, conn, peer } = this.deps;
+    truth.write({ event: 'fault', conn, fault: 'disconnect-mid-audio', action: 'socket closed mid-reply' });
+    this.shutdown('fault');
+    void peer.connection.close(1011, 'refbot fault: disconnect-mid-audio');
+  }
+
+  private reportError(text: string): void {
+    // After shutdown, in-flight work fails against released models: nothing to report to a closed connection.
+    if (this.ended) return;
+    this.deps.log(`conn ${this.deps.conn}: ${text}`);
+    this.send({ type: 'error', data: { error: text, fatal: false } });
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The reference bot: a real RTVI bot (Silero VAD, PocketSphinx, a scripted
+ * brain, Flite, real-time audio, barge-in, DTMF, both wire codecs) with a
+ * ground-truth log (truth.ts) and fault switches (faults.ts), for tests,
+ * demos and calibration. `startRefbot` runs it in this process; `earshot
+ * refbot` runs it as a program.
+ *
+ * What it sends, in order (a Pipecat bot on the eval transport does the same):
+ *
+ * - handshake: `client-ready` → `bot-ready` (the request's id, version
+ *   2.1.0), then the greeting as a full reply.
+ * - a reply: `bot-llm-started` · `metrics`(ttfb) · [`llm-function-call-started`
+ *   per call · `llm-function-call-in-progress` per call · the calls run in
+ *   parallel · `llm-function-call-stopped` per call in completion order] ·
+ *   `bot-llm-text` word chunks (8 ms apart; the story 60 ms) · `metrics`
+ *   (processing) · `bot-llm-stopped`. Call details follow the report level
+ *   (`none` by default, as Pipecat; raised by eval-configure): `none` gives
+ *   only `tool_call_id`, `name` adds `function_name`, `full` adds `arguments`
+ *   and `result`, `disabled` sends nothing.
+ *   Spoken (not `skip_tts`, not `audio_response: false`), concurrently from
+ *   the moment the first sentence has streamed: `bot-tts-started` ·
+ *   `metrics`(TTS ttfb) · per sentence `bot-tts-text` just before its first
+ *   audio frame, `bot-started-speaking` before the first · audio in 20 ms
+ *   frames in real time · `bot-stopped-speaking` · `bot-tts-stopped` once the
+ *   last frame has played. Audio reaches the wire as `eval-bot-audio` only with
+ *   `capture_bot_audio=true` on pipecat-eval, as AudioRawFrames always on
+ *   protobuf; the bot speaks (and paces) either way.
+ * - `send-text` (run_immediately, the default): [interruption] ·
+ *   `user-llm-text` · reply. No user speaking events (Pipecat's send-text path
+ *   has none). `run_immediately: false` only adds the text to the
+ *   conversation.
+ * - DTMF: the first key of an entry interrupts a reply in flight; the entry
+ *   (on `#`, or 2 s after the last key) gives `user-started-speaking` ·
+ *   `user-transcription` (final, "DTMF: 12#") · `user-stopped-speaking` ·
+ *   `user-llm-text` · reply.
+ * - audio: VAD start → [`vad-user-started-speaking`] · `user-started-speaking`
+ *   · [interruption]; VAD end → [`vad-user-stopped-speaking`]; PocketSphinx →
+ *   `metrics`(STT) · `user-transcription` (final) · `user-stopped-speaking`
+ *   (the turn ends once transcribed, as with Pipecat's default turn strategy)
+ *   · `user-llm-text` · reply. An empty transcription ends the turn with
+ *   `user-stopped-speaking` and no reply. The raw `vad-*` messages only after
+ *   eval-configure `vad_user_speaking: true`.
+ * - interruption (only of a reply in flight; Pipecat sends `bot-interrupted`
+ *   on every user turn, here it means something was cut): `bot-interrupted` ·
+ *   [protobuf: an InterruptionFrame] · `bot-llm-stopped` if the text stream
+ *   was running · `llm-function-call-stopped` (cancelled) for calls in
+ *   progress · `bot-stopped-speaking` if it was speaking. Audio stops after
+ *   the frame already sent.
+ * - `eval-context` seeds the brain's memory (no reply); `eval-image` is
+ *   accepted and ignored; `eval-cancel` closes and stops the bot; an unknown
+ *   type gets `error-response`, an unparsable message `error`.
+ * - `trigger_disconnect=true`: when that client leaves, the bot's disconnect
+ *   handler runs (logged, and a truth line); with `exitOnDisconnect` the bot
+ *   then stops, as a bot that cancels its pipeline there.
+ */
+export { startRefbot, type RefbotExit, type RefbotExitReason, type RefbotHandle, type RefbotOptions } from './server.js';
+export {
+  AUDIO_BURST_MS,
+  CRASH_EXIT_CODE,
+  describeFaults,
+  FAULT_NAMES,
+  FaultSpecError,
+  parseFaults,
+  type FaultName,
+  type Faults,
+} from './faults.js';
+export type { TruthBase, TruthEvent } from './truth.js';
+export { DEFAULT_REPLY_TIMING, type ReplyTiming } from './reply.js';
+export type { VadSettings } from './listener.js';
+export { RefbotError, RefbotOptionError } from './errors.js';
+export {
+  Brain,
+  BrainError,
+  BrainMemory,
+  defaultBrainPath,
+  loadBrain,
+  normalizeText,
+  parseBrain,
+  type BrainInput,
+  type BrainMessage,
+  type ContextMessage,
+  type JsonValue,
+  type PlannedCall,
+  type Reply,
+} from './brain.js';
+export { DEFAULT_DTMF_IDLE_TIMEOUT_MS, DtmfAggregator, DtmfKeyError, type DtmfAggregatorOptions, type DtmfEntry } from './dtmf.js';

@@ -1,0 +1,271 @@
+/**
+ * One bot reply, run as a Pipecat pipeline would emit it:
+ *
+ *   bot-llm-started · metrics(ttfb) · [llm-function-call-started… ·
+ *   llm-function-call-in-progress… · (calls run in parallel) ·
+ *   llm-function-call-stopped… in completion order] · bot-llm-text… (word
+ *   chunks, paced) · metrics(processing) · bot-llm-stopped
+ *
+ * and, when the reply is spoken, concurrently with the text stream from the
+ * moment the first sentence is complete:
+ *
+ *   bot-tts-started · metrics(ttfb, TTS) · bot-tts-text(S1) ·
+ *   bot-started-speaking · [S1 audio, 20 ms frames in real time] ·
+ *   bot-tts-text(S2) · [S2 audio] · … · bot-stopped-speaking · bot-tts-stopped
+ *
+ * `bot-tts-text` goes out just before its sentence's first audio frame, and
+ * `bot-stopped-speaking` when the last frame has finished playing.
+ *
+ * A reply can be aborted at any point (barge-in, run_immediately text, a DTMF
+ * key): from then on it sends nothing more, and `abort()` reports what was in
+ * flight so the conversation can send the interruption messages.
+ */
+import { sleep } from '../core/abort.js';
+import type { Clock } from '../core/clock.js';
+import type { FunctionCallReportLevel, ServerMessage } from '../protocol/index.js';
+import type { PlannedCall, Reply } from './brain.js';
+import { type AudioEnd, ReplyAudio, secs, SpeechPipeline, type SpeechHost, type SpokenSegment } from './reply-audio.js';
+import type { Speaker } from './speaker.js';
+import type { TruthLog } from './truth.js';
+import type { BotVoice } from './voice.js';
+
+export type { AudioEnd } from './reply-audio.js';
+
+export const LLM_PROCESSOR = 'RefbotLLMService#0';
+export const LLM_MODEL = 'refbot-brain';
+export { TTS_PROCESSOR } from './reply-audio.js';
+
+export interface ReplyTiming {
+  /** The LLM's time to first token. */
+  llmTtfbMs: number;
+  /** Between two streamed word chunks. */
+  chunkMs: number;
+  /** Between two chunks of the story (slow enough to be interrupted by text too). */
+  storyChunkMs: number;
+}
+
+export const DEFAULT_REPLY_TIMING: ReplyTiming = { llmTtfbMs: 20, chunkMs: 8, storyChunkMs: 60 };
+
+export interface ReplyContext {
+  conn: number;
+  clock: Clock;
+  send: (message: ServerMessage) => void;
+  speaker: Speaker;
+  /** Whether the speaker's frames reach the wire (truth's `on_wire`). */
+  audioOnWire: boolean;
+  voice: BotVoice;
+  truth: TruthLog;
+  timing: ReplyTiming;
+  reportLevel: (functionName: string) => FunctionCallReportLevel;
+  /** The `crash-after-turn` point was reached (after the first chunk) / `disconnect-mid-audio` midway. */
+  onFault: (fault: 'crash' | 'disconnect') => void;
+  /** TTS failed: reported as an RTVI `error` by the conversation. */
+  onSpeechError: (err: unknown) => void;
+}
+
+export interface ReplyPlan {
+  /** Reply number on the connection (1, 2, ...). */
+  id: number;
+  reply: Reply;
+  /** The user turn answered; null for the greeting. */
+  turn: number | null;
+  speak: boolean;
+  /** Pause before `bot-llm-started` (response delay, `slow`). */
+  delayMs: number;
+  /** Play time of the end of the user's voiced speech, for `voice_to_voice_ms`. */
+  userEndMs: number | null;
+  responseDelayMs: number;
+  crash?: boolean;
+  disconnectMidway?: boolean;
+  burst?: boolean;
+}
+
+/** What was in flight when a reply was aborted. */
+export interface Interrupted {
+  llmActive: boolean;
+  /** `bot-started-speaking` was sent and `bot-stopped-speaking` not yet. */
+  speaking: boolean;
+  /** Calls reported in progress and not yet stopped. */
+  runningCalls: PlannedCall[];
+  /** The reply's audio, if any went out: where it ended. */
+  audio: AudioEnd | null;
+}
+
+export class ReplyRun implements SpeechHost {
+  readonly done: Promise<void>;
+  private readonly controller = new AbortController();
+  private llmActive = false;
+  private speaking = false;
+  private readonly running = new Map<string, PlannedCall>();
+  private speech: SpeechPipeline | null = null;
+  /** What of this reply's audio went out, for the truth log. */
+  readonly audio: ReplyAudio;
+
+  constructor(
+    readonly ctx: ReplyContext,
+    readonly plan: ReplyPlan,
+  ) {
+    this.audio = new ReplyAudio(ctx, plan);
+    this.done = this.run().catch((err: unknown) => {
+      if (!this.controller.signal.aborted) throw err;
+    });
+  }
+
+  get aborted(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  /** Stops everything now (the speaker falls silent after the frame in flight) and says what was cut. */
+  abort(): Interrupted {
+    if (this.aborted) return { llmActive: false, speaking: false, runningCalls: [], audio: null };
+    const info: Interrupted = { llmActive: this.llmActive, speaking: this.speaking, runningCalls: [...this.running.values()], audio: null };
+    this.controller.abort();
+    this.speech?.cancel();
+    // Sentences may be queued on the speaker without a frame sent yet: stop it whenever the reply speaks.
+    if (this.plan.speak) {
+      this.ctx.speaker.stop();
+      info.audio = this.audio.end();
+    }
+    return info;
+  }
+
+  send(message: ServerMessage): void {
+    if (!this.aborted) this.ctx.send(message);
+  }
+
+  private async run(): Promise<void> {
+    const { ctx, plan } = this;
+    const signal = this.controller.signal;
+    if (plan.delayMs > 0) await sleep(plan.delayMs, signal);
+    const startedMs = ctx.clock.now();
+    this.send({ type: 'bot-llm-started' });
+    this.llmActive = true;
+    await sleep(ctx.timing.llmTtfbMs, signal);
+    this.send({ type: 'metrics', data: { ttfb: [{ processor: LLM_PROCESSOR, model: LLM_MODEL, value: secs(ctx.clock.now() - startedMs) }] } });
+    if (plan.reply.calls.length) await this.runCalls(plan.reply.calls, signal);
+
+    const speech = plan.speak ? new SpeechPipeline(this, plan.reply.sentences) : null;
+    this.speech = speech;
+    const ends = sentenceEnds(plan.reply.text, plan.reply.sentences);
+    const interval = plan.reply.isStory ? ctx.timing.storyChunkMs : ctx.timing.chunkMs;
+    let streamed = 0;
+    for (const [i, chunk] of plan.reply.chunks.entries()) {
+      if (i > 0) await sleep(interval, signal);
+      this.send({ type: 'bot-llm-text', data: { text: chunk } });
+      streamed += chunk.length;
+      while (speech && speech.handed < ends.length && streamed >= ends[speech.handed]) speech.hand();
+      if (plan.crash) {
+        ctx.onFault('crash');
+        return;
+      }
+      if (plan.disconnectMidway && !plan.speak && i + 1 >= plan.reply.chunks.length / 2) {
+        ctx.onFault('disconnect');
+        return;
+      }
+    }
+    while (speech && speech.handed < plan.reply.sentences.length) speech.hand();
+    this.send({ type: 'metrics', data: { processing: [{ processor: LLM_PROCESSOR, model: LLM_MODEL, value: secs(ctx.clock.now() - startedMs) }] } });
+    this.send({ type: 'bot-llm-stopped' });
+    this.llmActive = false;
+    if (speech) await speech.finished(signal);
+  }
+
+  private async runCalls(calls: readonly PlannedCall[], signal: AbortSignal): Promise<void> {
+    const level = (call: PlannedCall): FunctionCallReportLevel => this.ctx.reportLevel(call.name);
+    const named = (l: FunctionCallReportLevel): boolean => l === 'name' || l === 'full';
+    for (const call of calls) {
+      const l = level(call);
+      if (l !== 'disabled') this.send({ type: 'llm-function-call-started', data: named(l) ? { function_name: call.name } : {} });
+    }
+    for (const call of calls) {
+      const l = level(call);
+      this.running.set(call.toolCallId, call);
+      if (l === 'disabled') continue;
+      const data: { tool_call_id: string; function_name?: string; arguments?: Record<string, unknown> } = { tool_call_id: call.toolCallId };
+      if (named(l)) data.function_name = call.name;
+      if (l === 'full') data.arguments = call.args;
+      this.send({ type: 'llm-function-call-in-progress', data });
+    }
+    // Pipecat runs a response's calls in parallel; each reports its result as it finishes.
+    await Promise.all(
+      calls.map(async (call) => {
+        await sleep(call.durationMs, signal);
+        this.running.delete(call.toolCallId);
+        const l = level(call);
+        if (l === 'disabled') return;
+        const data: { tool_call_id: string; cancelled: boolean; function_name?: string; result?: unknown } = {
+          tool_call_id: call.toolCallId,
+          cancelled: false,
+        };
+        if (named(l)) data.function_name = call.name;
+        if (l === 'full' && call.result !== null && call.result !== '' && call.result !== false && call.result !== 0) data.result = call.result;
+        this.send({ type: 'llm-function-call-stopped', data });
+      }),
+    );
+  }
+
+  // ------------------------------------------------------------ audio (SpeechHost)
+
+  /** A sentence is about to start: `bot-tts-text`, and `bot-started-speaking` before the first. */
+  segmentStarting(text: string, pcm: Int16Array, outStart: number): SpokenSegment {
+    this.send({ type: 'bot-tts-text', data: { text } });
+    if (!this.speaking) {
+      this.send({ type: 'bot-started-speaking' });
+      this.speaking = true;
+    }
+    return this.audio.segmentStarting(pcm, outStart);
+  }
+
+  /** Synthesis failed: the reply ends without its audio, the connection stays up. */
+  speechFailed(err: unknown): void {
+    if (this.aborted) return;
+    this.ctx.onSpeechError(err);
+    if (this.speaking) this.send({ type: 'bot-stopped-speaking' });
+    this.speaking = false;
+    this.send({ type: 'bot-tts-stopped' });
+    this.speech?.cancel();
+    this.controller.abort();
+  }
+
+  /** The last frame finished playing: the reply's audio is complete. */
+  speechCompleted(): void {
+    this.speaking = false;
+    this.send({ type: 'bot-stopped-speaking' });
+    this.send({ type: 'bot-tts-stopped' });
+    const end = this.audio.end();
+    if (end) this.audio.writeStopped('completed', end);
+  }
+}
+
+/** Offset in `text` just past each sentence, for handing sentences to TTS as the stream completes them. */
+function sentenceEnds(text: string, sentences: readonly string[]): number[] {
+  const ends: number[] = [];
+  let at = 0;
+  for (const sentence of sentences) {
+    const i = text.indexOf(sentence, at);
+    at = i < 0 ? text.length : i + sentence.length;
+    ends.push(at);
+  }
+  return ends;
+}
+
+/**
+ * What a cancelled Pipecat pipeline still lets out after `bot-interrupted`:
+ * the LLM's `bot-llm-stopped` (its `finally`) if the text stream was running,
+ * `llm-function-call-stopped` with `cancelled: true` for calls in progress,
+ * and `bot-stopped-speaking` if the bot was speaking.
+ */
+export function interruptedTail(info: Interrupted, level: (functionName: string) => FunctionCallReportLevel): ServerMessage[] {
+  const out: ServerMessage[] = [];
+  if (info.llmActive) out.push({ type: 'bot-llm-stopped' });
+  for (const call of info.runningCalls) {
+    const l = level(call.name);
+    if (l === 'disabled') continue;
+    out.push({
+      type: 'llm-function-call-stopped',
+      data: l === 'none' ? { tool_call_id: call.toolCallId, cancelled: true } : { tool_call_id: call.toolCallId, cancelled: true, function_name: call.name },
+    });
+  }
+  if (info.speaking) out.push({ type: 'bot-stopped-speaking' });
+  return out;
+}

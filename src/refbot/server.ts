@@ -1,0 +1,216 @@
+/**
+ * `startRefbot`: the reference bot as a server, in this process. Each
+ * connection is a Conversation with its own memory; connections may overlap.
+ * The bot ends on `close()`, on a client's `eval-cancel` (as a Pipecat bot's
+ * pipeline is cancelled), when a crash fault fires, or, with
+ * `exitOnDisconnect`, when a client that asked for `trigger_disconnect`
+ * leaves (as a bot that cancels its pipeline in on_client_disconnected).
+ * `closed` says which, with the exit code the CLI uses.
+ */
+import { createServer, type Server } from 'node:http';
+import { monotonicClock, type Clock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
+import { PreciseTimerDriver, type TimerDriver } from '../audio/index.js';
+import { type CodecName, isCodecName, ListenError, WireServer } from '../protocol/index.js';
+import { FLITE_VOICES } from '../speech/index.js';
+import { type Brain, loadBrain } from './brain.js';
+import { DEFAULT_DTMF_IDLE_TIMEOUT_MS } from './dtmf.js';
+import { Ears } from './ears.js';
+import { RefbotOptionError } from './errors.js';
+import { Conversation } from './conversation.js';
+import { CRASH_EXIT_CODE, describeFaults, type Faults, parseFaults } from './faults.js';
+import type { VadSettings } from './listener.js';
+import { DEFAULT_REPLY_TIMING, type ReplyTiming } from './reply.js';
+import { TruthLog } from './truth.js';
+import { BotVoice } from './voice.js';
+
+export interface RefbotOptions {
+  /** 0 (default) picks a free port; read it back from the handle. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** A brain file path or a loaded Brain; default fixtures/brain.yaml. */
+  brain?: string | Brain;
+  /** Default `pipecat-eval`. */
+  wire?: CodecName;
+  /** Known extra delay before every reply to a user turn (before `bot-llm-started`). */
+  responseDelayMs?: number;
+  /** Ground-truth JSONL file (appended); see truth.ts. */
+  truthLog?: string;
+  /** Fault switches, parsed or as `--fault` strings (`crash-after-turn=2`). */
+  faults?: Faults | readonly string[];
+  /** Flite voice (default slt). */
+  voice?: string;
+  /** Rate of the bot's audio (default 16000, Flite's own). */
+  sampleRate?: number;
+  /** TTS utterance cache folder (default: speech's), or no disk cache. */
+  ttsCacheDir?: string;
+  noTtsCache?: boolean;
+  /** Exit when a client that set `trigger_disconnect=true` disconnects. */
+  exitOnDisconnect?: boolean;
+  dtmfIdleTimeoutMs?: number;
+  vad?: VadSettings;
+  timing?: Partial<ReplyTiming>;
+  clock?: Clock;
+  /** Paces bot audio (default: a PreciseTimerDriver on `clock`). */
+  timers?: TimerDriver;
+  /** Diagnostics, one line each (default: none). */
+  log?: (line: string) => void;
+  /** Aborting closes the bot like `close()`. */
+  signal?: AbortSignal;
+}
+
+export type RefbotExitReason = 'closed' | 'eval-cancel' | 'crash' | 'disconnect';
+
+export interface RefbotExit {
+  reason: RefbotExitReason;
+  /** 0, except 70 for a crash fault. */
+  exitCode: number;
+}
+
+export interface RefbotHandle {
+  /** `ws://HOST:PORT` (the port actually bound). */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly wire: CodecName;
+  readonly faults: Faults;
+  /** Resolves once the bot has stopped, saying why. */
+  readonly closed: Promise<RefbotExit>;
+  /** Stops listening, closes every connection (1001) and releases Flite, PocketSphinx and the VAD. */
+  close(): Promise<RefbotExit>;
+}
+
+export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHandle> {
+  const wire = options.wire ?? 'pipecat-eval';
+  if (!isCodecName(wire)) throw new RefbotOptionError('wire', `expected pipecat-eval or protobuf, got "${String(wire)}"`);
+  const faults = Array.isArray(options.faults) ? parseFaults(options.faults) : ((options.faults as Faults | undefined) ?? {});
+  const voiceName = options.voice ?? 'slt';
+  if (!(FLITE_VOICES as readonly string[]).includes(voiceName)) throw new RefbotOptionError('voice', `unknown Flite voice "${voiceName}" (known: ${FLITE_VOICES.join(', ')})`);
+  const responseDelayMs = nonNegative('responseDelayMs', options.responseDelayMs ?? 0);
+  const sampleRate = options.sampleRate ?? 16000;
+  if (!Number.isInteger(sampleRate) || sampleRate < 8000 || sampleRate > 48000) throw new RefbotOptionError('sampleRate', `expected an integer from 8000 to 48000, got ${sampleRate}`);
+  const brain = typeof options.brain === 'object' ? options.brain : loadBrain(options.brain);
+  const clock = options.clock ?? monotonicClock;
+  const timers = options.timers ?? new PreciseTimerDriver({ clock });
+  const log = options.log ?? (() => {});
+  const host = options.host ?? '127.0.0.1';
+  const timing: ReplyTiming = { ...DEFAULT_REPLY_TIMING, ...options.timing };
+  const truth = new TruthLog(options.truthLog ?? null, clock);
+
+  let resolveClosed!: (exit: RefbotExit) => void;
+  const closed = new Promise<RefbotExit>((resolve) => (resolveClosed = resolve));
+  const voice = new BotVoice({ voice: voiceName, sampleRate, cacheDir: options.ttsCacheDir, noCache: options.noTtsCache });
+  const ears = new Ears();
+  const conversations = new Set<Conversation>();
+  let stopping: Promise<RefbotExit> | null = null;
+  let refuser: Server | null = null;
+  let server: WireServer | null = null;
+  let nextConn = 0;
+
+  const stop = (exit: RefbotExit, hard: boolean): Promise<RefbotExit> => {
+    stopping ??= (async () => {
+      // A crash drops every socket at once, without close frames (the peer sees 1006).
+      for (const c of conversations) {
+        c.shutdown(hard ? 'fault' : 'closed');
+        if (hard) c.terminate();
+      }
+      await Promise.all([server?.close(), refuser && new Promise<void>((r) => refuser!.close(() => r())), voice.close(), ears.close()]);
+      truth.write({ event: 'exit', reason: exit.reason, exit_code: exit.exitCode });
+      truth.close();
+      resolveClosed(exit);
+      return exit;
+    })();
+    return stopping;
+  };
+
+  let port: number;
+  try {
+    if (faults.refuse) {
+      refuser = await listenRefusing(host, options.port ?? 0);
+      const address = refuser.address();
+      port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+    } else {
+      server = await WireServer.listen({
+        codec: wire,
+        host,
+        port: options.port ?? 0,
+        clock,
+        // A huge-frame client must not take the bot's memory; the harness side has its own limit.
+        onConnection: (peer) => {
+          const conversation = new Conversation({
+            conn: ++nextConn,
+            peer,
+            codec: wire,
+            brain,
+            clock,
+            timers,
+            voice,
+            ears,
+            truth,
+            faults,
+            responseDelayMs,
+            timing,
+            botSampleRate: sampleRate,
+            dtmfIdleTimeoutMs: options.dtmfIdleTimeoutMs ?? DEFAULT_DTMF_IDLE_TIMEOUT_MS,
+            vad: options.vad ?? {},
+            log,
+            onCancel: () => void stop({ reason: 'eval-cancel', exitCode: 0 }, false),
+            onCrash: () => void stop({ reason: 'crash', exitCode: CRASH_EXIT_CODE }, true),
+            onDisconnectHandler: () => {
+              log(`conn ${conversation.id}: on_client_disconnected ran (trigger_disconnect)${options.exitOnDisconnect ? '; exiting' : ''}`);
+              truth.write({ event: 'disconnect_handler', conn: conversation.id, exit: options.exitOnDisconnect === true });
+              if (options.exitOnDisconnect) void stop({ reason: 'disconnect', exitCode: 0 }, false);
+            },
+          });
+          conversations.add(conversation);
+          conversation.run().then(
+            () => conversations.delete(conversation),
+            (err: unknown) => {
+              conversations.delete(conversation);
+              log(`conn ${conversation.id}: ${errorMessage(err)}`);
+            },
+          );
+        },
+      });
+      port = server.port;
+    }
+  } catch (err) {
+    truth.close();
+    await Promise.all([voice.close(), ears.close()]);
+    throw err;
+  }
+
+  const url = `ws://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  truth.write({ event: 'listening', url, wire, response_delay_ms: responseDelayMs, faults: describeFaults(faults), pid: process.pid });
+  options.signal?.addEventListener('abort', () => void stop({ reason: 'closed', exitCode: 0 }, false), { once: true });
+  return {
+    url,
+    host,
+    port,
+    wire,
+    faults,
+    closed,
+    close: () => stop({ reason: 'closed', exitCode: 0 }, false),
+  };
+}
+
+/** `refuse`: every upgrade (and every plain request) gets 503 and a closed socket; no WebSocket ever opens. */
+function listenRefusing(host: string, port: number): Promise<Server> {
+  const server = createServer((_req, res) => {
+    res.writeHead(503, { connection: 'close' }).end('refbot fault: refuse\n');
+  });
+  server.on('upgrade', (_req, socket) => {
+    socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
+  server.on('clientError', (_err, socket) => socket.destroy());
+  return new Promise((resolve, reject) => {
+    server.once('error', (err) => reject(new ListenError(host, port, err)));
+    server.listen(port, host, () => resolve(server));
+  });
+}
+
+function nonNegative(option: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) throw new RefbotOptionError(option, `expected a number of ms >= 0, got ${value}`);
+  return value;
+}
