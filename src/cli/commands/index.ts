@@ -4,6 +4,7 @@ import { runCommand } from './run.js';
 import { suiteCommand } from './suite.js';
 import { mergeCommand } from './merge.js';
 import { refbotCommand } from './refbot.js';
+import { modelsCommand } from './models.js';
 
 // One line per command.
 export const COMMANDS: CliCommand[] = [
@@ -12,4 +13,5 @@ export const COMMANDS: CliCommand[] = [
   suiteCommand,
   mergeCommand,
   refbotCommand,
+  modelsCommand,
 ];

@@ -1,0 +1,102 @@
+import { EarshotError } from '../core/errors.js';
+
+/**
+ * Errors of the speech layer. Each names what to do next in its one-line
+ * message (the CLI prints only that line), and carries the fields a JSON
+ * reporter or a test wants to look at.
+ */
+
+/** A provider name that is in no table. */
+export class UnknownProviderError extends EarshotError {
+  constructor(
+    readonly kind: 'tts' | 'stt',
+    readonly provider: string,
+    readonly known: readonly string[],
+  ) {
+    super(`unknown ${kind.toUpperCase()} provider '${provider}' (known: ${known.join(', ')})`, { exitCode: 2 });
+    this.name = 'UnknownProviderError';
+  }
+}
+
+/** A model that is not in the store: says which pull command fetches it. */
+export class ModelMissingError extends EarshotError {
+  constructor(
+    readonly model: string,
+    readonly dir: string,
+    readonly missingFiles: readonly string[],
+    readonly pullCommand: string = `earshot models pull ${model}`,
+  ) {
+    const first = missingFiles[0] ?? '';
+    const more = missingFiles.length > 1 ? ` and ${missingFiles.length - 1} more` : '';
+    super(`model '${model}' is not in ${dir} (missing ${first}${more}); run: ${pullCommand}`);
+    this.name = 'ModelMissingError';
+  }
+}
+
+/** A system program or data the provider needs is not installed. */
+export class DependencyMissingError extends EarshotError {
+  constructor(
+    readonly what: string,
+    readonly hint: string,
+  ) {
+    super(`${what} is missing; ${hint}`);
+    this.name = 'DependencyMissingError';
+  }
+}
+
+/** A provider failed while working (bad exit code, unreadable output, runtime error). */
+export class SpeechProviderError extends EarshotError {
+  constructor(
+    readonly provider: string,
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(`${provider}: ${message}`, options);
+    this.name = 'SpeechProviderError';
+  }
+}
+
+/** Bad options given to a provider (unknown voice, bad sample rate, unknown model name). */
+export class SpeechConfigError extends EarshotError {
+  constructor(
+    readonly provider: string,
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${provider}: ${field}: ${message}`, { exitCode: 2 });
+    this.name = 'SpeechConfigError';
+  }
+}
+
+/** A scenario asked to run its own code (`factory:`) without the user's consent. */
+export class CodeNotAllowedError extends EarshotError {
+  constructor(readonly factory: string) {
+    super(`factory '${factory}' runs code from the scenario; pass --allow-code to allow it`, { exitCode: 2 });
+    this.name = 'CodeNotAllowedError';
+  }
+}
+
+/** A `factory:` module that cannot be loaded or does not return a provider. */
+export class FactoryError extends EarshotError {
+  constructor(
+    readonly factory: string,
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(`factory '${factory}': ${message}`, { ...options, exitCode: 2 });
+    this.name = 'FactoryError';
+  }
+}
+
+/** The model hub refused or broke a download (HTTP status, size or checksum mismatch). */
+export class ModelDownloadError extends EarshotError {
+  constructor(
+    readonly model: string,
+    readonly file: string,
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(`pull ${model}: ${file}: ${message}`, options);
+    this.name = 'ModelDownloadError';
+  }
+}

@@ -1,0 +1,183 @@
+import { abortable } from '../../core/abort.js';
+import { SpeechConfigError, SpeechProviderError } from '../errors.js';
+import { graphDtypes, MODELS, requiredFiles, type Dtype, type DtypeSpec, type ModelSpec } from '../models/registry.js';
+import { parseDtype, type ModelStore } from '../models/store.js';
+import { checkDevice, loadTransformers, type OnnxDevice } from '../onnx.js';
+import { int16ToFloat32 } from '../pcm.js';
+import type { Resample } from '../resample.js';
+import {
+  isEnglish,
+  prepareAudio,
+  STT_SAMPLE_RATE,
+  type SttFactory,
+  type SttProvider,
+  type TranscribeOptions,
+  type Transcription,
+} from './types.js';
+
+/**
+ * Whisper and Moonshine through @huggingface/transformers 3.8.1 (ONNX Runtime
+ * in-process), from the model store only: `earshot models pull <name>`.
+ */
+export type TransformersSttProvider = 'whisper' | 'moonshine';
+
+export const DEFAULT_STT_MODEL: Record<TransformersSttProvider, string> = {
+  whisper: 'whisper-base.en',
+  moonshine: 'moonshine-base',
+};
+
+/** `tiny.en`, `whisper-tiny.en` → the registry entry; anything else lists what exists. */
+export function resolveSttModel(provider: TransformersSttProvider, name: string | undefined): ModelSpec {
+  const wanted = name ?? DEFAULT_STT_MODEL[provider];
+  const candidates = MODELS.filter((m) => m.provider === provider);
+  const found = candidates.find((m) => m.name === wanted || m.name === `${provider}-${wanted}`);
+  if (found) return found;
+  const short = candidates.map((m) => m.name.slice(provider.length + 1));
+  throw new SpeechConfigError(provider, 'model', `unknown model '${wanted}' (known: ${short.join(', ')})`);
+}
+
+export interface AsrOptions {
+  device?: OnnxDevice;
+  dtype?: DtypeSpec;
+}
+
+/** Exactly what `pipeline()` gets: tested without the weights, used with them. */
+export interface AsrLoadPlan {
+  model: ModelSpec;
+  task: 'automatic-speech-recognition';
+  /** Absolute model folder, passed as the model id so nothing resolves against the hub. */
+  modelPath: string;
+  options: { device: OnnxDevice; dtype: Record<string, Dtype>; local_files_only: true };
+  files: string[];
+}
+
+/** The load plan, or the one-line ModelMissingError naming `earshot models pull <model>`. */
+export function asrLoadPlan(store: ModelStore, model: ModelSpec, options: AsrOptions = {}): AsrLoadPlan {
+  const device = checkDevice(model.provider, options.device);
+  const dtype = graphDtypes(model, options.dtype);
+  store.require(model.name, options.dtype);
+  return {
+    model,
+    task: 'automatic-speech-recognition',
+    modelPath: store.modelDir(model),
+    options: { device, dtype, local_files_only: true },
+    files: requiredFiles(model, options.dtype),
+  };
+}
+
+/** Whisper's `.en` checkpoints and every Moonshine checkpoint here are English-only. */
+export function isMultilingual(model: ModelSpec): boolean {
+  return model.provider === 'whisper' && !model.name.endsWith('.en');
+}
+
+type AsrPipeline = ((audio: Float32Array, kwargs: Record<string, unknown>) => Promise<{ text: string } | { text: string }[]>) & {
+  dispose(): Promise<unknown>;
+};
+
+export class TransformersStt implements SttProvider {
+  readonly name: TransformersSttProvider;
+  readonly model: string;
+  private loading: Promise<AsrPipeline> | undefined;
+
+  constructor(
+    private readonly spec: ModelSpec,
+    private readonly store: ModelStore,
+    private readonly options: AsrOptions,
+    private readonly paddingSecs: number,
+    private readonly resample: Resample,
+  ) {
+    this.name = spec.provider as TransformersSttProvider;
+    this.model = spec.name;
+  }
+
+  /** Loads once; a failed load is retried by the next call. */
+  load(): Promise<AsrPipeline> {
+    this.loading ??= this.doLoad().catch((err: unknown) => {
+      this.loading = undefined;
+      throw err;
+    });
+    return this.loading;
+  }
+
+  async transcribe(pcm: Int16Array, sampleRate: number, options: TranscribeOptions = {}): Promise<Transcription> {
+    const kwargs = this.generationOptions(options.language);
+    const started = performance.now();
+    options.signal?.throwIfAborted();
+    const asr = await abortable(this.load(), options.signal);
+    const audio = int16ToFloat32(await prepareAudio(pcm, sampleRate, this.paddingSecs, this.resample));
+    if (this.name === 'whisper' && audio.length > 30 * STT_SAMPLE_RATE) {
+      // Whisper sees 30 s windows; longer audio is cut with overlap and stitched.
+      kwargs.chunk_length_s = 30;
+      kwargs.stride_length_s = 5;
+    }
+    let output: { text: string } | { text: string }[];
+    try {
+      // ONNX Runtime cannot be interrupted: an abort stops waiting, the run finishes in the background.
+      output = await abortable(asr(audio, kwargs), options.signal);
+    } catch (err) {
+      if (options.signal?.aborted) throw err;
+      throw new SpeechProviderError(this.name, `transcription failed: ${(err as Error).message}`, { cause: err });
+    }
+    const text = (Array.isArray(output) ? output.map((o) => o.text).join(' ') : output.text)
+      .replace(/\[BLANK_AUDIO\]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    return { text, audioSeconds: pcm.length / sampleRate, elapsedMs: performance.now() - started };
+  }
+
+  /** Checks `language` against the model and says what to pass to generate(). */
+  generationOptions(language: string | undefined): Record<string, unknown> {
+    if (!isMultilingual(this.spec)) {
+      if (!isEnglish(language)) {
+        throw new SpeechConfigError(
+          this.name,
+          'language',
+          `model ${this.spec.name} is English-only, got '${language}'; use a multilingual one (--stt whisper:base)`,
+        );
+      }
+      return {}; // transformers rejects `language` for English-only checkpoints
+    }
+    return { language: language ?? 'en', task: 'transcribe' };
+  }
+
+  async close(): Promise<void> {
+    const loading = this.loading;
+    this.loading = undefined;
+    if (!loading) return;
+    try {
+      await (await loading).dispose();
+    } catch {
+      // a load that failed has nothing to release
+    }
+  }
+
+  private async doLoad(): Promise<AsrPipeline> {
+    const plan = asrLoadPlan(this.store, this.spec, this.options);
+    const { pipeline } = await loadTransformers(this.store.dir);
+    try {
+      return (await pipeline(plan.task, plan.modelPath, plan.options)) as unknown as AsrPipeline;
+    } catch (err) {
+      const first = (err instanceof Error ? err.message : String(err)).split('\n')[0].slice(0, 300);
+      throw new SpeechProviderError(
+        this.name,
+        `cannot load ${this.spec.name} from ${plan.modelPath} (${first}); re-pull it: earshot models pull ${this.spec.name}`,
+        { cause: err },
+      );
+    }
+  }
+}
+
+function factoryFor(provider: TransformersSttProvider): SttFactory {
+  return async (context) => {
+    const spec = resolveSttModel(provider, context.model);
+    const o = context.options;
+    const dtype = o.dtype === undefined ? undefined : parseDtype(spec, String(o.dtype));
+    const device = checkDevice(provider, o.device);
+    // Fail before a run starts, not at its first transcription; the weights still load lazily.
+    asrLoadPlan(context.modelStore, spec, { device, dtype });
+    return new TransformersStt(spec, context.modelStore, { device, dtype }, context.paddingSecs, context.resample);
+  };
+}
+
+export const createWhisper = factoryFor('whisper');
+export const createMoonshine = factoryFor('moonshine');
