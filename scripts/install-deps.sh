@@ -35,4 +35,7 @@ fi
 if [[ ! -d node_modules ]] || [[ package-lock.json -nt node_modules/.package-lock.json ]]; then
   echo "earshot: installing npm packages (npm ci)"
   ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm ci --no-audit --no-fund
+else
+  # npm ci builds through `prepare`; an existing checkout may hold a stale build.
+  npm run --silent build
 fi
