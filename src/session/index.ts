@@ -1,6 +1,11 @@
 export { runSession, DEFAULT_CONNECT_TIMEOUT_MS, BOT_READY_TIMEOUT_MS, SEND_AFTER_MAX_WAIT_MS, type SessionOptions, type SessionOutcome } from './session.js';
 export type { SessionProgress } from './progress.js';
-export type { SessionMedia, MediaContext, MediaArtifacts } from './media.js';
+export type { SessionMedia, MediaContext, MediaArtifacts, MediaFactory, MediaRequest } from './media.js';
+export { SessionTiming, DEFAULT_LATENCY_WAIT_MS, type SessionTimingOptions } from './timing.js';
+export { AudioEngine, checkSphinxInstalled, type AudioEngineOptions } from './audio/engine.js';
+export { DEFAULT_USER_SAMPLE_RATE, parseSttOverride, parseTtsOverride, transcriptionPlan, userSpeechPlan } from './audio/speech-specs.js';
+export { DEFAULT_MAX_TURN_AUDIO_MS } from './audio/capture.js';
+export { UserAudioError } from './audio/user-audio.js';
 export { requiredReportLevel, needsVadEvents, evalConfigure, connectFlags, modeOf, usesEval } from './config.js';
 export { EventTranslator, type Translation } from './translator.js';
 export { EventQueue } from './event-queue.js';

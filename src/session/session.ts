@@ -3,7 +3,8 @@ import { extname } from 'node:path';
 import { monotonicClock, type Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import { Redactor } from '../core/redact.js';
-import { ClientMessages, buildEvalUrl, connect, ConnectError, type ClientConnection, type CodecName, type Received, type ServerInbound } from '../protocol/index.js';
+import type { TurnKind } from '../metrics/index.js';
+import { ClientMessages, buildEvalUrl, connect, ConnectError, type ClientConnection, type CodecName } from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
 import type { ExpectationResult, Failure, ScenarioResult, TurnResult } from '../results/types.js';
 import type { Scenario, Turn } from '../scenario/index.js';
@@ -11,7 +12,9 @@ import { connectFlags, evalConfigure, modeOf } from './config.js';
 import { DeadlineError, EventQueue, QueueClosedError } from './event-queue.js';
 import { buildJudge, type SessionJudge } from './judge-port.js';
 import { matchExpectation } from './matcher.js';
-import type { SessionMedia } from './media.js';
+import type { MediaFactory, SessionMedia } from './media.js';
+import { readLoop } from './read-loop.js';
+import { SessionTiming } from './timing.js';
 import { Trace } from './trace.js';
 import { EventTranslator } from './translator.js';
 import type { SessionProgress } from './progress.js';
@@ -35,7 +38,11 @@ export interface SessionOptions {
   judgeCacheDir?: string;
   noJudgeCache?: boolean;
   /** Builds the audio side for audio-modality scenarios (see media.ts). */
-  media?: (scenario: Scenario) => SessionMedia | null;
+  media?: MediaFactory;
+  /** Where this run's stereo recording goes, if its media records one. */
+  recordingPath?: string;
+  /** Longest wait, after a turn's expectations, for the metrics its `latency:` block bounds (default 5 s; see timing.ts). */
+  latencyWaitMs?: number;
   maxPayloadBytes?: number;
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
@@ -76,7 +83,14 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
   const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
   const since = (): number => Math.round(clock.now() - t0);
   let recording: string | undefined;
+  let recordingStartedAtMs: number | undefined;
   let errorText: string | undefined;
+  const timing = new SessionTiming({ clock, t0Ms: t0, latencyWaitMs: options.latencyWaitMs, onError: (l) => trace.log(l) });
+  const emit = (event: EarshotEvent): void => {
+    queue.push(event);
+    timing.event(event.name, event.at_ms);
+    trace.log(`event: ${event.name}${describe(event)}`);
+  };
 
   const finishResult = (): SessionOutcome => {
     const status = errorText !== undefined || failures.some((f) => f.kind === 'harness_error') ? 'error' : failures.length ? 'failed' : 'passed';
@@ -90,6 +104,7 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
       turns,
       failures,
       events: queue.seen,
+      ...(recording !== undefined ? { recording_started_at_ms: recordingStartedAtMs ?? 0 } : {}),
       ...(errorText !== undefined ? { error: errorText } : {}),
       ...(options.run ? { run: options.run } : {}),
     };
@@ -110,10 +125,32 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
   } catch (err) {
     trace.log(`judge: not available: ${errorMessage(err)}`);
   }
-  const media = mode.botAudio || mode.userAudio ? (options.media?.(scenario) ?? null) : null;
+  const media = mode.botAudio || mode.userAudio ? (options.media?.(scenario, { recordingPath: options.recordingPath }) ?? null) : null;
   if ((mode.botAudio || mode.userAudio) && !media) {
     errorText = 'audio modality needs the audio engine, which this build of the session was not given';
     return finishResult();
+  }
+  const finishMedia = async (): Promise<void> => {
+    if (!media) return;
+    try {
+      const artifacts = await media.finish();
+      recording = artifacts.recording;
+      recordingStartedAtMs = artifacts.recordingStartedAtMs;
+      for (const { turn_index, note } of artifacts.notes ?? []) addNote(turn_index, note);
+    } catch (err) {
+      trace.log(`media: finish failed: ${errorMessage(err)}`);
+    }
+  };
+  if (media) {
+    try {
+      await media.prepare({ clock, t0Ms: t0, emit, markUserSpeech: (a, b) => timing.markUserSpeech(a, b), trace: (l) => trace.log(l), signal });
+    } catch (err) {
+      await finishMedia();
+      if (options.signal?.aborted) throw err;
+      errorText = errorMessage(err);
+      trace.log(`media: not ready: ${errorText}`);
+      return finishResult();
+    }
   }
 
   const url = buildEvalUrl(options.url, connectFlags(scenario, { triggerDisconnect: options.triggerDisconnect }));
@@ -127,6 +164,7 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
       ...(options.maxPayloadBytes ? { maxPayloadBytes: options.maxPayloadBytes } : {}),
     });
   } catch (err) {
+    await finishMedia();
     if (signal.aborted) throw err;
     const reason = err instanceof ConnectError ? err.message : `failed to connect to ${options.url}: ${errorMessage(err)}`;
     trace.log(`connect: failed: ${reason}`);
@@ -137,11 +175,7 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
 
   const messages = new ClientMessages();
   const translator = new EventTranslator({ botAudio: mode.botAudio });
-  const emit = (event: EarshotEvent): void => {
-    queue.push(event);
-    trace.log(`event: ${event.name}${describe(event)}`);
-  };
-  const reader = readLoop(conn, { queue, translator, trace, media, t0, emit, judge });
+  const reader = readLoop(conn, { queue, translator, trace, media, timing, t0, emit, judge });
 
   try {
     conn.send(messages.clientReady({ library: 'earshot', library_version: '0.1.0' }));
@@ -167,7 +201,7 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
       conn.send(messages.evalContext(scenario.context.map((m) => ({ role: String(m.role ?? 'user'), ...m }))));
       trace.log(`send: eval-context (${scenario.context.length} messages)`);
     }
-    if (media) await media.start({ connection: conn, clock, t0Ms: t0, emit, trace: (l) => trace.log(l), signal });
+    if (media) await media.start(conn);
 
     for (const [index, turn] of scenario.turns.entries()) {
       trace.turn = index;
@@ -185,15 +219,8 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
     failures.push(failure);
     if (failure.turn_index !== null) turns[failure.turn_index].status = 'failed';
   } finally {
-    if (media) {
-      try {
-        const artifacts = await media.finish();
-        recording = artifacts.recording;
-        for (const { turn_index, note } of artifacts.notes ?? []) (turns[turn_index].notes ??= []).push(note);
-      } catch (err) {
-        trace.log(`media: finish failed: ${errorMessage(err)}`);
-      }
-    }
+    await finishMedia();
+    harvestMetrics(timing.end());
     if (options.stopBot && conn.isOpen) {
       conn.send(messages.evalCancel());
       trace.log('send: eval-cancel');
@@ -211,6 +238,7 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
     const turnFailures: Failure[] = [];
     options.onProgress?.({ type: 'turn_start', turn_index: index, input: record.input });
     media?.beginTurn(index);
+    harvestMetrics(timing.takeFinal());
     trace.log(`--- turn ${index}: ${turn.user !== undefined ? JSON.stringify(turn.user) : turn.dtmf !== undefined ? `dtmf ${turn.dtmf}` : '(observe)'}`);
     const pendingCalls: EarshotEvent[] = [];
 
@@ -235,22 +263,28 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
       if (dropped) trace.log(`discard: dropped ${dropped} queued event(s) before send`);
     }
     let anchor = clock.now();
+    let kind: TurnKind = 'none';
     if (turn.dtmf !== undefined) {
+      kind = 'dtmf';
       conn.send(messages.dtmf(turn.dtmf));
       judge?.addUser({ kind: 'dtmf', keys: turn.dtmf });
       trace.log(`send: dtmf ${JSON.stringify(turn.dtmf)}`);
       anchor = clock.now();
     } else if (turn.user !== undefined || turn.audio !== undefined) {
       if (mode.userAudio && media) {
+        kind = 'audio';
         anchor = await media.speak(turn, index, signal);
         trace.log(`send: speech ${JSON.stringify(turn.user ?? turn.audio)} (due at ${(anchor - t0).toFixed(1)}ms)`);
       } else {
+        kind = 'text';
         conn.send(messages.sendText(turn.user ?? '', { runImmediately: true, audioResponse: mode.botAudio }));
         trace.log(`send: text ${JSON.stringify(turn.user)}`);
         anchor = clock.now();
       }
       if (turn.user !== undefined) judge?.addUser({ kind: 'text', text: turn.user });
     }
+    timing.beginTurn(index, anchor - t0, kind);
+    record.started_at_ms = Math.round(anchor - t0);
 
     for (const [expIndex, exp] of turn.expect.entries()) {
       const outcome = await matchExpectation(exp, expIndex, {
@@ -282,9 +316,26 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
     for (let i = record.expectations.length; i < turn.expect.length; i++) {
       record.expectations.push({ index: i, event: turn.expect[i].event, status: 'not_run' });
     }
-    const metrics = media?.turnMetrics?.(index);
-    if (metrics) record.metrics = metrics;
+    const latency = await timing.checkTurn(index, turn.latency, () => queue.closedReason !== null, signal);
+    if (turn.latency) trace.log(`latency: ${latency.failures.length ? latency.failures.map((f) => f.reason).join('; ') : 'within bounds'} (waited ${latency.waitedMs}ms for the metrics)`);
+    turnFailures.push(...latency.failures);
     return endTurn(record, started, turnFailures);
+  }
+
+  function harvestMetrics(derived: ReturnType<SessionTiming['takeFinal']>): void {
+    for (const d of derived) {
+      const record = turns[d.turn_index];
+      if (!record) continue;
+      record.metrics = d.metrics;
+      for (const note of d.notes) addNote(d.turn_index, note);
+    }
+  }
+
+  function addNote(turnIndex: number, note: string): void {
+    const record = turns[turnIndex];
+    if (!record) return;
+    const notes = (record.notes ??= []);
+    if (!notes.includes(note)) notes.push(note);
   }
 
   function endTurn(record: TurnResult, started: number, turnFailures: Failure[]): Failure[] {
@@ -342,62 +393,4 @@ function describe(e: EarshotEvent): string {
   if (e.name === 'function_call') return ` ${e.function_name ?? '?'}(${JSON.stringify(e.args ?? {})})`;
   if (e.name === 'function_call_stopped') return ` ${e.function_name ?? '?'} id=${e.tool_call_id ?? '?'} cancelled=${String(e.cancelled)}`;
   return '';
-}
-
-interface ReadLoopDeps {
-  queue: EventQueue;
-  translator: EventTranslator;
-  trace: Trace;
-  media: SessionMedia | null;
-  t0: number;
-  emit: (e: EarshotEvent) => void;
-  judge: SessionJudge | null;
-}
-
-/** Drains the connection: translates messages into events, hands audio to media, ends the queue with the reason. */
-async function readLoop(conn: ClientConnection, d: ReadLoopDeps): Promise<void> {
-  let violations = 0;
-  for (;;) {
-    const item: Received<ServerInbound> | null = await conn.receive();
-    if (item === null) break;
-    const atMs = item.at - d.t0;
-    switch (item.kind) {
-      case 'rtvi': {
-        const t = d.translator.translate(item.message, atMs);
-        if (t.note) d.trace.log(t.note);
-        if (t.dropPending) {
-          const dropped = d.queue.dropPending((e) => e.name === 'user_transcription');
-          d.media?.dropPending(t.dropPending);
-          if (dropped) d.trace.log(`discard: dropped ${dropped} queued event(s) ${t.dropPending}`);
-        }
-        if (t.speaking) d.media?.onSpeaking(t.speaking, atMs);
-        for (const event of t.events) {
-          if (event.name === 'function_call') d.judge?.addCall(event);
-          if (event.name === 'function_call_stopped') d.judge?.addCallStopped(event);
-          d.emit(event);
-        }
-        break;
-      }
-      case 'audio':
-        d.media?.onBotAudio(item, atMs);
-        break;
-      case 'invalid':
-        violations++;
-        d.trace.log(`protocol violation (${item.violation.code}): ${item.violation.reason}: ${item.violation.excerpt}`);
-        if (violations === 1) d.queue.close(`${item.violation.reason}: ${item.violation.excerpt}`, 'protocol_error');
-        break;
-      case 'overflow':
-        d.trace.log(`inbound overflow: ${item.dropped} message(s) dropped (${item.droppedBytes} bytes)`);
-        d.queue.close(`event storm: ${item.dropped} message(s) dropped by the bounded inbound queue`, 'protocol_error');
-        break;
-      case 'text':
-      case 'transcription':
-      case 'interruption':
-        // Protobuf-transport frames that duplicate what RTVI messages already say.
-        break;
-    }
-  }
-  const info = await conn.closed;
-  d.trace.log(`connection closed (${info.code}${info.reason ? ` ${info.reason}` : ''}${info.byPeer ? ', by the bot' : ''})`);
-  d.queue.close(`connection closed by the bot (code ${info.code}${info.reason ? `: ${info.reason}` : ''})`);
 }

@@ -2,6 +2,13 @@ import type { Clock } from '../core/clock.js';
 import type { Redactor } from '../core/redact.js';
 
 /**
+ * Control characters other than tab. What the bot sends reaches the trace (violation excerpts, reasons), and the
+ * trace is echoed to a terminal (-v) and read with `cat`: they are written as \uXXXX escapes, so a bot can
+ * neither drive the terminal (escape sequences) nor forge trace lines (CR, LF).
+ */
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
+
+/**
  * A timestamped trace of the harness's own decisions (events received, what
  * the matcher waited for, judge verdicts), for diagnosing flaky runs. Lines
  * are tagged with the turn being processed; secrets are redacted on the way
@@ -24,7 +31,7 @@ export class Trace {
   log(message: string): void {
     const t = ((this.clock.now() - this.t0Ms) / 1000).toFixed(3).padStart(8);
     const tag = this.turn >= 0 ? `t${this.turn}` : '--';
-    let text = this.redactor.text(message);
+    let text = this.redactor.text(message).replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     if (text.length > this.maxLineChars) text = `${text.slice(0, this.maxLineChars)}… (${text.length} chars)`;
     const line = `${t}  [${tag.padStart(3)}]  ${text}`;
     this.echo?.(line);

@@ -81,4 +81,18 @@ describe('event translator (RTVI → earshot events)', () => {
     const out = feed(t, [{ type: 'bot-llm-started' }, { type: 'bot-llm-text', data: { text: 'a' } }, { type: 'bot-llm-text', data: { text: 'b' } }]);
     expect(out.map((r) => r.firstToken ?? false)).toEqual([false, true, false]);
   });
+
+  it('marks every LLM text chunk of the current response, but not the stragglers of an interrupted one', () => {
+    const t = new EventTranslator({ botAudio: false });
+    const out = feed(t, [
+      { type: 'bot-llm-started' },
+      { type: 'bot-llm-text', data: { text: 'a' } },
+      { type: 'bot-llm-text', data: { text: 'b' } },
+      { type: 'bot-interrupted' },
+      { type: 'bot-llm-text', data: { text: 'late' } },
+      { type: 'bot-llm-started' },
+      { type: 'bot-llm-text', data: { text: 'c' } },
+    ]);
+    expect(out.map((r) => r.llmText ?? false)).toEqual([false, true, true, false, false, false, true]);
+  });
 });

@@ -16,6 +16,11 @@ export interface Translation {
   speaking?: 'started' | 'stopped';
   /** A first LLM token of a response (for first-token latency). */
   firstToken?: boolean;
+  /**
+   * Every `bot-llm-text` chunk of the current response (not stragglers of an
+   * interrupted one): the timeline's `llm_text` marks.
+   */
+  llmText?: boolean;
   /** Something the trace should show that is not an event (bot errors). */
   note?: string;
 }
@@ -71,7 +76,7 @@ export class EventTranslator {
         if (this.awaitingLlmRestart) return { events: [] };
         const first = this.textBuffer.length === 0;
         this.textBuffer.push(message.data.text);
-        return { events: [], firstToken: first };
+        return { events: [], firstToken: first, llmText: true };
       }
       case 'bot-llm-stopped': {
         // A stop before the post-interruption restart is the tail of the interrupted response.

@@ -59,3 +59,4 @@ export {
   type RunListOptions,
   type RunListOutcome,
 } from './run-list.js';
+export { runDemo, describeDemo, DemoSetupError, DEMO_SCENARIOS_DIR, type DemoOptions, type DemoOutcome } from './demo.js';

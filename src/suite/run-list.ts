@@ -6,7 +6,7 @@ import { Redactor } from '../core/redact.js';
 import { createReporters, type ReporterSet, type ScenarioStart, type TerminalStream } from '../report/index.js';
 import { summarize, type RunSummary, type ScenarioResult } from '../results/index.js';
 import { formatDiagnostic, validatePaths, type Scenario } from '../scenario/index.js';
-import { runSession, type SessionOptions } from '../session/index.js';
+import { AudioEngine, runSession, type AudioEngineOptions, type SessionOptions } from '../session/index.js';
 
 export interface RunListOptions {
   paths: readonly string[];
@@ -19,7 +19,13 @@ export interface RunListOptions {
   allowCode?: boolean;
   stopBot?: boolean;
   triggerDisconnect?: boolean;
-  session?: Omit<SessionOptions, 'url' | 'onProgress' | 'signal' | 'stopBot' | 'triggerDisconnect' | 'redactor' | 'clock' | 'env'>;
+  session?: Omit<SessionOptions, 'url' | 'onProgress' | 'signal' | 'stopBot' | 'triggerDisconnect' | 'redactor' | 'clock' | 'env' | 'recordingPath'>;
+  /**
+   * Audio settings (`--tts`, `--stt`, `--record`, `--cache-dir`, `--no-cache`): the run makes one
+   * AudioEngine from them (unless `session.media` is given) and closes it at the end. Recordings go
+   * beside results.jsonl as `<stem>.wav`.
+   */
+  audio?: AudioEngineOptions;
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
   stdout?: TerminalStream;
@@ -76,6 +82,8 @@ export async function runList(options: RunListOptions): Promise<RunListOutcome> 
   const env = options.env ?? process.env;
   const redactor = new Redactor(env);
   const scenarios = loadScenarios(options.paths, options);
+  // Before anything is written: a bad --tts/--stt is a usage error.
+  const engine = options.session?.media ? null : new AudioEngine({ allowCode: options.allowCode, clock, ...options.audio });
   const outDir = options.outDir ?? defaultOutDir();
   await mkdir(outDir, { recursive: true });
   const reporters: ReporterSet = createReporters(options.reporter ?? 'list', {
@@ -89,54 +97,62 @@ export async function runList(options: RunListOptions): Promise<RunListOutcome> 
   await reporters.onBegin({ total: scenarios.length, started_at: new Date().toISOString(), out_dir: outDir, title: 'earshot run' });
   const results: ScenarioResult[] = [];
   let interrupted = false;
-  for (const [ordinal, scenario] of scenarios.entries()) {
-    if (options.signal?.aborted) {
-      interrupted = true;
-      break;
-    }
-    const start: ScenarioStart = { name: scenario.name, file: scenario.file, turn_count: scenario.turns.length };
-    await reporters.onScenarioStart(start);
-    const progress: Promise<void>[] = [];
-    let outcome;
-    try {
-      outcome = await runSession(scenario, {
-        ...options.session,
-        url: options.url,
-        stopBot: options.stopBot,
-        triggerDisconnect: options.triggerDisconnect,
-        redactor,
-        clock,
-        env,
-        signal: options.signal,
-        ...(options.verbose ? { traceEcho: (line: string) => void (options.stderr ?? process.stderr).write(`${line}\n`) } : {}),
-        onProgress: (p) => {
-          if (p.type === 'turn_end') progress.push(reporters.onTurnEnd(start, p.turn, p.failures));
-        },
-        allowCode: options.allowCode,
-      });
-    } catch (err) {
+  try {
+    for (const [ordinal, scenario] of scenarios.entries()) {
       if (options.signal?.aborted) {
         interrupted = true;
         break;
       }
-      throw err;
+      const start: ScenarioStart = { name: scenario.name, file: scenario.file, turn_count: scenario.turns.length };
+      await reporters.onScenarioStart(start);
+      const progress: Promise<void>[] = [];
+      const stem = artifactStem(scenario.name, ordinal);
+      let outcome;
+      try {
+        outcome = await runSession(scenario, {
+          ...(engine ? { media: engine.media } : {}),
+          ...options.session,
+          recordingPath: join(outDir, `${stem}.wav`),
+          url: options.url,
+          stopBot: options.stopBot,
+          triggerDisconnect: options.triggerDisconnect,
+          redactor,
+          clock,
+          env,
+          signal: options.signal,
+          ...(options.verbose ? { traceEcho: (line: string) => void (options.stderr ?? process.stderr).write(`${line}\n`) } : {}),
+          onProgress: (p) => {
+            if (p.type === 'turn_end') progress.push(reporters.onTurnEnd(start, p.turn, p.failures));
+          },
+          allowCode: options.allowCode,
+        });
+      } catch (err) {
+        if (options.signal?.aborted) {
+          interrupted = true;
+          break;
+        }
+        throw err;
+      }
+      await Promise.all(progress);
+      const traceFile = join(outDir, `${stem}.trace.log`);
+      await writeFile(traceFile, outcome.trace);
+      const result: ScenarioResult = {
+        ...outcome.result,
+        artifacts: {
+          ...outcome.result.artifacts,
+          trace: relative(outDir, traceFile),
+          ...(outcome.recording ? { recording: relative(outDir, outcome.recording) } : {}),
+        },
+      };
+      results.push(result);
+      await reporters.onScenarioEnd(result);
     }
-    await Promise.all(progress);
-    const stem = artifactStem(scenario.name, ordinal);
-    const traceFile = join(outDir, `${stem}.trace.log`);
-    await writeFile(traceFile, outcome.trace);
-    const result: ScenarioResult = {
-      ...outcome.result,
-      artifacts: {
-        ...outcome.result.artifacts,
-        trace: relative(outDir, traceFile),
-        ...(outcome.recording ? { recording: relative(outDir, outcome.recording) } : {}),
-      },
-    };
-    results.push(result);
-    await reporters.onScenarioEnd(result);
+  } finally {
+    await engine?.close();
   }
   const summary = summarize(results);
+  // Scenarios were left unrun: the run is not ok, whatever the finished ones say (the exit status is 130/143).
+  if (interrupted) summary.ok = false;
   await reporters.onEnd(summary);
   return { outDir, results, summary, interrupted };
 }

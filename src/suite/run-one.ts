@@ -37,7 +37,7 @@ export interface RunContext {
   ports: PortAllocator;
   /** Bots alive right now, so an exiting process can kill them. */
   live: Set<BotProcess>;
-  session: Omit<SessionOptions, 'url' | 'onProgress' | 'signal' | 'stopBot' | 'redactor' | 'clock' | 'env' | 'run' | 'connectTimeoutMs'>;
+  session: Omit<SessionOptions, 'url' | 'onProgress' | 'signal' | 'stopBot' | 'redactor' | 'clock' | 'env' | 'run' | 'connectTimeoutMs' | 'recordingPath'>;
   env: NodeJS.ProcessEnv;
   clock: Clock;
   redactor: Redactor;
@@ -158,6 +158,7 @@ export async function runOne(run: PlannedRun & { loaded: Scenario }, stem: strin
     try {
       outcome = await runSession(scenario, {
         ...ctx.session,
+        recordingPath: join(ctx.outDir, `${stem}.wav`),
         url,
         connectTimeoutMs: ctx.bots.connectTimeoutMs,
         stopBot: true,

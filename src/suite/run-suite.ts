@@ -6,7 +6,7 @@ import { Redactor } from '../core/redact.js';
 import { createReporters, type ScenarioStart, type TerminalStream } from '../report/index.js';
 import type { RunSummary, ScenarioResult } from '../results/index.js';
 import { formatDiagnostic, loadManifest, ScenarioError, type Manifest, type Scenario } from '../scenario/index.js';
-import type { SessionOptions } from '../session/index.js';
+import { AudioEngine, type AudioEngineOptions, type SessionOptions } from '../session/index.js';
 import type { BotProcess } from './bot-process.js';
 import { executionOrder, planSuite, type PlannedRun, type SuitePlan } from './plan.js';
 import { PortAllocator } from './ports.js';
@@ -61,7 +61,12 @@ export interface SuiteOptions {
   allowOutsideRoot?: boolean;
   allowCode?: boolean;
   triggerDisconnect?: boolean;
-  session?: Omit<SessionOptions, 'url' | 'onProgress' | 'signal' | 'stopBot' | 'triggerDisconnect' | 'redactor' | 'clock' | 'env' | 'run' | 'connectTimeoutMs'>;
+  session?: Omit<SessionOptions, 'url' | 'onProgress' | 'signal' | 'stopBot' | 'triggerDisconnect' | 'redactor' | 'clock' | 'env' | 'run' | 'connectTimeoutMs' | 'recordingPath'>;
+  /**
+   * Audio settings (`--tts`, `--stt`, `--record`, `--cache-dir`, `--no-cache`): one AudioEngine
+   * (one pacer) serves every concurrent run; recordings go beside results.jsonl as `<stem>.wav`.
+   */
+  audio?: AudioEngineOptions;
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
   stdout?: TerminalStream;
@@ -122,6 +127,8 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
     cwd,
   });
   const shardText = shard ? formatShard(shard) : undefined;
+  // Before anything is written: a bad --tts/--stt is a usage error.
+  const engine = options.session?.media ? null : new AudioEngine({ allowCode: options.allowCode, clock, ...options.audio });
   const ports = new PortAllocator(options.basePort ?? manifest.base_port);
   const outDir = options.outDir ?? join(options.runsDir ?? manifest.runs_dir ?? 'runs', options.name ?? basename(defaultOutDir()));
   await mkdir(outDir, { recursive: true });
@@ -170,7 +177,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
     bots,
     ports,
     live,
-    session: { ...options.session, ...(options.allowCode ? { allowCode: true } : {}), ...(options.triggerDisconnect ? { triggerDisconnect: true } : {}) },
+    session: { ...(engine ? { media: engine.media } : {}), ...options.session, ...(options.allowCode ? { allowCode: true } : {}), ...(options.triggerDisconnect ? { triggerDisconnect: true } : {}) },
     env,
     clock,
     redactor,
@@ -209,6 +216,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
   } finally {
     killAll();
     process.off('exit', killAll);
+    await engine?.close();
   }
   const interrupted = options.signal?.aborted === true && results.length < plan.runs.length;
   const summary = await reporters.finish({

@@ -1,11 +1,12 @@
 import { Option, type Command } from 'commander';
 import { isCodecName, parseBotUrl, type CodecName } from '../../protocol/index.js';
 import { runList } from '../../suite/run-list.js';
+import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
 import { secondsToMs } from '../options.js';
 import { abortOnSignals } from '../signals.js';
 
-interface RunFlags {
+interface RunFlags extends AudioFlags {
   url: string;
   wire: CodecName;
   timeout?: number;
@@ -27,7 +28,7 @@ interface RunFlags {
 export const runCommand: CliCommand = {
   name: 'run',
   register(program: Command): void {
-    program
+    const command = program
       .command('run')
       .description('Run scenarios one after another against a running bot')
       .argument('<scenarios...>', 'scenario files or folders')
@@ -45,38 +46,39 @@ export const runCommand: CliCommand = {
       .option('--allow-code', 'load factory: code hooks named by scenarios')
       .option('--judge-cache <dir>', 'judge verdict cache folder (default ~/.cache/earshot/judge)')
       .option('--no-judge-cache', 'ask the judge every time (no verdict cache)')
-      .option('-v, --verbose', 'print the debug trace as it happens')
-      .action(async (paths: string[], flags: RunFlags) => {
-        parseBotUrl(flags.url);
-        if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
-        const signals = abortOnSignals();
-        try {
-          const outcome = await runList({
-            paths,
-            url: flags.url,
-            outDir: flags.out,
-            reporter: flags.reporter,
-            defaultWithinMs: flags.timeout,
-            allowOutsideRoot: flags.allowOutsideRoot,
-            allowCode: flags.allowCode,
-            stopBot: flags.stopBot,
-            triggerDisconnect: flags.triggerDisconnect,
-            verbose: flags.verbose,
-            signal: signals.signal,
-            session: {
-              codec: flags.wire,
-              ...(flags.connectTimeout ? { connectTimeoutMs: flags.connectTimeout } : {}),
-              ...(flags.handshakeTimeout ? { handshakeTimeoutMs: flags.handshakeTimeout } : {}),
-              ...(flags.sendAfterTimeout ? { sendAfterMaxWaitMs: flags.sendAfterTimeout } : {}),
-              ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
-              noJudgeCache: flags.judgeCache === false,
-            },
-          });
-          const signalled = signals.exitCode();
-          process.exitCode = signalled ?? (outcome.results.every((r) => r.status === 'passed') ? 0 : 1);
-        } finally {
-          signals.dispose();
-        }
-      });
+      .option('-v, --verbose', 'print the debug trace as it happens');
+    addAudioFlags(command).action(async (paths: string[], flags: RunFlags) => {
+      parseBotUrl(flags.url);
+      if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
+      const signals = abortOnSignals();
+      try {
+        const outcome = await runList({
+          paths,
+          url: flags.url,
+          outDir: flags.out,
+          reporter: flags.reporter,
+          defaultWithinMs: flags.timeout,
+          allowOutsideRoot: flags.allowOutsideRoot,
+          allowCode: flags.allowCode,
+          stopBot: flags.stopBot,
+          triggerDisconnect: flags.triggerDisconnect,
+          verbose: flags.verbose,
+          signal: signals.signal,
+          audio: audioSettings(flags),
+          session: {
+            codec: flags.wire,
+            ...(flags.connectTimeout ? { connectTimeoutMs: flags.connectTimeout } : {}),
+            ...(flags.handshakeTimeout ? { handshakeTimeoutMs: flags.handshakeTimeout } : {}),
+            ...(flags.sendAfterTimeout ? { sendAfterMaxWaitMs: flags.sendAfterTimeout } : {}),
+            ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
+            noJudgeCache: flags.judgeCache === false,
+          },
+        });
+        const signalled = signals.exitCode();
+        process.exitCode = signalled ?? (outcome.results.every((r) => r.status === 'passed') ? 0 : 1);
+      } finally {
+        signals.dispose();
+      }
+    });
   },
 };

@@ -2,11 +2,12 @@ import { Option, type Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { isCodecName, type CodecName } from '../../protocol/index.js';
 import { describePlan, loadSuiteManifest, parseShard, planSuite, runSuite, type ShardSpec } from '../../suite/index.js';
+import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt, secondsToMs } from '../options.js';
 import { abortOnSignals } from '../signals.js';
 
-interface SuiteFlags {
+interface SuiteFlags extends AudioFlags {
   pattern?: string;
   scenario?: string;
   concurrency?: number;
@@ -43,7 +44,7 @@ const SELF = [process.execPath, fileURLToPath(new URL('../main.js', import.meta.
 export const suiteCommand: CliCommand = {
   name: 'suite',
   register(program: Command): void {
-    program
+    const command = program
       .command('suite')
       .description('Spawn the bots of a suite manifest (Pipecat format) and run their scenarios, several at a time')
       .argument('<manifest>', 'suite manifest (YAML with suite:)')
@@ -71,62 +72,63 @@ export const suiteCommand: CliCommand = {
       .option('--judge-cache <dir>', 'judge verdict cache folder (default ~/.cache/earshot/judge)')
       .option('--no-judge-cache', 'ask the judge every time (no verdict cache)')
       .option('--list', 'print the runs this invocation would make (after -p, -s, --shard) and exit')
-      .option('-v, --verbose', 'print every run’s debug trace as it happens, prefixed with bot and scenario')
-      .action(async (manifestPath: string, flags: SuiteFlags) => {
-        if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
-        const shard: ShardSpec | undefined = flags.shard === undefined ? undefined : parseShard(flags.shard);
-        if (flags.list) {
-          const manifest = await loadSuiteManifest(manifestPath, { allowOutsideRoot: flags.allowOutsideRoot, cwd: process.cwd() });
-          const plan = planSuite(manifest, {
-            pattern: flags.pattern,
-            scenario: flags.scenario,
-            repeat: flags.repeat,
-            shard,
-            botsDir: flags.botsDir,
-            defaultWithinMs: flags.timeout,
-            allowOutsideRoot: flags.allowOutsideRoot,
-            cwd: process.cwd(),
-          });
-          process.stdout.write(`${describePlan(plan).join('\n')}\n`);
-          return;
-        }
-        const signals = abortOnSignals();
-        try {
-          const outcome = await runSuite({
-            manifest: manifestPath,
-            pattern: flags.pattern,
-            scenario: flags.scenario,
-            concurrency: flags.concurrency,
-            repeat: flags.repeat,
-            shard,
-            outDir: flags.out,
-            name: flags.name,
-            runsDir: flags.runsDir,
-            reporter: flags.reporter,
-            spawn: flags.spawn,
-            python: flags.python,
-            basePort: flags.basePort,
-            botsDir: flags.botsDir,
-            spawnTimeoutMs: flags.spawnTimeout,
-            connectTimeoutMs: flags.connectTimeout,
-            stopTimeoutMs: flags.stopTimeout,
-            defaultWithinMs: flags.timeout,
-            triggerDisconnect: flags.triggerDisconnect,
-            allowOutsideRoot: flags.allowOutsideRoot,
-            allowCode: flags.allowCode,
-            selfCommand: SELF,
-            verbose: flags.verbose,
-            signal: signals.signal,
-            session: {
-              codec: flags.wire,
-              ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
-              noJudgeCache: flags.judgeCache === false,
-            },
-          });
-          process.exitCode = signals.exitCode() ?? (outcome.summary.ok ? 0 : 1);
-        } finally {
-          signals.dispose();
-        }
-      });
+      .option('-v, --verbose', 'print every run’s debug trace as it happens, prefixed with bot and scenario');
+    addAudioFlags(command).action(async (manifestPath: string, flags: SuiteFlags) => {
+      if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
+      const shard: ShardSpec | undefined = flags.shard === undefined ? undefined : parseShard(flags.shard);
+      if (flags.list) {
+        const manifest = await loadSuiteManifest(manifestPath, { allowOutsideRoot: flags.allowOutsideRoot, cwd: process.cwd() });
+        const plan = planSuite(manifest, {
+          pattern: flags.pattern,
+          scenario: flags.scenario,
+          repeat: flags.repeat,
+          shard,
+          botsDir: flags.botsDir,
+          defaultWithinMs: flags.timeout,
+          allowOutsideRoot: flags.allowOutsideRoot,
+          cwd: process.cwd(),
+        });
+        process.stdout.write(`${describePlan(plan).join('\n')}\n`);
+        return;
+      }
+      const signals = abortOnSignals();
+      try {
+        const outcome = await runSuite({
+          manifest: manifestPath,
+          pattern: flags.pattern,
+          scenario: flags.scenario,
+          concurrency: flags.concurrency,
+          repeat: flags.repeat,
+          shard,
+          outDir: flags.out,
+          name: flags.name,
+          runsDir: flags.runsDir,
+          reporter: flags.reporter,
+          spawn: flags.spawn,
+          python: flags.python,
+          basePort: flags.basePort,
+          botsDir: flags.botsDir,
+          spawnTimeoutMs: flags.spawnTimeout,
+          connectTimeoutMs: flags.connectTimeout,
+          stopTimeoutMs: flags.stopTimeout,
+          defaultWithinMs: flags.timeout,
+          triggerDisconnect: flags.triggerDisconnect,
+          allowOutsideRoot: flags.allowOutsideRoot,
+          allowCode: flags.allowCode,
+          selfCommand: SELF,
+          verbose: flags.verbose,
+          signal: signals.signal,
+          audio: audioSettings(flags),
+          session: {
+            codec: flags.wire,
+            ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
+            noJudgeCache: flags.judgeCache === false,
+          },
+        });
+        process.exitCode = signals.exitCode() ?? (outcome.summary.ok ? 0 : 1);
+      } finally {
+        signals.dispose();
+      }
+    });
   },
 };

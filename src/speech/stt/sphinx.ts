@@ -43,6 +43,8 @@ export async function runSphinxOnce(config: SphinxConfig, pcm16k: Int16Array, si
         reject(signal?.reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      // An abort during the awaits above fired before the listener existed.
+      if (signal?.aborted) onAbort();
       child.stdout.on('data', (d: Buffer) => out.push(d));
       child.stderr.on('data', (d: Buffer) => log.push(d));
       child.on('error', (err) => {
@@ -51,7 +53,7 @@ export async function runSphinxOnce(config: SphinxConfig, pcm16k: Int16Array, si
       });
       child.on('close', (code, sig) => {
         signal?.removeEventListener('abort', onAbort);
-        if (signal?.aborted) return;
+        if (signal?.aborted) return reject(signal.reason);
         if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
         else reject(new SpeechProviderError('sphinx', `${config.binary} exited with ${sig ?? `code ${code}`}: ${log.summary()}`));
       });

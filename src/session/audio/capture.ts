@@ -1,0 +1,258 @@
+import { errorMessage } from '../../core/errors.js';
+import { audibleBounds, concatPcm, OnsetDetector, type CallRecorder, type OnsetEvent, type SileroVad } from '../../audio/index.js';
+import type { AudioItem } from '../../protocol/index.js';
+import type { EarshotEvent } from '../../results/events.js';
+import type { SttProvider } from '../../speech/index.js';
+
+/**
+ * What earshot hears of the bot: every chunk of bot audio goes to the onset
+ * detector (→ `bot_audio_started` / `bot_audio_stopped` at the sample's time)
+ * and to the recording's bot channel, placed where the detector put it on the
+ * session's timeline; and, as Pipecat's harness does, the audio between the
+ * bot's `bot-started-speaking` and `bot-stopped-speaking` reports is one
+ * spoken segment, transcribed when it ends into a `response` event.
+ *
+ * Memory is bounded: per turn at most `maxTurnAudioMs` of bot audio is taken
+ * in (the rest is dropped with a note on the turn), the detector keeps a ring
+ * of a few seconds, and the recording streams to disk.
+ *
+ * All times are ms since the session start.
+ */
+export interface BotCaptureOptions {
+  vad: SileroVad;
+  recorder: CallRecorder | null;
+  /** Transcribes spoken segments into `response` events; null when the scenario asserts none. */
+  stt: SttProvider | null;
+  language?: string;
+  /** Bot audio accepted per turn (default 10 minutes). */
+  maxTurnAudioMs?: number;
+  emit: (event: EarshotEvent) => void;
+  trace: (line: string) => void;
+  note: (turnIndex: number, note: string) => void;
+  nowMs: () => number;
+}
+
+export const DEFAULT_MAX_TURN_AUDIO_MS = 10 * 60_000;
+/** A run of chunks the detector places back to back is over once nothing has come for this long. */
+const IDLE_AFTER_MS = 200;
+
+export class BotCapture {
+  private readonly detector: OnsetDetector;
+  private readonly maxTurnMs: number;
+  private turn = -1;
+  private turnAudioMs = 0;
+  private capped = false;
+  private segment: Int16Array[] = [];
+  private segmentSamples = 0;
+  private segmentRate = 0;
+  /** Bumped by every drop: a transcription started before it is stale when it ends. */
+  private generation = 0;
+  /** Transcriptions queued or running; a drop aborts them (a stale reply's STT would only steal CPU). */
+  private readonly pending = new Set<AbortController>();
+  private placing: Promise<unknown> = Promise.resolve();
+  private transcribing: Promise<unknown> = Promise.resolve();
+  private lastChunkEndMs = -Infinity;
+  /** The bot's latest speaking report (null: it sends none). */
+  private reported: 'started' | 'stopped' | null = null;
+  private detectorFailed = false;
+  private closed = false;
+
+  constructor(private readonly opts: BotCaptureOptions) {
+    this.detector = new OnsetDetector({ vad: opts.vad });
+    this.maxTurnMs = opts.maxTurnAudioMs ?? DEFAULT_MAX_TURN_AUDIO_MS;
+  }
+
+  beginTurn(index: number): void {
+    this.turn = index;
+    this.turnAudioMs = 0;
+    this.capped = false;
+  }
+
+  push(item: AudioItem, atMs: number): void {
+    if (this.closed || item.pcm.length === 0) return;
+    const samples = item.numChannels > 1 ? downmix(item.pcm, item.numChannels) : item.pcm;
+    const rate = item.sampleRate;
+    const chunkMs = (samples.length * 1000) / rate;
+    if (this.turnAudioMs + chunkMs > this.maxTurnMs) {
+      if (!this.capped) {
+        this.capped = true;
+        const note = `bot audio capture capped at ${Math.round(this.maxTurnMs / 1000)} s in this turn; later audio was not kept (not analysed, recorded or transcribed)`;
+        this.opts.trace(`capture: ${note}`);
+        this.opts.note(Math.max(0, this.turn), note);
+      }
+      return;
+    }
+    this.turnAudioMs += chunkMs;
+    if (this.opts.stt) this.addToSegment(samples, rate);
+    this.placing = this.placing.then(async () => {
+      let startMs = atMs;
+      if (!this.detectorFailed) {
+        try {
+          const placed = await this.detector.push(samples, rate, atMs);
+          startMs = placed.startMs;
+          this.lastChunkEndMs = placed.endMs;
+          this.report(placed.events);
+        } catch (err) {
+          this.detectorFailed = true;
+          this.opts.trace(`capture: onset detection stopped: ${errorMessage(err)}`);
+        }
+      }
+      this.opts.recorder?.addBot(samples, rate, startMs);
+    });
+  }
+
+  /** The bot's speaking reports: a segment starts afresh, or ends and is transcribed. */
+  speaking(edge: 'started' | 'stopped'): void {
+    this.reported = edge;
+    if (edge === 'started') {
+      this.clearSegment();
+      return;
+    }
+    const parts = this.segment;
+    const rate = this.segmentRate;
+    this.clearSegment();
+    if (!this.opts.stt || parts.length === 0) return;
+    const pcm = concatPcm(parts);
+    if (!audibleBounds(pcm, rate)) {
+      this.opts.trace(`capture: spoken segment of ${Math.round((pcm.length * 1000) / rate)}ms is silent; nothing to transcribe`);
+      return;
+    }
+    const generation = this.generation;
+    const turn = this.turn;
+    const stt = this.opts.stt;
+    const job = new AbortController();
+    this.pending.add(job);
+    this.transcribing = this.transcribing.then(async () => {
+      try {
+        job.signal.throwIfAborted();
+        const out = await abortable(stt.transcribe(pcm, rate, { signal: job.signal, ...(this.opts.language ? { language: this.opts.language } : {}) }), job.signal);
+        const text = out.text.trim();
+        this.opts.trace(`transcribed: ${Math.round(out.audioSeconds * 1000)}ms of bot audio in ${Math.round(out.elapsedMs)}ms -> ${JSON.stringify(text)}`);
+        if (generation !== this.generation) {
+          this.opts.trace('transcribed: dropped (the bot was cut off or a new turn began while transcribing)');
+          return;
+        }
+        if (text) this.opts.emit({ name: 'response', at_ms: this.opts.nowMs(), text });
+      } catch (err) {
+        if (job.signal.aborted) {
+          this.opts.trace(`transcribe: abandoned ${Math.round((pcm.length * 1000) / rate)}ms of bot audio (the bot was cut off or a new turn began)`);
+          return;
+        }
+        const note = `transcription of the bot's speech failed: ${errorMessage(err)}`;
+        this.opts.trace(`capture: ${note}`);
+        this.opts.note(Math.max(0, turn), note);
+      } finally {
+        this.pending.delete(job);
+      }
+    });
+  }
+
+  /** Audio captured so far belongs to a reply that no longer counts. */
+  drop(): void {
+    this.generation++;
+    this.clearSegment();
+    for (const job of this.pending) job.abort();
+    // A turn that sends right after the bot said it finished: the bot's next reply may start
+    // within the detector's end-of-speech silence (a DTMF answer, a typed question), and must
+    // not be merged into the audio before it. A bot still talking (a barge-in) keeps its burst.
+    if (this.reported === 'stopped') this.endBurst();
+  }
+
+  /**
+   * Lets the detector hear the silence after the bot's last chunk, so a stop
+   * is reported even when the bot sends nothing more; call it every ~100 ms.
+   */
+  tick(): void {
+    if (this.closed || this.detectorFailed || !this.detector.speaking) return;
+    const now = this.opts.nowMs();
+    if (now - this.lastChunkEndMs < IDLE_AFTER_MS) return;
+    this.placing = this.placing.then(async () => {
+      try {
+        this.report(await this.detector.idle(this.opts.nowMs()));
+      } catch (err) {
+        this.opts.trace(`capture: onset detection (idle) failed: ${errorMessage(err)}`);
+      }
+    });
+  }
+
+  private endBurst(): void {
+    this.placing = this.placing.then(async () => {
+      if (this.detectorFailed || !this.detector.speaking) return;
+      try {
+        this.report(await this.detector.finish());
+      } catch (err) {
+        this.opts.trace(`capture: onset detection (end of reply) failed: ${errorMessage(err)}`);
+      }
+    });
+  }
+
+  /** Reports a pending stop, waits for the placements in flight and abandons transcriptions still running. */
+  async finish(): Promise<void> {
+    this.closed = true;
+    await this.placing;
+    if (!this.detectorFailed) {
+      try {
+        this.report(await this.detector.finish());
+      } catch (err) {
+        this.opts.trace(`capture: onset detection (finish) failed: ${errorMessage(err)}`);
+      }
+    }
+    // The session is over: nothing can match a transcript any more, and a stuck recognizer must not hold it open.
+    for (const job of this.pending) job.abort();
+    await this.transcribing;
+  }
+
+  private report(events: OnsetEvent[]): void {
+    for (const e of events) this.opts.emit({ name: e.type, at_ms: e.atMs });
+  }
+
+  private addToSegment(samples: Int16Array, rate: number): void {
+    if (this.segmentRate !== rate && this.segmentSamples > 0) {
+      // A rate change mid-reply: only the audio at the new rate is transcribed.
+      this.clearSegment();
+    }
+    if (((this.segmentSamples + samples.length) * 1000) / rate > this.maxTurnMs) {
+      // A bot that never reports speaking edges: keep the newest audio only.
+      this.clearSegment();
+    }
+    this.segmentRate = rate;
+    this.segment.push(samples);
+    this.segmentSamples += samples.length;
+  }
+
+  private clearSegment(): void {
+    this.segment = [];
+    this.segmentSamples = 0;
+  }
+}
+
+/**
+ * Settles with the signal's reason as soon as it aborts, whatever the provider
+ * does with the signal: a recognizer that misses an abort (or a custom one
+ * that ignores it) must not hold up every later transcription.
+ */
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
+      (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
+    );
+  });
+}
+
+function downmix(interleaved: Int16Array, channels: number): Int16Array {
+  const frames = Math.floor(interleaved.length / channels);
+  const out = new Int16Array(frames);
+  for (let i = 0; i < frames; i++) {
+    let sum = 0;
+    for (let c = 0; c < channels; c++) sum += interleaved[i * channels + c];
+    out[i] = Math.round(sum / channels);
+  }
+  return out;
+}

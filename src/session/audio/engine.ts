@@ -1,0 +1,147 @@
+import { dirname } from 'node:path';
+import { monotonicClock, type Clock } from '../../core/clock.js';
+import { Pacer, SileroVad } from '../../audio/index.js';
+import { createStt, createTts, defaultTtsProvider, ModelStore, resolveSphinx, type SttProvider, type SttSpec, type TtsProvider, type TtsSpec } from '../../speech/index.js';
+import type { Scenario } from '../../scenario/index.js';
+import { modeOf } from '../config.js';
+import type { MediaRequest, SessionMedia } from '../media.js';
+import { AudioMedia } from './audio-media.js';
+import { parseSttOverride, parseTtsOverride, specKey, transcriptionPlan, userSpeechPlan } from './speech-specs.js';
+
+/**
+ * The audio engine of a run: the pieces every session of the process shares —
+ * the one pacer (scheduler) all microphones tick on, the Silero VAD model,
+ * TTS and STT providers (one per distinct spec) — and the factory that builds
+ * each scenario run's `SessionMedia` from them. Create one per run (`earshot
+ * run`, `earshot suite`, `earshot demo`), pass `engine.media` as the session's
+ * media factory, and `close()` it at the end.
+ *
+ * Nothing loads until an audio scenario needs it: a text-only run never
+ * starts ONNX Runtime, Flite or PocketSphinx.
+ */
+export interface AudioEngineOptions {
+  /** `--tts NAME[:voice]`: replaces every scenario's `user.speech` service. */
+  tts?: string;
+  /** `--stt NAME[:model]`: replaces every scenario's `judge.transcription` service. */
+  stt?: string;
+  /** Write the stereo recording (default true; `--no-record`). */
+  record?: boolean;
+  /** TTS utterance cache folder (`--cache-dir`); default speech's. */
+  cacheDir?: string;
+  /** Synthesize every utterance afresh (`--no-cache`). */
+  noCache?: boolean;
+  /** Load `factory:` providers (`--allow-code`). */
+  allowCode?: boolean;
+  /** The shared scheduler; default one the engine creates (and closes). */
+  pacer?: Pacer;
+  clock?: Clock;
+  /** Bot audio taken in per turn (default 10 minutes). */
+  maxTurnAudioMs?: number;
+  modelStore?: ModelStore;
+}
+
+export class AudioEngine {
+  readonly pacer: Pacer;
+  private readonly ownsPacer: boolean;
+  private readonly ttsOverride?: TtsSpec;
+  private readonly sttOverride?: SttSpec;
+  private vadLoad: Promise<SileroVad> | null = null;
+  private readonly tts = new Map<string, Promise<TtsProvider>>();
+  private readonly stt = new Map<string, Promise<SttProvider>>();
+  private store: ModelStore | null;
+  private closed = false;
+
+  /** Throws a UsageError for an unknown `--tts` / `--stt` provider. */
+  constructor(private readonly options: AudioEngineOptions = {}) {
+    if (options.tts !== undefined) this.ttsOverride = parseTtsOverride(options.tts);
+    if (options.stt !== undefined) this.sttOverride = parseSttOverride(options.stt);
+    this.ownsPacer = !options.pacer;
+    this.pacer = options.pacer ?? new Pacer({ clock: options.clock ?? monotonicClock });
+    this.store = options.modelStore ?? null;
+  }
+
+  /** Whether runs record by default. */
+  get records(): boolean {
+    return this.options.record !== false;
+  }
+
+  /** The session's media factory (`SessionOptions.media`). */
+  readonly media = (scenario: Scenario, request: MediaRequest): SessionMedia | null => {
+    const mode = modeOf(scenario);
+    if (!mode.userAudio && !mode.botAudio) return null;
+    const speech = userSpeechPlan(scenario, this.ttsOverride);
+    const transcription = transcriptionPlan(scenario, this.sttOverride);
+    const wantsResponse = scenario.turns.some((t) => t.expect.some((e) => e.event === 'response'));
+    // `factory:` paths are relative to the scenario file, as the loader resolved them (scenario.code_hooks).
+    const baseDir = dirname(scenario.file);
+    const spokenBy = speech.spec ? `${speech.spec.factory ?? speech.spec.provider}${speech.spec.voice ? `:${speech.spec.voice}` : ''}` : 'default TTS';
+    const heardBy = `${transcription.spec.factory ?? transcription.spec.provider}${transcription.spec.model ? `:${transcription.spec.model}` : ''}`;
+    return new AudioMedia({
+      scenario,
+      pacer: this.pacer,
+      userAudio: mode.userAudio,
+      botAudio: mode.botAudio,
+      sampleRate: speech.sampleRate,
+      tts: mode.userAudio ? () => this.ttsFor(speech.spec, baseDir) : null,
+      stt: mode.botAudio && wantsResponse ? () => this.sttFor(transcription.spec, baseDir) : null,
+      language: transcription.spec.language,
+      vad: () => this.vad(),
+      ...(this.records && request.recordingPath ? { recordingPath: request.recordingPath } : {}),
+      maxTurnAudioMs: this.options.maxTurnAudioMs,
+      describe: [
+        mode.userAudio ? `user speech ${spokenBy} (${speech.source}) at ${speech.sampleRate} Hz` : 'user types',
+        mode.botAudio ? (wantsResponse ? `bot transcribed by ${heardBy} (${transcription.source})` : 'bot audio captured (no response asserted, not transcribed)') : 'bot silent',
+        this.records && request.recordingPath ? `recording ${request.recordingPath}` : 'no recording',
+      ].join('; '),
+    });
+  };
+
+  /** Releases the pacer (when the engine made it), the VAD and every provider. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ownsPacer) this.pacer.close();
+    const closing: Promise<unknown>[] = [];
+    for (const p of [...this.tts.values(), ...this.stt.values()]) closing.push(p.then((x) => x.close(), () => undefined));
+    if (this.vadLoad) closing.push(this.vadLoad.then((v) => v.close(), () => undefined));
+    await Promise.all(closing);
+  }
+
+  private modelStore(): ModelStore {
+    return (this.store ??= ModelStore.fromEnv());
+  }
+
+  private vad(): Promise<SileroVad> {
+    return (this.vadLoad ??= SileroVad.load());
+  }
+
+  private ttsFor(spec: TtsSpec | null, baseDir: string): Promise<TtsProvider> {
+    const resolved = spec ?? { provider: defaultTtsProvider(this.modelStore()) };
+    const key = specKey(resolved, baseDir);
+    let p = this.tts.get(key);
+    if (!p) {
+      p = createTts(resolved, { allowCode: this.options.allowCode, baseDir, modelStore: this.modelStore(), cacheDir: this.options.cacheDir, noCache: this.options.noCache });
+      this.tts.set(key, p);
+    }
+    return p;
+  }
+
+  private sttFor(spec: SttSpec, baseDir: string): Promise<SttProvider> {
+    const key = specKey(spec, baseDir);
+    let p = this.stt.get(key);
+    if (!p) {
+      p = createStt(spec, { allowCode: this.options.allowCode, baseDir, modelStore: this.modelStore() });
+      this.stt.set(key, p);
+    }
+    return p;
+  }
+}
+
+/**
+ * Says whether PocketSphinx (the offline recognizer the bundled audio
+ * scenarios and the reference bot use) is installed; throws the speech
+ * layer's DependencyMissingError, which names the apt packages, when not.
+ */
+export function checkSphinxInstalled(): void {
+  resolveSphinx();
+}

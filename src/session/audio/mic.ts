@@ -1,0 +1,75 @@
+import type { CallRecorder, MicStream, MicStreamStats, Pacer, UtteranceTiming } from '../../audio/index.js';
+import type { ClientConnection, WirePayload } from '../../protocol/index.js';
+
+/**
+ * earshot as the caller's microphone: from `start` on, one 20 ms frame per
+ * tick on the process's shared pacer, silence between utterances, each frame
+ * encoded by the connection's codec (`raw-audio` on pipecat-eval, an
+ * AudioRawFrame on protobuf) ahead of its deadline and sent on it. Every
+ * frame sent also goes to the recording's user channel at the time it was
+ * sent, so the recording holds exactly what the bot was given.
+ */
+export interface MicrophoneOptions {
+  pacer: Pacer;
+  sampleRate: number;
+  /** Session start on the pacer's clock: the recorder's timeline is relative to it. */
+  t0Ms: number;
+  recorder: CallRecorder | null;
+  label: string;
+  signal: AbortSignal;
+}
+
+export interface Spoken {
+  /** Due time of the utterance's first frame (absolute, on the pacer's clock). */
+  firstFrameDueMs: number;
+  /** Resolves once the last frame was sent (or the stream ended), with the voiced span's due times. */
+  finished: Promise<UtteranceTiming>;
+}
+
+export class Microphone {
+  private stream: MicStream<WirePayload | null> | null = null;
+
+  constructor(private readonly opts: MicrophoneOptions) {}
+
+  get started(): boolean {
+    return this.stream !== null;
+  }
+
+  start(connection: ClientConnection): void {
+    if (this.stream) return;
+    const { sampleRate, recorder, t0Ms } = this.opts;
+    this.stream = this.opts.pacer.createStream<WirePayload | null>({
+      sampleRate,
+      label: this.opts.label,
+      signal: this.opts.signal,
+      encode: (frame) => connection.codec.encode({ kind: 'audio', pcm: frame.samples, sampleRate: frame.sampleRate }),
+      sink: (frame) => {
+        // A closed connection ends the session soon; until then frames are simply not sent.
+        if (frame.payload !== null) connection.sendRaw(frame.payload);
+        recorder?.addUser(frame.samples, frame.sampleRate, frame.sentMs - t0Ms);
+      },
+    });
+  }
+
+  /** Queues an utterance and resolves once its first frame is on the air. */
+  async say(samples: Int16Array, label: string, signal: AbortSignal): Promise<Spoken> {
+    if (!this.stream) throw new Error('the microphone has not started');
+    signal.throwIfAborted();
+    const utterance = this.stream.enqueue(samples, { label });
+    const onAbort = (): void => utterance.cancel();
+    signal.addEventListener('abort', onAbort, { once: true });
+    void utterance.finished.then(() => signal.removeEventListener('abort', onAbort));
+    const started = await utterance.started;
+    signal.throwIfAborted();
+    if (started.firstFrameDueMs === null) throw new Error(`the microphone stopped before '${label}' could be spoken (${this.stream.stats().end?.reason ?? 'ended'})`);
+    return { firstFrameDueMs: started.firstFrameDueMs, finished: utterance.finished };
+  }
+
+  /** Stops streaming; the stats say how punctual it was. */
+  async stop(): Promise<MicStreamStats | null> {
+    const stream = this.stream;
+    if (!stream) return null;
+    stream.stop();
+    return stream.ended;
+  }
+}

@@ -1,0 +1,76 @@
+import type { ClientConnection, Received, ServerInbound } from '../protocol/index.js';
+import type { EarshotEvent } from '../results/events.js';
+import type { EventQueue } from './event-queue.js';
+import type { SessionJudge } from './judge-port.js';
+import type { SessionMedia } from './media.js';
+import type { SessionTiming } from './timing.js';
+import type { Trace } from './trace.js';
+import type { EventTranslator } from './translator.js';
+
+export interface ReadLoopDeps {
+  queue: EventQueue;
+  translator: EventTranslator;
+  trace: Trace;
+  media: SessionMedia | null;
+  timing: SessionTiming;
+  t0: number;
+  emit: (e: EarshotEvent) => void;
+  judge: SessionJudge | null;
+}
+
+/**
+ * Drains the connection: translates messages into events, hands audio to
+ * media, feeds the timeline what is not an event (LLM text chunks, the bot's
+ * own metrics), and ends the queue with the reason the stream ended.
+ */
+export async function readLoop(conn: ClientConnection, d: ReadLoopDeps): Promise<void> {
+  let violations = 0;
+  for (;;) {
+    const item: Received<ServerInbound> | null = await conn.receive();
+    if (item === null) break;
+    const atMs = item.at - d.t0;
+    switch (item.kind) {
+      case 'rtvi': {
+        const t = d.translator.translate(item.message, atMs);
+        if (t.note) d.trace.log(t.note);
+        if (t.dropPending) {
+          const dropped = d.queue.dropPending((e) => e.name === 'user_transcription');
+          d.media?.dropPending(t.dropPending);
+          if (dropped) d.trace.log(`discard: dropped ${dropped} queued event(s) ${t.dropPending}`);
+        }
+        if (t.speaking) d.media?.onSpeaking(t.speaking, atMs);
+        if (t.llmText) d.timing.event('llm_text', atMs);
+        if (t.metrics) d.timing.botMetrics(t.metrics, atMs);
+        for (const event of t.events) {
+          if (event.name === 'function_call') d.judge?.addCall(event);
+          if (event.name === 'function_call_stopped') d.judge?.addCallStopped(event);
+          d.emit(event);
+        }
+        break;
+      }
+      case 'audio':
+        d.media?.onBotAudio(item, atMs);
+        break;
+      case 'invalid': {
+        violations++;
+        // An oversized frame is refused unread: it has no excerpt to quote.
+        const what = item.violation.excerpt ? `${item.violation.reason}: ${item.violation.excerpt}` : item.violation.reason;
+        d.trace.log(`protocol violation (${item.violation.code}): ${what}`);
+        if (violations === 1) d.queue.close(what, 'protocol_error');
+        break;
+      }
+      case 'overflow':
+        d.trace.log(`inbound overflow: ${item.dropped} message(s) dropped (${item.droppedBytes} bytes)`);
+        d.queue.close(`event storm: ${item.dropped} message(s) dropped by the bounded inbound queue`, 'protocol_error');
+        break;
+      case 'text':
+      case 'transcription':
+      case 'interruption':
+        // Protobuf-transport frames that duplicate what RTVI messages already say.
+        break;
+    }
+  }
+  const info = await conn.closed;
+  d.trace.log(`connection closed (${info.code}${info.reason ? ` ${info.reason}` : ''}${info.byPeer ? ', by the bot' : ''})`);
+  d.queue.close(`connection closed by the bot (code ${info.code}${info.reason ? `: ${info.reason}` : ''})`);
+}

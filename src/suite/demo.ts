@@ -1,0 +1,139 @@
+import { mkdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { monotonicClock, type Clock } from '../core/clock.js';
+import { EarshotError, errorMessage } from '../core/errors.js';
+import type { TerminalStream } from '../report/index.js';
+import type { ScenarioResult } from '../results/index.js';
+import { checkSphinxInstalled, type AudioEngineOptions, type SessionOptions } from '../session/index.js';
+import { BotProcess, describeExit } from './bot-process.js';
+import { PortAllocator } from './ports.js';
+import { defaultOutDir, runList, type RunListOutcome } from './run-list.js';
+import { resolveSelfCommand } from './spawn-template.js';
+
+/**
+ * `earshot demo`: the reference bot in a subprocess (its own process, so its
+ * real-time audio and the harness's do not share an event loop), the bundled
+ * audio scenarios run against it with `earshot run`'s machinery, and a short
+ * account of what happened: where the results and recordings are, and how
+ * fast the bot answered each spoken turn.
+ */
+export interface DemoOptions {
+  outDir?: string;
+  wire?: NonNullable<SessionOptions['codec']>;
+  reporter?: string;
+  /** Scenario files or folders; default the package's `scenarios/audio`. */
+  scenarios?: readonly string[];
+  /** How to run `earshot` for the bot; default this package's built CLI. */
+  selfCommand?: readonly string[];
+  audio?: AudioEngineOptions;
+  /** How long the bot may take to accept connections (default 30 s). */
+  spawnTimeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  stdout?: TerminalStream;
+  stderr?: TerminalStream;
+  signal?: AbortSignal;
+  verbose?: boolean;
+}
+
+export interface DemoOutcome extends RunListOutcome {
+  botUrl: string;
+  /** The reference bot's log, beside the results. */
+  botLog: string;
+}
+
+/** The demo cannot run on this machine (a missing system package), with what to do about it. */
+export class DemoSetupError extends EarshotError {
+  constructor(
+    readonly what: string,
+    readonly fix: string,
+  ) {
+    super(`${what}; ${fix}`);
+    this.name = 'DemoSetupError';
+  }
+}
+
+/** `<package>/scenarios/audio`, wherever the command is run from (src/suite or dist/suite → the package root). */
+export const DEMO_SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/audio', import.meta.url));
+const DEMO_BASE_PORT = 7860;
+
+export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
+  try {
+    checkSphinxInstalled();
+  } catch (err) {
+    throw new DemoSetupError(
+      `${errorMessage(err).split(';')[0]}: earshot demo needs it (the reference bot hears the caller with it, and earshot transcribes the bot with it)`,
+      'run scripts/install-deps.sh, or: sudo apt-get install pocketsphinx pocketsphinx-en-us',
+    );
+  }
+  const clock = options.clock ?? monotonicClock;
+  const wire = options.wire ?? 'pipecat-eval';
+  const outDir = options.outDir ?? defaultOutDir();
+  await mkdir(outDir, { recursive: true });
+  const botLog = join(outDir, 'refbot.log');
+  const ports = new PortAllocator(DEMO_BASE_PORT);
+  const port = await ports.acquire();
+  const [command, ...prefix] = options.selfCommand ?? resolveSelfCommand();
+  const bot = BotProcess.spawn({ command, args: [...prefix, 'refbot', '--port', String(port), '--wire', wire], logFile: botLog, clock, env: options.env });
+  try {
+    const ready = await bot.waitReady({ host: '127.0.0.1', port, timeoutMs: options.spawnTimeoutMs ?? 30_000, signal: options.signal });
+    if (!ready.ready) {
+      const why = ready.why === 'exited' ? describeExit(ready.exit) : `did not listen on port ${port} within ${ready.afterMs} ms`;
+      throw new EarshotError(`the reference bot ${why}; see ${botLog}:\n${bot.logTail(8)}`);
+    }
+    const botUrl = `ws://127.0.0.1:${port}`;
+    const outcome = await runList({
+      paths: options.scenarios ?? [DEMO_SCENARIOS_DIR],
+      url: botUrl,
+      outDir,
+      reporter: options.reporter ?? 'list',
+      audio: options.audio,
+      session: { codec: wire },
+      ...(options.env ? { env: options.env } : {}),
+      clock,
+      ...(options.stdout ? { stdout: options.stdout } : {}),
+      ...(options.stderr ? { stderr: options.stderr } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      verbose: options.verbose,
+    });
+    return { ...outcome, botUrl, botLog };
+  } finally {
+    // The bot leaves cleanly on SIGTERM; SIGKILL only if it hangs.
+    await bot.stop({ graceMs: 0, termGraceMs: 5000 });
+    ports.release(port);
+  }
+}
+
+/** What the demo prints after the run: where things are, and the voice-to-voice latency of each spoken turn. */
+export function describeDemo(outcome: DemoOutcome, cwd = process.cwd()): string[] {
+  const show = (p: string): string => relative(cwd, p) || '.';
+  const recordings = outcome.results.flatMap((r) => (r.artifacts?.recording ? [join(outcome.outDir, r.artifacts.recording)] : []));
+  const lines = [
+    '',
+    `results:    ${show(join(outcome.outDir, 'results.jsonl'))}`,
+    `recordings: ${recordings.length ? `${recordings.length} stereo WAV (user left, bot right) in ${show(outcome.outDir)}/` : 'none'}`,
+    `bot log:    ${show(outcome.botLog)}`,
+    '',
+    'voice-to-voice latency (end of the user speech → first audible bot audio, measured from the audio):',
+  ];
+  const rows = voiceToVoiceRows(outcome.results);
+  if (!rows.length) lines.push('  (no spoken turn was answered)');
+  const width = Math.max(...rows.map((r) => r.label.length), 0);
+  for (const r of rows) lines.push(`  ${r.label.padEnd(width)}  ${r.value}`);
+  return lines;
+}
+
+function voiceToVoiceRows(results: ScenarioResult[]): Array<{ label: string; value: string }> {
+  const rows: Array<{ label: string; value: string }> = [];
+  for (const r of results) {
+    for (const t of r.turns) {
+      if (t.input.user === undefined && t.input.audio === undefined) continue;
+      const v2v = t.metrics?.voice_to_voice_ms;
+      const said = t.input.user ?? t.input.audio ?? '';
+      const label = `${r.name} turn ${t.index + 1} ${JSON.stringify(said.length > 40 ? `${said.slice(0, 39)}…` : said)}`;
+      rows.push({ label, value: typeof v2v === 'number' ? `${Math.round(v2v)} ms` : `not measured (${t.status})` });
+    }
+  }
+  return rows;
+}
