@@ -7,13 +7,19 @@ import { EarshotError, errorMessage } from '../core/errors.js';
 const require = createRequire(import.meta.url);
 const pkg = require('../../package.json') as { version: string };
 
-export function buildProgram(): Command {
+/**
+ * Registers the command named on the command line, or every command when none
+ * is (help, version, a typo): a bot spawned as `earshot refbot` should not pay
+ * for loading the whole harness.
+ */
+export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
   const program = new Command('earshot')
     .description('Real-time evaluation harness for voice agents')
     .version(pkg.version)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  for (const command of COMMANDS) command.register(program);
+  const named = COMMANDS.filter((c) => c.name === argv[2]);
+  for (const entry of named.length ? named : COMMANDS) (await entry.load()).register(program);
   return program;
 }
 
@@ -37,7 +43,7 @@ export function exitCodeFor(err: unknown): number {
 
 async function main(): Promise<void> {
   try {
-    await buildProgram().parseAsync(process.argv);
+    await (await buildProgram()).parseAsync(process.argv);
   } catch (err) {
     process.exitCode = exitCodeFor(err);
   }
