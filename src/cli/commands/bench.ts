@@ -1,0 +1,114 @@
+import { writeFile } from 'node:fs/promises';
+import { Option, type Command } from 'commander';
+import { isCodecName, parseBotUrl, type CodecName } from '../../protocol/index.js';
+import { renderBenchReport } from '../../suite/bench-report.js';
+import { parseSweepRange, type SweepRange } from '../../suite/bench-sweep.js';
+import { runBench } from '../../suite/bench.js';
+import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
+import type { CliCommand } from '../command.js';
+import { positiveInt, secondsToMs } from '../options.js';
+import { abortOnSignals } from '../signals.js';
+
+interface BenchFlags extends AudioFlags {
+  url: string;
+  wire: CodecName;
+  repeat: number;
+  concurrency: number;
+  json?: string;
+  sweepInterrupt?: SweepRange;
+  out?: string;
+  timeout?: number;
+  connectTimeout?: number;
+  handshakeTimeout?: number;
+  sendAfterTimeout?: number;
+  allowOutsideRoot?: boolean;
+  allowCode?: boolean;
+  judgeCache?: string | false;
+  ascii?: boolean;
+}
+
+const HELP = `
+Each run is its own session (its own connection); --concurrency C runs C at a time against the
+same bot. Per latency metric (voice_to_voice_ms, llm_ttfb_ms, first_token_ms, speech_padding_ms,
+bot_speech_ms, interruption_ms) the report gives count, p50, p90, p95, p99 and max (nearest rank:
+each is a value some turn measured) over every turn of every run that measured it, a histogram,
+and the same per turn in the JSON; then the pass rate of each turn over all runs.
+
+--sweep-interrupt FROM:TO:STEP reruns the scenario with the barge-in turn's send_after delay_ms
+set to each offset, --repeat times per offset, and adds the yield curve: per offset, how many runs
+were a barge-in (bot audio playing when the user started), how many yielded, how many got a
+bot-interrupted event, and the interruption latency.
+
+Exit 0 when every run passed, 1 when any failed or could not run, 2 for usage errors; the report
+and --json are written either way.`;
+
+/**
+ * `earshot bench <scenario> --url ws://... --repeat N`: the scenario N times, latency
+ * distributions and pass rates per turn. Exit 0 when every run passed, 1 when any
+ * failed, 2 for usage errors; the report (and --json) is written either way.
+ */
+export const benchCommand: CliCommand = {
+  name: 'bench',
+  register(program: Command): void {
+    const command = program
+      .command('bench')
+      .description('Run one scenario many times against a running bot: latency percentiles, histograms, pass rate per turn, barge-in yield curve')
+      .argument('<scenario>', 'one scenario file')
+      .requiredOption('--url <ws-url>', 'the bot WebSocket URL, e.g. ws://127.0.0.1:7860')
+      .addOption(new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'))
+      .option('-r, --repeat <n>', 'runs (per offset with --sweep-interrupt)', positiveInt, 10)
+      .option('-c, --concurrency <n>', 'sessions at a time, each its own connection', positiveInt, 1)
+      .option('--json <file>', 'write the report as JSON')
+      .option(
+        '--sweep-interrupt <from:to:step>',
+        'rerun the barge-in turn (the first with an event-anchored send_after) with its delay_ms at each offset from FROM to TO ms; reports the yield curve',
+        (v: string) => parseSweepRange(v),
+      )
+      .option('--out <dir>', 'keep results.jsonl, traces and recordings here')
+      .option('--timeout <seconds>', 'default within_ms for expectations without one (default 60)', secondsToMs)
+      .option('--connect-timeout <seconds>', 'how long to retry connecting (default 10)', secondsToMs)
+      .option('--handshake-timeout <seconds>', 'how long to wait for bot-ready (default 10)', secondsToMs)
+      .option('--send-after-timeout <seconds>', 'how long an event-anchored send_after waits for its event (default 30)', secondsToMs)
+      .option('--allow-outside-root', 'let !include, image: and audio: reach outside the scenario root')
+      .option('--allow-code', 'load factory: code hooks named by the scenario')
+      .option('--judge-cache <dir>', 'judge verdict cache folder (default ~/.cache/earshot/judge)')
+      .option('--no-judge-cache', 'ask the judge every time (no verdict cache)')
+      .option('--ascii', 'draw histograms with # instead of Unicode blocks')
+      .addHelpText('after', HELP);
+    addAudioFlags(command).action(async (path: string, flags: BenchFlags) => {
+      parseBotUrl(flags.url);
+      if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
+      const signals = abortOnSignals();
+      try {
+        const outcome = await runBench({
+          path,
+          url: flags.url,
+          repeat: flags.repeat,
+          concurrency: flags.concurrency,
+          ...(flags.sweepInterrupt ? { sweep: flags.sweepInterrupt } : {}),
+          ...(flags.out ? { outDir: flags.out } : {}),
+          defaultWithinMs: flags.timeout,
+          allowOutsideRoot: flags.allowOutsideRoot,
+          allowCode: flags.allowCode,
+          audio: { ...audioSettings(flags), ...(flags.out ? {} : { record: false }) },
+          session: {
+            codec: flags.wire,
+            ...(flags.connectTimeout ? { connectTimeoutMs: flags.connectTimeout } : {}),
+            ...(flags.handshakeTimeout ? { handshakeTimeoutMs: flags.handshakeTimeout } : {}),
+            ...(flags.sendAfterTimeout ? { sendAfterMaxWaitMs: flags.sendAfterTimeout } : {}),
+            ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
+            noJudgeCache: flags.judgeCache === false,
+          },
+          signal: signals.signal,
+          onProgress: (line) => void process.stderr.write(`${line}\n`),
+        });
+        process.stdout.write(`${renderBenchReport(outcome.report, { ascii: flags.ascii })}\n`);
+        if (flags.json) await writeFile(flags.json, `${JSON.stringify(outcome.report, null, 2)}\n`);
+        const { report } = outcome;
+        process.exitCode = signals.exitCode() ?? (report.runs > 0 && report.passed === report.runs ? 0 : 1);
+      } finally {
+        signals.dispose();
+      }
+    });
+  },
+};
