@@ -205,6 +205,18 @@ describe('pacer: falling behind', () => {
     expect(stream.stats().lateness.maxMs).toBe(55);
   });
 
+  it('a voiced edge carried by a late frame is timed when it was sent: the bot cannot hear it earlier', async () => {
+    const { timers, stream } = setup();
+    const u = stream.enqueue(ramp(320 * 5)); // frames due 0..80, voiced to the end of the 80 ms frame
+    timers.advanceTo(70);
+    timers.stall(25); // blocked until 95: the frame due at 80 leaves 15 ms late
+    timers.fireDue();
+    timers.advanceTo(200);
+    const t = await u.finished;
+    expect(t.utteranceStartMs).toBe(0); // its first frame left on time
+    expect(t.utteranceEndMs).toBe(100 + 15);
+  });
+
   it('silence never bursts: late silence frames are skipped, only the newest goes out', () => {
     const { timers, stream, frames } = setup();
     timers.advanceTo(40);

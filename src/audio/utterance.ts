@@ -27,11 +27,16 @@ export interface UtteranceTiming {
   lastFrameDueMs: number | null;
   firstSentMs: number | null;
   lastSentMs: number | null;
-  /** Due time of the first voiced sample (the energy gate's first audible one); null if none was sent. */
+  /**
+   * When the first voiced sample (the energy gate's first audible one) played:
+   * its due time, plus the lateness of the frame that carried it when that frame
+   * left late (the bot cannot hear a sample before it is sent). Null if none was sent.
+   */
   utteranceStartMs: number | null;
   /**
-   * Due time of the end of the last voiced sample that was sent (the instant it
-   * finished playing): "end of user speech". For a cut utterance, where it was cut.
+   * When the end of the last voiced sample that was sent played — "end of user
+   * speech" — due time plus its frame's lateness, as for the start. For a cut
+   * utterance, where it was cut.
    */
   utteranceEndMs: number | null;
 }
@@ -52,6 +57,10 @@ export class Utterance {
   /** @internal */ lastFrameDueMs: number | null = null;
   private firstSentMs: number | null = null;
   private lastSentMs: number | null = null;
+  /** Samples covered by frames already marked sent, and how late the frames holding the voiced edges left. */
+  private markedOffset = 0;
+  private startLatenessMs = 0;
+  private endLatenessMs = 0;
   private resolveStarted!: (t: UtteranceTiming) => void;
   private resolveFinished!: (t: UtteranceTiming) => void;
 
@@ -93,13 +102,23 @@ export class Utterance {
       lastFrameDueMs: this.lastFrameDueMs,
       firstSentMs: this.firstSentMs,
       lastSentMs: this.lastSentMs,
-      utteranceStartMs: hasVoice ? msAt(v.first) : null,
-      utteranceEndMs: hasVoice ? msAt(voicedEnd) : null,
+      utteranceStartMs: hasVoice ? msAt(v.first) + this.startLatenessMs : null,
+      utteranceEndMs: hasVoice ? msAt(voicedEnd) + this.endLatenessMs : null,
     };
   }
 
-  /** @internal */
+  /** @internal Called once per frame, after `offset` and `lastFrameDueMs` moved to that frame. */
   markSent(sentMs: number): void {
+    const v = this.voiced;
+    if (v && this.lastFrameDueMs !== null) {
+      const lateness = Math.max(0, sentMs - this.lastFrameDueMs);
+      const from = this.markedOffset;
+      const to = this.offset;
+      if (v.first >= from && v.first < to) this.startLatenessMs = lateness;
+      const end = Math.min(v.end, to);
+      if (end > from && end <= to && end > v.first) this.endLatenessMs = lateness;
+    }
+    this.markedOffset = this.offset;
     this.lastSentMs = sentMs;
     if (this.firstSentMs === null) {
       this.firstSentMs = sentMs;
