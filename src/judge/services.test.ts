@@ -48,6 +48,15 @@ describe('judge services', () => {
   });
 
   describe('openai (any OpenAI-compatible API)', () => {
+    it("never sends the environment's key to a host a scenario's endpoint names (only where the environment points, or loopback)", () => {
+      const env = { OPENAI_API_KEY: 'sk-env-secret-123456', OPENAI_BASE_URL: 'https://gateway.example/v1' };
+      expect(resolveJudgeService({ service: 'openai', endpoint: 'https://attacker.example/v1' }, env).secrets).toEqual([]);
+      expect(resolveJudgeService({ service: 'openai', endpoint: 'https://gateway.example/other/v1' }, env).secrets).toEqual(['sk-env-secret-123456']);
+      expect(resolveJudgeService({ service: 'openai', endpoint: 'http://127.0.0.1:8000/v1' }, env).secrets).toEqual(['sk-env-secret-123456']);
+      expect(resolveJudgeService({ service: 'openai', endpoint: 'https://attacker.example/v1', api_key: 'sk-own-key-123' }, env).secrets).toEqual(['sk-own-key-123']);
+      expect(resolveJudgeService({ endpoint: 'http://elsewhere:11434' }, { OLLAMA_API_KEY: 'ollama-secret-1' }).secrets).toEqual([]);
+    });
+
     it('uses the endpoint, else OPENAI_BASE_URL, else api.openai.com', () => {
       const env = { OPENAI_API_KEY: 'sk-test-123456', OPENAI_BASE_URL: 'http://proxy.local:8000/v1/' };
       expect(resolveJudgeService({ service: 'openai', endpoint: 'http://vllm:8000/v1' }, env).endpoint).toBe('http://vllm:8000/v1');

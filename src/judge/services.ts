@@ -49,7 +49,8 @@ const RESERVED_EXTRA = ['model', 'messages', 'stream'];
 
 const openai: JudgeServiceFactory = (config, env) => {
   const baseUrl = checkedBaseUrl(config.endpoint ?? nonEmpty(env.OPENAI_BASE_URL) ?? DEFAULT_OPENAI_BASE_URL, config.endpoint !== undefined ? 'judge.eval.endpoint' : 'OPENAI_BASE_URL');
-  const apiKey = config.api_key ?? nonEmpty(env.OPENAI_API_KEY);
+  const envBase = checkedBaseUrl(nonEmpty(env.OPENAI_BASE_URL) ?? DEFAULT_OPENAI_BASE_URL, 'OPENAI_BASE_URL');
+  const apiKey = config.api_key ?? (envKeyMayGoTo(baseUrl, envBase) ? nonEmpty(env.OPENAI_API_KEY) : undefined);
   if (!apiKey && new URL(baseUrl).hostname === 'api.openai.com') {
     throw new JudgeConfigError('judge.eval', 'service "openai" needs OPENAI_API_KEY in the environment (or an endpoint that needs no key)');
   }
@@ -80,12 +81,25 @@ const ollama: JudgeServiceFactory = (config, env) => {
   } else {
     baseUrl = `${ollamaHostUrl(env.OLLAMA_HOST)}/v1`;
   }
-  const apiKey = config.api_key ?? nonEmpty(env.OLLAMA_API_KEY);
+  const apiKey = config.api_key ?? (envKeyMayGoTo(baseUrl, `${ollamaHostUrl(env.OLLAMA_HOST)}/v1`) ? nonEmpty(env.OLLAMA_API_KEY) : undefined);
   const model = config.model ?? DEFAULT_OLLAMA_MODEL;
   // Pipecat's rule: the default model comes with the extras it needs; a named model gets only what is asked.
   const extra = config.extra ?? (config.model === undefined ? { ...DEFAULT_OLLAMA_EXTRA } : {});
   return chatBackend({ service: 'ollama', model, baseUrl, ...(apiKey ? { apiKey } : {}), fields: requestFields(extra) });
 };
+
+/**
+ * A key from the environment goes only where the environment points (its
+ * base URL, or the default), or to this machine. A scenario file is shared
+ * between people: its `endpoint:` must not be able to collect the reader's key
+ * by naming a host of its author's choosing. A scenario that needs a key for
+ * another host names it with `api_key:`.
+ */
+export function envKeyMayGoTo(baseUrl: string, envBaseUrl: string): boolean {
+  const target = new URL(baseUrl);
+  if (target.origin === new URL(envBaseUrl).origin) return true;
+  return ['localhost', '127.0.0.1', '[::1]', '::1'].includes(target.hostname);
+}
 
 /** Judge services by the name a scenario's `judge.eval.service` uses. A new one is a factory and a line. */
 export const JUDGE_SERVICES: Readonly<Record<string, JudgeServiceFactory>> = Object.freeze({ openai, ollama });

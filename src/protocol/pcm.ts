@@ -53,3 +53,24 @@ export function pcmFromBase64(text: string, path: string): Int16Array | string {
   if (!bytes) return `${path}: not base64`;
   return pcmFromBytes(bytes) ?? `${path}: ${bytes.byteLength} bytes is not a whole number of 16-bit samples`;
 }
+
+/**
+ * Audio formats a peer may send: the rates the audio layer can resample
+ * (src/audio checks the same range) and a sane channel count. A peer's number
+ * becomes a buffer size and a resampling ratio downstream, so one outside these
+ * bounds is a protocol violation here, not an exception (or an allocation) there.
+ */
+export const MIN_WIRE_SAMPLE_RATE = 1000;
+export const MAX_WIRE_SAMPLE_RATE = 192_000;
+export const MAX_WIRE_CHANNELS = 32;
+
+/** Why `sampleRate` / `numChannels` cannot be audio earshot handles, or null when they can. */
+export function audioFormatProblem(sampleRate: number, numChannels: number, path: string): string | null {
+  if (!Number.isInteger(sampleRate) || sampleRate < MIN_WIRE_SAMPLE_RATE || sampleRate > MAX_WIRE_SAMPLE_RATE) {
+    return `${path} sample rate ${sampleRate}: expected an integer from ${MIN_WIRE_SAMPLE_RATE} to ${MAX_WIRE_SAMPLE_RATE} Hz`;
+  }
+  if (!Number.isInteger(numChannels) || numChannels < 1 || numChannels > MAX_WIRE_CHANNELS) {
+    return `${path} channel count ${numChannels}: expected 1 to ${MAX_WIRE_CHANNELS}`;
+  }
+  return null;
+}

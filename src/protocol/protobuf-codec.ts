@@ -12,7 +12,7 @@ import protobuf from 'protobufjs/light.js';
 import type { ClientCodec, InboundItem, OutboundItem, ServerCodec, WirePayload } from './codec.js';
 import { rtviJson } from './json-envelope.js';
 import { type ClientInbound, parseClientMessage, parseServerMessage, type ServerInbound } from './parse.js';
-import { pcmFromBytes, pcmToBytes } from './pcm.js';
+import { audioFormatProblem, pcmFromBytes, pcmToBytes } from './pcm.js';
 import type { ParseResult } from './violation.js';
 import { violation } from './violation.js';
 
@@ -127,6 +127,8 @@ function decodeFrame<M>(frame: WirePayload, parse: (json: string) => ParseResult
       const pcm = pcmFromBytes(a.audio ?? new Uint8Array(0));
       const bad = (reason: string): InboundItem<M> => ({ kind: 'invalid', violation: violation('bad_audio', reason, frame) });
       if (sampleRate <= 0) return bad('AudioRawFrame.sample_rate: missing');
+      const format = audioFormatProblem(sampleRate, numChannels, 'AudioRawFrame:');
+      if (format) return bad(format);
       if (!pcm) return bad(`AudioRawFrame.audio: ${a.audio?.byteLength} bytes is not a whole number of 16-bit samples`);
       if (pcm.length % numChannels !== 0) return bad(`AudioRawFrame: ${pcm.length} samples do not divide into ${numChannels} channels`);
       return a.pts === undefined

@@ -1,8 +1,14 @@
 /**
  * What every connection of the bot shares to hear: one Silero VAD model (each
- * connection keeps its own recurrent state) and one PocketSphinx recognizer,
- * kept running between utterances so a turn does not pay for loading the
- * acoustic model. Both load on first use: a text-only bot loads neither.
+ * connection keeps its own recurrent state) and one PocketSphinx recognizer.
+ * Both load on first use: a text-only bot loads neither.
+ *
+ * The recognizer runs one process per utterance. A long-running PocketSphinx
+ * keeps adapting its cepstral normalization to what it heard before, so the
+ * same question could be transcribed differently depending on the
+ * conversation so far (and a fresh process heard its first question badly); a
+ * reference bot must hear the same audio the same way every time, which is
+ * worth the ~0.3 s model load per turn.
  */
 import { SileroVad } from '../audio/index.js';
 import { createStt, type SttProvider } from '../speech/index.js';
@@ -25,14 +31,14 @@ export class Ears {
   }
 
   stt(): Promise<SttProvider> {
-    this.recognizer ??= createStt({ provider: 'sphinx', padding_secs: STT_PADDING_SECS, options: { persistent: true } });
+    this.recognizer ??= createStt({ provider: 'sphinx', padding_secs: STT_PADDING_SECS, options: { persistent: false } });
     return this.recognizer;
   }
 
   /**
-   * Starts the recognizer's process with a moment of silence, so the first
-   * utterance does not wait for the model to load. Failures show up on the
-   * first real transcription instead.
+   * Runs the recognizer once on a moment of silence, so the model files are in
+   * the page cache before the first utterance. Failures show up on the first
+   * real transcription instead.
    */
   warm(): void {
     if (this.warmed) return;

@@ -71,12 +71,18 @@ export interface RunSummary {
   started_at?: string;
   /** The shards (`I/N`) a merged summary was built from. */
   shards?: string[];
+  /** Scenario runs the run planned, when it knows; more than `results` means some never ran. */
+  planned?: number;
+  /** The run was stopped (SIGINT/SIGTERM) before every planned scenario ran: never ok. */
+  interrupted?: boolean;
 }
 
 export interface SummaryOptions {
   wall_ms?: number;
   started_at?: string;
   shards?: string[];
+  planned?: number;
+  interrupted?: boolean;
 }
 
 /** Keeps one result per identity: the highest attempt, and of equal attempts the later line. */
@@ -125,6 +131,12 @@ export function summarize(all: readonly ScenarioResult[], options: SummaryOption
   if (options.wall_ms !== undefined) summary.wall_ms = round3(options.wall_ms);
   if (options.started_at !== undefined) summary.started_at = options.started_at;
   if (options.shards !== undefined) summary.shards = [...options.shards].sort();
+  if (options.planned !== undefined) summary.planned = options.planned;
+  if (options.interrupted) {
+    // Scenarios were left unrun: not ok, whatever the finished ones say.
+    summary.interrupted = true;
+    summary.ok = false;
+  }
   return summary;
 }
 

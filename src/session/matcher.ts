@@ -47,6 +47,8 @@ export interface MatchContext {
   anchorMs: number;
   defaultWithinMs: number;
   judge: JudgePort | null;
+  /** Why there is no judge, when building it failed (shown in `no_judge` failures). */
+  noJudgeReason?: string;
   /** Calls seen this turn but not claimed by an expectation yet (reset per turn). */
   pendingCalls: EarshotEvent[];
   trace: (line: string) => void;
@@ -148,7 +150,7 @@ export async function matchExpectation(
       return fail('text_mismatch', `text ${JSON.stringify(text)} does not contain ${JSON.stringify(exp.text_contains)}`, false, text);
     }
     if (exp.eval !== undefined) {
-      if (!ctx.judge) return fail('no_judge', "scenario uses 'eval:' but no judge is configured", false, text);
+      if (!ctx.judge) return fail('no_judge', noJudge(ctx), false, text);
       if (!text) return fail('no_content', `'${exp.event}' event has no text to judge`);
       ctx.judge.addAssistant(text);
       const verdict = await ctx.judge.evaluate(exp.eval, ctx.signal);
@@ -165,6 +167,10 @@ export async function matchExpectation(
     if (ctx.signal?.aborted) throw err;
     return fail('harness_error', errorMessage(err), true);
   }
+}
+
+function noJudge(ctx: MatchContext): string {
+  return `scenario uses 'eval:' but no judge could be built${ctx.noJudgeReason ? `: ${ctx.noJudgeReason}` : ''}`;
 }
 
 type Fail = (kind: FailureKind, reason: string, endsTurn?: boolean, text?: string) => MatchOutcome;
@@ -249,7 +255,7 @@ async function matchAggregate(
   ctx: MatchContext,
   fail: Fail,
 ): Promise<MatchOutcome> {
-  if (exp.eval !== undefined && !ctx.judge) return fail('no_judge', "scenario uses 'eval:' but no judge is configured");
+  if (exp.eval !== undefined && !ctx.judge) return fail('no_judge', noJudge(ctx));
   ctx.trace(`match: waiting for '${exp.event}' (${[exp.text_contains !== undefined && 'text_contains', exp.eval !== undefined && 'eval'].filter(Boolean).join('+')})`);
   let aggregate = '';
   let lastReason = '';

@@ -120,10 +120,12 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
 
   const mode = modeOf(scenario);
   let judge: SessionJudge | null = null;
+  let noJudgeReason: string | undefined;
   try {
     judge = buildJudge(scenario, { cacheDir: options.judgeCacheDir, noCache: options.noJudgeCache, env: options.env, redactor, trace: (l) => trace.log(l) });
   } catch (err) {
-    trace.log(`judge: not available: ${errorMessage(err)}`);
+    noJudgeReason = errorMessage(err);
+    trace.log(`judge: not available: ${noJudgeReason}`);
   }
   const media = mode.botAudio || mode.userAudio ? (options.media?.(scenario, { recordingPath: options.recordingPath }) ?? null) : null;
   if ((mode.botAudio || mode.userAudio) && !media) {
@@ -294,6 +296,7 @@ export async function runSession(scenario: Scenario, options: SessionOptions): P
         anchorMs: anchor,
         defaultWithinMs: exp.within_ms,
         judge,
+        noJudgeReason,
         pendingCalls,
         trace: (l) => trace.log(l),
         signal,

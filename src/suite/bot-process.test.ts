@@ -135,3 +135,22 @@ describe('readTail', () => {
     expect(readTail(join(dir, 'none.log'), 5, 100)).toBe('');
   });
 });
+
+describe('bot logs', () => {
+  it('mask the secrets a bot prints, even split across writes, and keep its last lines after it exits', async () => {
+    const secret = 'sk-very-secret-0123456789';
+    const script = join(dir, 'leaky.mjs');
+    writeFileSync(
+      script,
+      `process.stdout.write('key=' + process.env.LEAKY_API_KEY.slice(0, 8));
+       setTimeout(() => { process.stdout.write(process.env.LEAKY_API_KEY.slice(8) + '\\n'); console.error('bye'); process.exit(3); }, 50);`,
+    );
+    const b = BotProcess.spawn({ command: process.execPath, args: [script], logFile: join(dir, 'leaky.log'), env: { ...process.env, LEAKY_API_KEY: secret } });
+    started.push(b);
+    expect(await b.exited).toMatchObject({ code: 3 });
+    const log = readFileSync(join(dir, 'leaky.log'), 'utf8');
+    expect(log).not.toContain(secret.slice(4));
+    expect(log).toContain('key=[redacted]');
+    expect(readTail(join(dir, 'leaky.log'), 1, 100)).toBe('bye');
+  });
+});

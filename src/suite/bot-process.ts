@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readSync, fstatSync, writeSync } from 'node:fs';
+import { Redactor } from '../core/redact.js';
 import { connect as tcpConnect } from 'node:net';
 import { sleep } from '../core/abort.js';
 import { monotonicClock, type Clock } from '../core/clock.js';
@@ -17,10 +18,15 @@ export interface BotSpawnOptions {
   args: readonly string[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
-  /** Receives the bot's stdout and stderr (created or truncated). */
+  /** Receives the bot's stdout and stderr (created or truncated), secrets masked, capped in size. */
   logFile: string;
   clock?: Clock;
+  /** Masks secrets in the log; default: from `env` (the bot's environment holds the keys it may print). */
+  redactor?: Redactor;
 }
+
+/** A bot that floods its output must not fill the disk: the log stops here, with a note. */
+export const MAX_BOT_LOG_BYTES = 32 * 1024 * 1024;
 
 export interface BotExit {
   code: number | null;
@@ -70,28 +76,33 @@ export class BotProcess {
         // 'error' without a pid: the program never ran; 'exit' will not follow.
         if (child.pid === undefined) resolve((this.exit = { code: null, signal: null, error: errorMessage(err) }));
       });
-      child.once('exit', (code, signal) => resolve((this.exit = { code, signal })));
+      // 'close' follows 'exit' once the bot's output is drained into its log (the reason for a failed start
+      // is usually its last lines); a grandchild holding the pipes open must not delay the verdict, hence the cap.
+      const closed = new Promise<void>((r) => child.once('close', () => r()));
+      child.once('exit', (code, signal) => {
+        void Promise.race([closed, new Promise<void>((r) => setTimeout(r, 500).unref())]).then(() => resolve((this.exit = { code, signal })));
+      });
     });
   }
 
   /** Starts the bot. Never throws for a program that cannot run: `exited` then resolves with `error`. */
   static spawn(options: BotSpawnOptions): BotProcess {
-    const fd = openSync(options.logFile, 'w');
-    try {
-      const child = spawn(options.command, [...options.args], {
-        cwd: options.cwd,
-        env: options.env ?? process.env,
-        detached: true,
-        stdio: ['ignore', fd, fd],
-      });
-      const bot = new BotProcess(child, options.logFile, options.clock ?? monotonicClock);
-      void bot.exited.then((exit) => {
-        if (exit.error) appendLine(options.logFile, `earshot: could not start ${options.command}: ${exit.error}`);
-      });
-      return bot;
-    } finally {
-      closeSync(fd);
-    }
+    const log = new RedactedLog(options.logFile, options.redactor ?? new Redactor(options.env ?? process.env));
+    const child = spawn(options.command, [...options.args], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      detached: true,
+      // Through earshot, not straight into the file: what a bot prints (its keys included) is redacted first.
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (d: Buffer) => log.write(d, 'out'));
+    child.stderr?.on('data', (d: Buffer) => log.write(d, 'err'));
+    const bot = new BotProcess(child, options.logFile, options.clock ?? monotonicClock);
+    void bot.exited.then((exit) => {
+      log.close();
+      if (exit.error) appendLine(options.logFile, `earshot: could not start ${options.command}: ${exit.error}`);
+    });
+    return bot;
   }
 
   /** The exit, once it happened. */
@@ -234,6 +245,53 @@ export function readTail(path: string, maxLines: number, maxChars: number): stri
     return text.length > maxChars ? `…${text.slice(text.length - maxChars)}` : text;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * The bot's log file: whole lines, each redacted before it is written (a
+ * secret split across two reads is still one line), synchronously so the tail
+ * is readable the moment the bot exits, capped at MAX_BOT_LOG_BYTES.
+ */
+class RedactedLog {
+  private readonly fd: number;
+  private readonly partial: Record<'out' | 'err', string> = { out: '', err: '' };
+  private written = 0;
+  private closed = false;
+
+  constructor(
+    readonly path: string,
+    private readonly redactor: Redactor,
+  ) {
+    this.fd = openSync(path, 'w');
+  }
+
+  write(chunk: Buffer, stream: 'out' | 'err'): void {
+    if (this.closed) return;
+    const text = this.partial[stream] + chunk.toString('utf8');
+    const cut = text.lastIndexOf('\n');
+    this.partial[stream] = cut < 0 ? text : text.slice(cut + 1);
+    if (this.partial[stream].length > 64 * 1024) {
+      // A bot printing without newlines: flush what it has so far.
+      this.emit(this.partial[stream]);
+      this.partial[stream] = '';
+    }
+    if (cut >= 0) this.emit(text.slice(0, cut + 1));
+  }
+
+  close(): void {
+    if (this.closed) return;
+    for (const s of ['out', 'err'] as const) if (this.partial[s]) this.emit(`${this.partial[s]}\n`);
+    this.closed = true;
+    closeSync(this.fd);
+  }
+
+  private emit(text: string): void {
+    if (this.written >= MAX_BOT_LOG_BYTES) return;
+    let out = this.redactor.text(text);
+    if (this.written + out.length > MAX_BOT_LOG_BYTES) out = `${out.slice(0, MAX_BOT_LOG_BYTES - this.written)}\nearshot: bot log capped at ${MAX_BOT_LOG_BYTES} bytes\n`;
+    this.written += Buffer.byteLength(out);
+    writeSync(this.fd, out);
   }
 }
 

@@ -150,9 +150,7 @@ export async function runList(options: RunListOptions): Promise<RunListOutcome> 
   } finally {
     await engine?.close();
   }
-  const summary = summarize(results);
-  // Scenarios were left unrun: the run is not ok, whatever the finished ones say (the exit status is 130/143).
-  if (interrupted) summary.ok = false;
+  const summary = summarize(results, { planned: scenarios.length, interrupted });
   await reporters.onEnd(summary);
   return { outDir, results, summary, interrupted };
 }

@@ -222,6 +222,8 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
   const summary = await reporters.finish({
     wall_ms: clock.now() - t0,
     started_at: startedAt,
+    planned: plan.runs.length,
+    interrupted,
     ...(shardText ? { shards: [shardText] } : {}),
   });
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');

@@ -140,7 +140,9 @@ describe('earshot run with an LLM judge (OpenAI-compatible stand-in server)', ()
     const out = outDir();
     const run = await earshot(['run', here('judged/no_judge.yaml'), '--url', bot.url, '--out', out], { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' }).done;
     expect(run.code).toBe(1);
-    expect(readResults(out)[0].failures.map((f) => f.kind)).toEqual(['no_judge']);
+    const [failure] = readResults(out)[0].failures;
+    expect(failure.kind).toBe('no_judge');
+    expect(failure.reason).toContain('OPENAI_API_KEY'); // says why no judge could be built
   }, 60_000);
 });
 

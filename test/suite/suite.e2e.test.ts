@@ -165,6 +165,9 @@ describe('earshot suite under a signal', () => {
     expect(results.map((r) => [r.name, r.status])).toEqual([['capital_question_text', 'passed']]);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
     expect(summary.results).toBe(1);
+    // Runs were left unrun: the summary says so and is not ok, though the finished one passed.
+    expect(summary).toMatchObject({ ok: false, interrupted: true });
+    expect(summary.planned).toBeGreaterThan(1);
     expect(livePids(pids)).toEqual([]);
   }, 90_000);
 });

@@ -55,6 +55,7 @@ export class BotCapture {
   /** The bot's latest speaking report (null: it sends none). */
   private reported: 'started' | 'stopped' | null = null;
   private detectorFailed = false;
+  private recorderFailed = false;
   private closed = false;
 
   constructor(private readonly opts: BotCaptureOptions) {
@@ -97,7 +98,13 @@ export class BotCapture {
           this.opts.trace(`capture: onset detection stopped: ${errorMessage(err)}`);
         }
       }
-      this.opts.recorder?.addBot(samples, rate, startMs);
+      try {
+        this.opts.recorder?.addBot(samples, rate, startMs);
+      } catch (err) {
+        // The recording is a by-product: losing it must not take the session (or the process) down.
+        if (!this.recorderFailed) this.opts.trace(`capture: recording stopped: ${errorMessage(err)}`);
+        this.recorderFailed = true;
+      }
     });
   }
 

@@ -37,7 +37,8 @@ export class Microphone {
 
   start(connection: ClientConnection): void {
     if (this.stream) return;
-    const { sampleRate, recorder, t0Ms } = this.opts;
+    const { sampleRate, t0Ms } = this.opts;
+    let recorder = this.opts.recorder;
     this.stream = this.opts.pacer.createStream<WirePayload | null>({
       sampleRate,
       label: this.opts.label,
@@ -46,7 +47,12 @@ export class Microphone {
       sink: (frame) => {
         // A closed connection ends the session soon; until then frames are simply not sent.
         if (frame.payload !== null) connection.sendRaw(frame.payload);
-        recorder?.addUser(frame.samples, frame.sampleRate, frame.sentMs - t0Ms);
+        try {
+          recorder?.addUser(frame.samples, frame.sampleRate, frame.sentMs - t0Ms);
+        } catch {
+          // A failing recording must not stop the microphone (a throwing sink ends its stream).
+          recorder = null;
+        }
       },
     });
   }

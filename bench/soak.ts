@@ -1,0 +1,413 @@
+/**
+ * Long-call soak (issue 7): one audio conversation against the reference bot,
+ * in real time, for an hour (or --minutes), watching the harness for leaks and
+ * for timing that degrades as the call goes on.
+ *
+ *   npm run bench:soak                                  # 60 minutes, 5-minute windows
+ *   npx tsx bench/soak.ts --minutes 10 --window-minutes 1
+ *   npx tsx bench/soak.ts --minutes 2 --window-minutes 0.5 --sample-seconds 5   # a smoke run
+ *   npx tsx bench/soak.ts --minutes 60 --json soak.json --keep
+ *
+ * Real time, not compressed: the harness streams its microphone as 20 ms
+ * frames on the pacer's clock, the bot hears them through its VAD and answers
+ * with paced speech, and the harness runs VAD and PocketSphinx on every reply.
+ * Compressing time would change exactly what is under test (timers, pacing,
+ * queues that drain at the speed of speech), so the hour is an hour.
+ *
+ * The conversation is one scenario of many turns (Flite speaks a question,
+ * the bot answers, the answer is transcribed by PocketSphinx and checked),
+ * sized by --turn-seconds to last about --minutes and run through
+ * `runSession` with the AudioEngine, as `earshot run` runs it (a deadline
+ * stops it should a loaded machine make it run long). The bot (`earshot
+ * refbot`, built CLI) runs in its own process; everything measured is the
+ * harness, which is this process.
+ *
+ * Every --sample-seconds: RSS, heap, external memory. Per window: peak and
+ * final RSS, event-loop delay (perf_hooks.monitorEventLoopDelay, the 10 ms
+ * sampling interval taken off: p50, p99, max), the pacer's lateness (each
+ * timer wake against its deadline: p50, p99, max; and the mean lateness of
+ * every microphone frame), turns finished and passed, their median wall
+ * time and voice-to-voice latency, the bot's RSS, and CPU pressure on the
+ * machine (Linux PSI: the share of time some task waited for a CPU). At the end: RSS growth after warm-up (last sample
+ * minus the first one after the first window) and its slope by least squares,
+ * and the slope of the per-window p99 lateness. Goal: growth < 50 MB over the
+ * hour, and no lateness trend.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { monotonicClock, type Clock } from '../src/core/clock.js';
+import { DurationHistogram, Pacer, PreciseTimerDriver, type TimerDriver } from '../src/audio/index.js';
+import { loadFileSync, type Scenario } from '../src/scenario/index.js';
+import type { ScenarioResult } from '../src/results/index.js';
+import { AudioEngine, runSession } from '../src/session/index.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const MB = 1024 * 1024;
+
+const { values: args } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '60' },
+    'window-minutes': { type: 'string' },
+    'sample-seconds': { type: 'string', default: '10' },
+    json: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    'turn-seconds': { type: 'string', default: '7.5' },
+  },
+});
+const minutes = Number(args.minutes);
+const windowMinutes = Number(args['window-minutes'] ?? (minutes >= 30 ? 5 : Math.max(1, Math.round(minutes / 6))));
+const sampleMs = Number(args['sample-seconds']) * 1000;
+if (!(minutes > 0) || !(windowMinutes > 0) || !(sampleMs >= 1000)) {
+  console.error('usage: tsx bench/soak.ts [--minutes 60] [--window-minutes 5] [--sample-seconds 10] [--json FILE] [--keep]');
+  process.exit(2);
+}
+if (!existsSync(CLI)) {
+  console.error(`build first (npx tsc -p tsconfig.build.json): ${CLI} is missing`);
+  process.exit(2);
+}
+
+/** Questions the default brain answers, with a word PocketSphinx reliably hears in each answer. */
+const QUESTIONS: ReadonlyArray<[string, string]> = [
+  ['What is the capital of Germany?', 'berlin'],
+  ['What is the capital of France?', 'paris'],
+  ['What is the capital of Spain?', 'madrid'],
+  ['Tell me a joke.', 'chicken'],
+  ['What are your opening hours?', 'monday'],
+  ['Where is your office?', 'street'],
+];
+
+/** Each timer wake's lateness against its deadline, into whichever histogram is current. */
+class MeasuredTimers implements TimerDriver {
+  current = new DurationHistogram();
+  constructor(
+    private readonly inner: TimerDriver,
+    private readonly clock: Clock,
+  ) {}
+  at(atMs: number, callback: () => void, early?: () => void): () => void {
+    return this.inner.at(
+      atMs,
+      () => {
+        this.current.record(this.clock.now() - atMs);
+        callback();
+      },
+      early,
+    );
+  }
+}
+
+function startBot(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [CLI, 'refbot', '--port', '0', '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolveBot, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (ws:\/\/\S+)/.exec(out);
+      if (m) resolveBot({ url: m[1], child });
+    });
+    child.once('exit', (code) => reject(new Error(`refbot exited (${code}) before listening`)));
+  });
+}
+
+function writeScenario(dir: string, turns: number): string {
+  const lines = [
+    '# Generated by bench/soak.ts: a long audio conversation with the reference bot.',
+    'name: soak',
+    'stop_on_failure: false',
+    'user:',
+    '  modality: audio',
+    '  speech: {service: flite, voice: slt}',
+    'judge:',
+    '  modality: audio',
+    '  transcription: {service: sphinx}',
+    'turns:',
+    '  - expect:',
+    '      - event: bot_audio_stopped',
+    '        within_ms: 30000',
+  ];
+  for (let i = 0; i < turns; i++) {
+    const [question, word] = QUESTIONS[i % QUESTIONS.length];
+    lines.push(`  - user: "${question}"`, '    expect:', '      - event: response', `        text_contains: "${word}"`, '        within_ms: 20000');
+  }
+  const file = join(dir, 'soak.yaml');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+function procRssMb(pid: number | undefined): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+function cpuStallUs(): number | null {
+  try {
+    const m = /some .*total=(\d+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Least-squares slope of y over x. */
+function slope(points: ReadonlyArray<[number, number]>): number {
+  const n = points.length;
+  if (n < 2) return 0;
+  const mx = points.reduce((s, p) => s + p[0], 0) / n;
+  const my = points.reduce((s, p) => s + p[1], 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const [x, y] of points) {
+    num += (x - mx) * (y - my);
+    den += (x - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+const ms = (ns: number): number => ns / 1e6;
+/** monitorEventLoopDelay's sampling interval; what it records is that interval plus the delay, so the interval is taken off. */
+const ELD_RESOLUTION_MS = 10;
+const delayMs = (ns: number): number => Math.max(0, ms(ns) - ELD_RESOLUTION_MS);
+function median(values: readonly number[]): number | null {
+  if (!values.length) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.floor(sorted.length / 2)]);
+}
+
+const r1 = (x: number | null): number | null => (x === null || !Number.isFinite(x) ? null : Math.round(x * 10) / 10);
+const r2 = (x: number | null): number | null => (x === null || !Number.isFinite(x) ? null : Math.round(x * 100) / 100);
+
+interface Sample {
+  at_min: number;
+  rss_mb: number;
+  heap_used_mb: number;
+  external_mb: number;
+}
+
+interface Window {
+  window: number;
+  from_min: number;
+  to_min: number;
+  rss_end_mb: number | null;
+  rss_max_mb: number | null;
+  heap_used_end_mb: number | null;
+  eld_p50_ms: number | null;
+  eld_p99_ms: number | null;
+  eld_max_ms: number | null;
+  wake_late_p50_ms: number | null;
+  wake_late_p99_ms: number | null;
+  wake_late_max_ms: number | null;
+  frame_late_mean_ms: number | null;
+  frames: number;
+  turns: number;
+  turns_passed: number;
+  turn_p50_ms: number | null;
+  /** Filled in from the result at the end (latencies are computed when the session ends). */
+  v2v_p50_ms: number | null;
+  bot_rss_mb: number | null;
+  cpu_pressure_pct: number | null;
+}
+
+async function main(): Promise<void> {
+  const clock = monotonicClock;
+  const work = mkdtempSync(join(tmpdir(), 'earshot-soak-'));
+  const durationMs = minutes * 60_000;
+  const windowMs = windowMinutes * 60_000;
+  // Sized to last about `minutes` (a turn took 7.5 s here: question, end-of-turn silence, answer), so
+  // the session ends by itself and its result (with per-turn latencies) is built as in a real run; a
+  // deadline stops it anyway if a loaded machine makes it run long.
+  const turnSeconds = Number(args['turn-seconds']);
+  const scenario = loadFileSync(writeScenario(work, Math.max(1, Math.round((minutes * 60 - 10) / turnSeconds)))) as Scenario;
+  const bot = await startBot();
+  const timers = new MeasuredTimers(new PreciseTimerDriver({ clock }), clock);
+  const pacer = new Pacer({ clock, timers });
+  const engine = new AudioEngine({ pacer, clock, noCache: false, cacheDir: join(work, 'tts-cache') });
+  const controller = new AbortController();
+
+  console.log(`soak: ${minutes} min real-time audio conversation against ${bot.url}; windows of ${windowMinutes} min, samples every ${sampleMs / 1000} s`);
+  console.log(`machine: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; node ${process.version}; work dir ${work}`);
+
+  const samples: Sample[] = [];
+  const windows: Window[] = [];
+  let eld: IntervalHistogram = monitorEventLoopDelay({ resolution: ELD_RESOLUTION_MS });
+  eld.enable();
+  let turnsInWindow = 0;
+  let passedInWindow = 0;
+  let turnMsInWindow: number[] = [];
+  let turnsTotal = 0;
+  let passedTotal = 0;
+  let windowStart = clock.now();
+  let frameCountAtStart = 0;
+  let frameSumAtStart = 0;
+  let stallAtStart = cpuStallUs();
+  let rssMaxInWindow = 0;
+  const t0 = clock.now();
+
+  const takeSample = (): void => {
+    const m = process.memoryUsage();
+    const s: Sample = { at_min: (clock.now() - t0) / 60_000, rss_mb: m.rss / MB, heap_used_mb: m.heapUsed / MB, external_mb: m.external / MB };
+    samples.push(s);
+    rssMaxInWindow = Math.max(rssMaxInWindow, s.rss_mb);
+  };
+  const closeWindow = (): void => {
+    const now = clock.now();
+    const frames = pacer.stats().frameLateness;
+    const frameSum = (frames.meanMs ?? 0) * frames.count;
+    const wake = timers.current.summary();
+    const stall = cpuStallUs();
+    const last = samples[samples.length - 1];
+    windows.push({
+      window: windows.length + 1,
+      from_min: r1((windowStart - t0) / 60_000)!,
+      to_min: r1((now - t0) / 60_000)!,
+      rss_end_mb: r1(last?.rss_mb ?? null),
+      rss_max_mb: r1(rssMaxInWindow),
+      heap_used_end_mb: r1(last?.heap_used_mb ?? null),
+      eld_p50_ms: r2(delayMs(eld.percentile(50))),
+      eld_p99_ms: r2(delayMs(eld.percentile(99))),
+      eld_max_ms: r2(delayMs(eld.max)),
+      wake_late_p50_ms: r2(wake.p50Ms),
+      wake_late_p99_ms: r2(wake.p99Ms),
+      wake_late_max_ms: r2(wake.maxMs),
+      frame_late_mean_ms: frames.count > frameCountAtStart ? r2((frameSum - frameSumAtStart) / (frames.count - frameCountAtStart)) : null,
+      frames: frames.count - frameCountAtStart,
+      turns: turnsInWindow,
+      turns_passed: passedInWindow,
+      turn_p50_ms: median(turnMsInWindow),
+      v2v_p50_ms: null,
+      bot_rss_mb: r1(procRssMb(bot.child.pid)),
+      cpu_pressure_pct: stall !== null && stallAtStart !== null ? r1(((stall - stallAtStart) / 1000 / (now - windowStart)) * 100) : null,
+    });
+    const w = windows[windows.length - 1];
+    console.log(
+      `  window ${w.window} (${w.from_min}-${w.to_min} min): rss ${w.rss_end_mb} MB (max ${w.rss_max_mb}), heap ${w.heap_used_end_mb} MB, ` +
+        `event loop p99 ${w.eld_p99_ms} ms, wake late p99 ${w.wake_late_p99_ms} ms max ${w.wake_late_max_ms} ms, ` +
+        `turns ${w.turns_passed}/${w.turns}, turn p50 ${w.turn_p50_ms} ms, bot rss ${w.bot_rss_mb} MB, cpu pressure ${w.cpu_pressure_pct}%`,
+    );
+    eld.disable();
+    eld = monitorEventLoopDelay({ resolution: ELD_RESOLUTION_MS });
+    eld.enable();
+    timers.current = new DurationHistogram();
+    turnsInWindow = 0;
+    passedInWindow = 0;
+    turnMsInWindow = [];
+    rssMaxInWindow = 0;
+    windowStart = now;
+    frameCountAtStart = frames.count;
+    frameSumAtStart = frameSum;
+    stallAtStart = stall;
+  };
+
+  const sampler = setInterval(() => {
+    takeSample();
+    if (clock.now() - windowStart >= windowMs - sampleMs / 2) closeWindow();
+  }, sampleMs);
+  const deadline = setTimeout(() => controller.abort(new Error('soak: time is up')), durationMs * 1.25 + 60_000);
+
+  let ended = 'stopped at the deadline (the machine was slower than --turn-seconds assumed)';
+  let result: ScenarioResult | null = null;
+  try {
+    const outcome = await runSession(scenario, {
+      url: bot.url,
+      media: engine.media,
+      recordingPath: join(work, 'soak.wav'),
+      clock,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.type !== 'turn_end' || p.turn.index === 0) return;
+        turnsInWindow++;
+        turnsTotal++;
+        if (p.turn.status === 'passed') {
+          passedInWindow++;
+          passedTotal++;
+        }
+        turnMsInWindow.push(p.turn.duration_ms);
+      },
+    });
+    result = outcome.result;
+    ended = 'all turns done';
+  } catch (err) {
+    if (!controller.signal.aborted) throw err;
+  } finally {
+    clearTimeout(deadline);
+    clearInterval(sampler);
+    takeSample();
+    if (clock.now() - windowStart > sampleMs) closeWindow();
+    eld.disable();
+    await engine.close();
+    pacer.close();
+    bot.child.kill('SIGTERM');
+  }
+
+  // Voice-to-voice latency per window, placed by when the user stopped speaking.
+  for (const w of windows) {
+    const inWindow = (result?.turns ?? []).filter((t) => {
+      const end = t.metrics?.user_speech_end_at_ms;
+      return typeof end === 'number' && end / 60_000 >= w.from_min && end / 60_000 < w.to_min;
+    });
+    w.v2v_p50_ms = median(inWindow.map((t) => t.metrics?.voice_to_voice_ms).filter((v): v is number => typeof v === 'number'));
+  }
+  const warm = samples.find((s) => s.at_min >= windowMinutes) ?? samples[0];
+  const lastSample = samples[samples.length - 1];
+  const afterWarm = samples.filter((s) => s.at_min >= warm.at_min);
+  const growthMb = lastSample.rss_mb - warm.rss_mb;
+  const rssSlopeMbPerHour = slope(afterWarm.map((s) => [s.at_min / 60, s.rss_mb]));
+  const heapSlopeMbPerHour = slope(afterWarm.map((s) => [s.at_min / 60, s.heap_used_mb]));
+  const lateWindows = windows.filter((w) => w.wake_late_p99_ms !== null);
+  const lateSlopeMsPerHour = slope(lateWindows.map((w) => [w.to_min / 60, w.wake_late_p99_ms!]));
+  const eldSlopeMsPerHour = slope(windows.filter((w) => w.eld_p99_ms !== null).map((w) => [w.to_min / 60, w.eld_p99_ms!]));
+  const frameStats = pacer.stats().frameLateness;
+  const report = {
+    command: `npx tsx bench/soak.ts ${process.argv.slice(2).join(' ')}`.trim(),
+    minutes,
+    window_minutes: windowMinutes,
+    ended,
+    turns: turnsTotal,
+    turns_passed: passedTotal,
+    peak_rss_mb: r1(process.resourceUsage().maxRSS / 1024),
+    rss_after_warmup_mb: r1(warm.rss_mb),
+    rss_end_mb: r1(lastSample.rss_mb),
+    rss_growth_after_warmup_mb: r1(growthMb),
+    rss_slope_mb_per_hour: r1(rssSlopeMbPerHour),
+    heap_slope_mb_per_hour: r1(heapSlopeMbPerHour),
+    wake_late_p99_slope_ms_per_hour: r2(lateSlopeMsPerHour),
+    eld_p99_slope_ms_per_hour: r2(eldSlopeMsPerHour),
+    frames: frameStats.count,
+    frame_late_p50_ms: r2(frameStats.p50Ms),
+    frame_late_p99_ms: r2(frameStats.p99Ms),
+    frame_late_max_ms: r2(frameStats.maxMs),
+    goal_rss_growth_under_50_mb: growthMb < 50,
+    windows,
+    samples: samples.map((s) => ({ at_min: r2(s.at_min), rss_mb: r1(s.rss_mb), heap_used_mb: r1(s.heap_used_mb), external_mb: r1(s.external_mb) })),
+  };
+  // The table docs/benchmarks.md shows, and the totals under it.
+  const markdown = (): string => {
+    const head =
+      '| window (min) | RSS end / max (MB) | heap (MB) | event-loop delay p50 / p99 / max (ms) | pacer wake late p50 / p99 / max (ms) | frame late mean (ms) | turns passed | turn p50 (ms) | v2v p50 (ms) | bot RSS (MB) | CPU pressure |\n' +
+      '|---|---|---|---|---|---|---|---|---|---|---|';
+    const rows = report.windows.map(
+      (w) =>
+        `| ${w.from_min}–${w.to_min} | ${w.rss_end_mb} / ${w.rss_max_mb} | ${w.heap_used_end_mb} | ${w.eld_p50_ms} / ${w.eld_p99_ms} / ${w.eld_max_ms} | ` +
+        `${w.wake_late_p50_ms} / ${w.wake_late_p99_ms} / ${w.wake_late_max_ms} | ${w.frame_late_mean_ms} | ${w.turns_passed}/${w.turns} | ${w.turn_p50_ms ?? '–'} | ${w.v2v_p50_ms ?? '–'} | ${w.bot_rss_mb ?? '–'} | ${w.cpu_pressure_pct ?? '–'}% |`,
+    );
+    const totals = [
+      `turns passed: ${report.turns_passed}/${report.turns}; mic frames: ${report.frames}`,
+      `peak RSS ${report.peak_rss_mb} MB; RSS after warm-up ${report.rss_after_warmup_mb} MB, at the end ${report.rss_end_mb} MB: growth ${report.rss_growth_after_warmup_mb} MB (slope ${report.rss_slope_mb_per_hour} MB/h; heap ${report.heap_slope_mb_per_hour} MB/h)`,
+      `frame lateness over the run: p50 ${report.frame_late_p50_ms} ms, p99 ${report.frame_late_p99_ms} ms, max ${report.frame_late_max_ms} ms; trend of window p99 wake lateness ${report.wake_late_p99_slope_ms_per_hour} ms/h, of event-loop p99 ${report.eld_p99_slope_ms_per_hour} ms/h`,
+    ];
+    return [head, ...rows, '', ...totals].join('\n');
+  };
+  console.log(`\n${markdown()}`);
+  if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (args.keep) console.log(`kept ${work} (soak.yaml, soak.wav)`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+await main();
