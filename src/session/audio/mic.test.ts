@@ -44,8 +44,12 @@ describe.each(CODEC_NAMES)('microphone over %s', (codec) => {
     expect(performance.now() - spoken.firstFrameDueMs).toBeLessThan(40);
     const timing = await spoken.finished;
     expect(timing.state).toBe('completed');
-    expect(timing.utteranceStartMs).toBeCloseTo(spoken.firstFrameDueMs, 0);
-    expect(timing.utteranceEndMs).toBeCloseTo(spoken.firstFrameDueMs + 300, 0);
+    // Edges are due times, moved later by the lateness of the frame that carried them: a loaded
+    // machine can send a frame late, and the bot cannot hear a sample before it is sent.
+    const startLateMs = Math.max(0, timing.firstSentMs! - timing.firstFrameDueMs!);
+    const endLateMs = Math.max(0, timing.lastSentMs! - timing.lastFrameDueMs!);
+    expect(timing.utteranceStartMs).toBeCloseTo(spoken.firstFrameDueMs + startLateMs, 0);
+    expect(timing.utteranceEndMs).toBeCloseTo(spoken.firstFrameDueMs + 300 + endLateMs, 0);
     await sleep(100);
     const stats = (await mic.stop())!;
     const recording = await recorder.close();
