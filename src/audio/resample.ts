@@ -1,4 +1,3 @@
-import libsamplerate from '@alexanderolsen/libsamplerate-js';
 import { AudioOptionError, checkSampleRate } from './errors.js';
 import { float32ToInt16, int16ToFloat32 } from './pcm.js';
 
@@ -53,6 +52,9 @@ export const createResampler: ResamplerFactory = async (fromRate, toRate, option
   const quality = options.quality ?? 'best';
   if (!(quality in CONVERTER)) throw new AudioOptionError('quality', quality, "'best', 'medium' or 'fastest'");
   if (fromRate === toRate) return new IdentityResampler(fromRate);
+  // Imported on first use: the module inlines 2 MB of WASM, and a process that never
+  // converts a rate (a text-mode reference bot, `earshot validate`) should not compile it.
+  const { default: libsamplerate } = await import('@alexanderolsen/libsamplerate-js');
   const src = await libsamplerate.create(1, fromRate, toRate, { converterType: CONVERTER[quality] });
   return new SincResampler(src, fromRate, toRate);
 };

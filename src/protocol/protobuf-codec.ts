@@ -8,7 +8,8 @@
  * The schema is Pipecat's `frames.proto`, declared here through protobufjs
  * reflection (no .proto file, no code generation).
  */
-import protobuf from 'protobufjs/light.js';
+import { createRequire } from 'node:module';
+import type { Type } from 'protobufjs/light.js';
 import type { ClientCodec, InboundItem, OutboundItem, ServerCodec, WirePayload } from './codec.js';
 import { rtviJson } from './json-envelope.js';
 import { type ClientInbound, parseClientMessage, parseServerMessage, type ServerInbound } from './parse.js';
@@ -59,8 +60,17 @@ export const PIPECAT_FRAMES_SCHEMA = {
   },
 };
 
-const root = protobuf.Root.fromJSON(PIPECAT_FRAMES_SCHEMA);
-const FrameType = root.lookupType('pipecat.Frame');
+// protobufjs is required on first use, not at import: every process that speaks only
+// pipecat-eval (most reference bots a suite spawns) would otherwise pay for loading it.
+const requireCjs = createRequire(import.meta.url);
+let frameType: Type | null = null;
+function pipecatFrame(): Type {
+  if (frameType === null) {
+    const protobuf = requireCjs('protobufjs/light.js') as typeof import('protobufjs/light.js');
+    frameType = protobuf.Root.fromJSON(PIPECAT_FRAMES_SCHEMA).lookupType('pipecat.Frame');
+  }
+  return frameType;
+}
 
 /** The decoded shape (`toObject` with longs as numbers and the oneof's name in `frame`). */
 interface FrameObject {
@@ -104,7 +114,7 @@ function encodeFrame<M extends { type: string; id?: string; data?: unknown }>(it
       body = { interruption: {} };
       break;
   }
-  return FrameType.encode(body).finish();
+  return pipecatFrame().encode(body).finish();
 }
 
 function decodeFrame<M>(frame: WirePayload, parse: (json: string) => ParseResult<M>): InboundItem<M> {
@@ -114,7 +124,8 @@ function decodeFrame<M>(frame: WirePayload, parse: (json: string) => ParseResult
   }
   let obj: FrameObject;
   try {
-    obj = FrameType.toObject(FrameType.decode(frame), { longs: Number, oneofs: true }) as FrameObject;
+    const type = pipecatFrame();
+    obj = type.toObject(type.decode(frame), { longs: Number, oneofs: true }) as FrameObject;
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     return { kind: 'invalid', violation: violation('bad_protobuf', `not a pipecat.Frame: ${why}`, frame) };
