@@ -1,5 +1,5 @@
 import { AudioOptionError, checkSampleRate } from './errors.js';
-import { float32ToInt16, int16ToFloat32 } from './pcm.js';
+import { concatPcm, float32ToInt16, int16ToFloat32 } from './pcm.js';
 
 /**
  * Sample-rate conversion with libsamplerate (band-limited sinc), compiled to
@@ -54,7 +54,9 @@ export const createResampler: ResamplerFactory = async (fromRate, toRate, option
   if (fromRate === toRate) return new IdentityResampler(fromRate);
   // Imported on first use: the module inlines 2 MB of WASM, and a process that never
   // converts a rate (a text-mode reference bot, `earshot validate`) should not compile it.
-  const { default: libsamplerate } = await import('@alexanderolsen/libsamplerate-js');
+  const imported = await import('@alexanderolsen/libsamplerate-js');
+  // A UMD bundle: Node's ESM loader hands it over as `default`; tsx and bundlers as named exports.
+  const libsamplerate = (imported as { default?: typeof imported.default }).default ?? (imported as unknown as typeof imported.default);
   const src = await libsamplerate.create(1, fromRate, toRate, { converterType: CONVERTER[quality] });
   return new SincResampler(src, fromRate, toRate);
 };
@@ -119,7 +121,7 @@ class SincResampler implements StreamResampler {
     for (let at = 0; at < chunk.length; at += MAX_CALL_SAMPLES) {
       parts.push(float32ToInt16(this.src.full(int16ToFloat32(chunk.subarray(at, at + MAX_CALL_SAMPLES)))));
     }
-    return this.account(parts.length === 1 ? parts[0] : join(parts));
+    return this.account(parts.length === 1 ? parts[0] : concatPcm(parts));
   }
 
   flush(): Int16Array {
@@ -136,7 +138,7 @@ class SincResampler implements StreamResampler {
       parts.push(out.subarray(0, take));
       this.outputSamples += take;
     }
-    return join(parts);
+    return concatPcm(parts);
   }
 
   close(): void {
@@ -154,16 +156,4 @@ class SincResampler implements StreamResampler {
     if (this.closed) throw new AudioOptionError('resampler', op, 'a converter that is not closed');
     if (this.ended) throw new AudioOptionError('resampler', op, 'a converter that has not been flushed');
   }
-}
-
-function join(parts: Int16Array[]): Int16Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Int16Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

@@ -82,7 +82,8 @@ describe('connect: retry until the connect timeout', () => {
     await expect(connect(`ws://127.0.0.1:${port}`, { codec: 'pipecat-eval', connectTimeoutMs: 10_000, signal: ac.signal })).rejects.toThrow(
       'run cancelled',
     );
-    expect(performance.now() - started).toBeLessThan(400);
+    // At once: far inside the 10 s connect budget (the margin is a timer delayed on a loaded machine).
+    expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it('bad arguments fail at once with usage errors, without retrying', async () => {
@@ -91,7 +92,8 @@ describe('connect: retry until the connect timeout', () => {
     await expect(connect('ws://127.0.0.1:1', { codec: 'pipecat-eval', connectTimeoutMs: -5 })).rejects.toThrow(WireOptionError);
     await expect(connect('ws://127.0.0.1:1', { codec: 'pipecat-eval', maxQueuedItems: 0 })).rejects.toThrow('maxQueuedItems');
     await expect(connect('ws://127.0.0.1:1', { codec: 'json' as 'protobuf' })).rejects.toThrow(UnknownCodecError);
-    expect(performance.now() - started).toBeLessThan(200);
+    // No retries: retrying would go on until the default connect timeout (seconds).
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
 

@@ -1,3 +1,6 @@
+import type { BotTokenUsage as MetricsTokenUsage, ServiceMetrics } from '../metrics/index.js';
+import { LATENCY_METRICS, type LatencyMetric } from '../scenario/types.js';
+
 /**
  * Per-turn latency metrics every result line carries (issue 5). All times are
  * milliseconds on the session's one monotonic clock. A metric that could not be
@@ -6,37 +9,13 @@
  */
 
 /**
- * The bot's own RTVI `metrics` reports for one service (Pipecat's `processor`,
- * e.g. `OpenAILLMService#0`) during a turn, converted from seconds to ms. The
- * same shape as `ServiceMetrics` in src/metrics (which fills it).
+ * The bot's own RTVI `metrics` reports for one service during a turn, as src/metrics
+ * fills them; `reports` is optional because result lines written before it existed
+ * (and merged shard outputs) may lack it.
  */
-export interface BotServiceMetrics {
-  model?: string;
-  /** First `ttfb` report in the turn. */
-  ttfb_ms?: number;
-  /** First `ttfa` report (TTS: TTFB plus leading silence). */
-  ttfa_ms?: number;
-  /** First `ttfat` report (LLM: TTFB plus thinking time). */
-  ttfat_ms?: number;
-  /** Sum of `processing` reports in the turn. */
-  processing_ms?: number;
-  /** Sum of TTS `characters` reports. */
-  characters?: number;
-  /** Sum of `stt_usage` audio seconds, in ms. */
-  stt_audio_ms?: number;
-  /** Number of report entries merged into this record. */
-  reports?: number;
-}
-
-/** LLM token usage summed over the turn. */
-export interface BotTokenUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  reasoning_tokens?: number;
-  cache_read_input_tokens?: number;
-  reports?: number;
-}
+export type BotServiceMetrics = Omit<ServiceMetrics, 'reports'> & { reports?: number };
+/** LLM token usage summed over the turn, as src/metrics sums it. */
+export type BotTokenUsage = Omit<MetricsTokenUsage, 'reports'> & { reports?: number };
 
 export interface TurnMetrics {
   /** Bot audio onset (measured from captured audio) − end of user speech. */
@@ -67,13 +46,6 @@ export interface TurnMetrics {
   bot_tokens?: BotTokenUsage | null;
 }
 
-/** Names of the numeric duration metrics, in the order reports show them. */
-export const LATENCY_METRICS = [
-  'voice_to_voice_ms',
-  'llm_ttfb_ms',
-  'first_token_ms',
-  'speech_padding_ms',
-  'bot_speech_ms',
-  'interruption_ms',
-] as const;
-export type LatencyMetricName = (typeof LATENCY_METRICS)[number];
+/** Names of the numeric duration metrics, in the order reports show them (the scenario `latency:` keys). */
+export { LATENCY_METRICS };
+export type LatencyMetricName = LatencyMetric;

@@ -8,7 +8,7 @@ import { summarize, type RunSummary, type ScenarioResult } from '../results/inde
 import { formatDiagnostic, validatePaths, type Scenario } from '../scenario/index.js';
 import { AudioEngine, runSession, type AudioEngineOptions, type SessionOptions } from '../session/index.js';
 
-export interface RunListOptions {
+export interface RunListOptions extends RunnerIo {
   paths: readonly string[];
   url: string;
   outDir?: string;
@@ -26,6 +26,10 @@ export interface RunListOptions {
    * beside results.jsonl as `<stem>.wav`.
    */
   audio?: AudioEngineOptions;
+}
+
+/** What every runner (`earshot run`'s list, `earshot suite`) takes besides its own inputs. */
+export interface RunnerIo {
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
   stdout?: TerminalStream;

@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
-import { monotonicClock, type Clock } from '../core/clock.js';
+import { monotonicClock } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
 import { Redactor } from '../core/redact.js';
-import { createReporters, type ScenarioStart, type TerminalStream } from '../report/index.js';
+import { createReporters, type ScenarioStart } from '../report/index.js';
 import type { RunSummary, ScenarioResult } from '../results/index.js';
 import { formatDiagnostic, loadManifest, ScenarioError, type Manifest, type Scenario } from '../scenario/index.js';
 import { AudioEngine, type AudioEngineOptions, type SessionOptions } from '../session/index.js';
@@ -11,7 +11,7 @@ import type { BotProcess } from './bot-process.js';
 import { executionOrder, planSuite, type PlannedRun, type SuitePlan } from './plan.js';
 import { PortAllocator } from './ports.js';
 import { runOne, runStem, skippedSimulation, type BotSettings, type RunContext } from './run-one.js';
-import { defaultOutDir } from './run-list.js';
+import { defaultOutDir, type RunnerIo } from './run-list.js';
 import { formatShard, parseShard, type ShardSpec } from './shard.js';
 import { checkSpawnTemplate } from './spawn-template.js';
 
@@ -21,7 +21,7 @@ export const DEFAULT_TERM_TIMEOUT_MS = 5_000;
 export const DEFAULT_BOT_HOST = 'localhost';
 export const DEFAULT_PYTHON = 'python3';
 
-export interface SuiteOptions {
+export interface SuiteOptions extends RunnerIo {
   /** Path of the manifest. */
   manifest: string;
   /** `-p`: only bots whose `bot:` contains this. */
@@ -67,12 +67,6 @@ export interface SuiteOptions {
    * (one pacer) serves every concurrent run; recordings go beside results.jsonl as `<stem>.wav`.
    */
   audio?: AudioEngineOptions;
-  env?: NodeJS.ProcessEnv;
-  clock?: Clock;
-  stdout?: TerminalStream;
-  stderr?: TerminalStream;
-  signal?: AbortSignal;
-  verbose?: boolean;
   cwd?: string;
 }
 

@@ -154,18 +154,22 @@ describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire'
     expect(started.out_first_sample).toBe(replyOut);
     expect(started.out_first_audible_sample).toBe(replyOut + audibleBounds(expected, RATE)!.first);
     expect(started.on_wire).toBe(true);
-    // Sent in real time, as the bot's own clock saw it: the last frame ends one audio duration after the first.
+    // Sent in real time, as the bot's own clock saw it: the last frame ends one audio duration after the first
+    // (a burst would end seconds early; the margin is a loaded 2-core box delaying the last timer).
     const completed = truth.find((t) => t.event === 'bot_audio_stopped' && t.reply === started.reply)!;
     expect(completed.reason).toBe('completed');
     expect(completed.out_end_sample).toBe(replyOut + expected.length);
-    expect(Math.abs((completed.stopped_ms as number) - (started.first_sent_ms as number) - durationMs)).toBeLessThan(25);
+    expect(Math.abs((completed.stopped_ms as number) - (started.first_sent_ms as number) - durationMs)).toBeLessThan(80);
     // voice-to-voice on the bot's clock: its first audible sample sent − the end of the user's speech heard.
     const v2v = started.voice_to_voice_ms as number;
     expect(v2v).toBeCloseTo((started.audible_ms as number) - (stopped.voiced_end_ms as number), 2);
     expect(v2v).toBeGreaterThan(300);
-    // In the harness's terms (epoch time of the same two instants), within a few ms of the bot's view.
+    // In the harness's terms (epoch time of the same two instants), close to the bot's view: a wrong clock
+    // mapping is off by the processes' start-time difference (seconds). Idle, the two agree within ~1 ms
+    // (`earshot calibrate`); the margin is the bot's own event loop stalling while the full test suite
+    // loads both cores, which makes it hear the end late.
     const endEpoch = performance.timeOrigin + timing.utteranceEndMs!;
-    expect(Math.abs((stopped.voiced_end_ms as number) + ((stopped.epoch_ms as number) - (stopped.t_ms as number)) - endEpoch)).toBeLessThan(30);
+    expect(Math.abs((stopped.voiced_end_ms as number) + ((stopped.epoch_ms as number) - (stopped.t_ms as number)) - endEpoch)).toBeLessThan(250);
   });
 
   // Uploads are a pipecat-eval matter (raw-audio messages of any size); protobuf clients stream frames.
@@ -219,11 +223,12 @@ describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire'
     const heard = client.seen.filter((x, i) => i > cut && x.message.type === 'user-transcription').map((x) => JSON.stringify(x.message));
     expect(client.seen[answered].message, heard.join()).toMatchObject({ data: { text: 'The capital of Japan is the city of Tokyo.' } });
 
-    // No story audio after the interruption beyond the frame in flight.
+    // No story audio after the interruption beyond the frame in flight (a bot that kept talking would send
+    // for seconds; the margin is scheduling on a loaded machine).
     const interruptedAt = client.seen[interrupted].at;
     const storyFrames = client.audio.filter((f) => f.at < client.seen[answered].at);
     const lastStoryFrame = storyFrames[storyFrames.length - 1];
-    expect(lastStoryFrame.at - interruptedAt).toBeLessThan(25);
+    expect(lastStoryFrame.at - interruptedAt).toBeLessThan(60);
     // From the user's first voiced sample (as due) to the bot falling silent: the VAD's confirmation
     // (~100-150 ms on Flite's onsets) plus a frame; the bound leaves room for a loaded machine.
     const voicedStart = timing.firstFrameDueMs! + (audibleBounds(interruption.samples, RATE)!.first * 1000) / RATE;
@@ -231,7 +236,7 @@ describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire'
 
     const truth = readTruth(truthFile);
     const stop = truth.filter((t) => t.event === 'bot_audio_stopped' && t.reason === 'barge_in').pop()!;
-    expect(stop.stop_after_detect_ms as number).toBeLessThan(40);
+    expect(stop.stop_after_detect_ms as number).toBeLessThan(80);
     expect(stop.interruption_ms as number).toBeGreaterThan(0);
     expect(stop.interruption_ms as number).toBeLessThan(500);
   });
