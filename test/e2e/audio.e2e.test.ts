@@ -102,7 +102,9 @@ describe.each(CODECS)('the bundled audio scenarios on %s', (_label, which) => {
     const [, story, bargeIn] = r.turns;
     const onset = story.metrics!.bot_audio_onset_at_ms!;
     // send_after anchors on the measured onset: the first frame went out 1500 ms after it (next 20 ms tick).
-    expect(bargeIn.started_at_ms! - onset).toBeGreaterThanOrEqual(1499);
+    // started_at_ms is rounded to the ms, and the onset's final placement may settle a ms from where the
+    // bot_audio_started event put it, hence 1497.
+    expect(bargeIn.started_at_ms! - onset).toBeGreaterThanOrEqual(1497);
     expect(bargeIn.started_at_ms! - onset).toBeLessThan(1600);
     expect(bargeIn.expectations.map((e) => `${e.event}:${e.status}`)).toEqual(['bot_interrupted:passed', 'response:passed']);
     expect(bargeIn.expectations[1].text).toContain('tokyo');
