@@ -1,29 +1,21 @@
 import { writeFile } from 'node:fs/promises';
-import { Option, type Command } from 'commander';
-import { isCodecName, parseBotUrl, type CodecName } from '../../protocol/index.js';
+import type { Command } from 'commander';
+import { isCodecName, parseBotUrl } from '../../protocol/index.js';
 import { renderBenchReport } from '../../suite/bench-report.js';
 import { parseSweepRange, type SweepRange } from '../../suite/bench-sweep.js';
 import { runBench } from '../../suite/bench.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
-import { positiveInt, secondsToMs } from '../options.js';
+import { positiveInt } from '../options.js';
+import { addBotFlags, addTrustFlags, type BotFlags, type TrustFlags } from '../session-flags.js';
 import { abortOnSignals } from '../signals.js';
 
-interface BenchFlags extends AudioFlags {
-  url: string;
-  wire: CodecName;
+interface BenchFlags extends AudioFlags, BotFlags, TrustFlags {
   repeat: number;
   concurrency: number;
   json?: string;
   sweepInterrupt?: SweepRange;
   out?: string;
-  timeout?: number;
-  connectTimeout?: number;
-  handshakeTimeout?: number;
-  sendAfterTimeout?: number;
-  allowOutsideRoot?: boolean;
-  allowCode?: boolean;
-  judgeCache?: string | false;
   ascii?: boolean;
 }
 
@@ -53,9 +45,8 @@ export const benchCommand: CliCommand = {
     const command = program
       .command('bench')
       .description('Run one scenario many times against a running bot: latency percentiles, histograms, pass rate per turn, barge-in yield curve')
-      .argument('<scenario>', 'one scenario file')
-      .requiredOption('--url <ws-url>', 'the bot WebSocket URL, e.g. ws://127.0.0.1:7860')
-      .addOption(new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'))
+      .argument('<scenario>', 'one scenario file');
+    addBotFlags(command)
       .option('-r, --repeat <n>', 'runs (per offset with --sweep-interrupt)', positiveInt, 10)
       .option('-c, --concurrency <n>', 'sessions at a time, each its own connection', positiveInt, 1)
       .option('--json <file>', 'write the report as JSON')
@@ -65,16 +56,9 @@ export const benchCommand: CliCommand = {
         (v: string) => parseSweepRange(v),
       )
       .option('--out <dir>', 'keep results.jsonl, traces and recordings here')
-      .option('--timeout <seconds>', 'default within_ms for expectations without one (default 60)', secondsToMs)
-      .option('--connect-timeout <seconds>', 'how long to retry connecting (default 10)', secondsToMs)
-      .option('--handshake-timeout <seconds>', 'how long to wait for bot-ready (default 10)', secondsToMs)
-      .option('--send-after-timeout <seconds>', 'how long an event-anchored send_after waits for its event (default 30)', secondsToMs)
-      .option('--allow-outside-root', 'let !include, image: and audio: reach outside the scenario root')
-      .option('--allow-code', 'load factory: code hooks named by the scenario')
-      .option('--judge-cache <dir>', 'judge verdict cache folder (default ~/.cache/earshot/judge)')
-      .option('--no-judge-cache', 'ask the judge every time (no verdict cache)')
       .option('--ascii', 'draw histograms with # instead of Unicode blocks')
       .addHelpText('after', HELP);
+    addTrustFlags(command);
     addAudioFlags(command).action(async (path: string, flags: BenchFlags) => {
       parseBotUrl(flags.url);
       if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);

@@ -5,9 +5,10 @@ import { describePlan, loadSuiteManifest, parseShard, planSuite, runSuite, type 
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt, secondsToMs } from '../options.js';
+import { addTrustFlags, type TrustFlags } from '../session-flags.js';
 import { abortOnSignals } from '../signals.js';
 
-interface SuiteFlags extends AudioFlags {
+interface SuiteFlags extends AudioFlags, TrustFlags {
   pattern?: string;
   scenario?: string;
   concurrency?: number;
@@ -27,9 +28,6 @@ interface SuiteFlags extends AudioFlags {
   stopTimeout?: number;
   timeout?: number;
   triggerDisconnect?: boolean;
-  allowOutsideRoot?: boolean;
-  allowCode?: boolean;
-  judgeCache?: string | false;
   list?: boolean;
   verbose?: boolean;
 }
@@ -67,12 +65,9 @@ export const suiteCommand: CliCommand = {
       .option('--stop-timeout <seconds>', 'how long a bot may take to exit after eval-cancel before SIGTERM (default 10)', secondsToMs)
       .option('-t, --timeout <seconds>', 'default within_ms for expectations without one (default 60)', secondsToMs)
       .option('--trigger-disconnect', "fire the bot's on_client_disconnected handler when each scenario ends")
-      .option('--allow-outside-root', 'let !include, image: and audio: reach outside the scenario root')
-      .option('--allow-code', 'load factory: code hooks named by scenarios')
-      .option('--judge-cache <dir>', 'judge verdict cache folder (default ~/.cache/earshot/judge)')
-      .option('--no-judge-cache', 'ask the judge every time (no verdict cache)')
       .option('--list', 'print the runs this invocation would make (after -p, -s, --shard) and exit')
       .option('-v, --verbose', 'print every run’s debug trace as it happens, prefixed with bot and scenario');
+    addTrustFlags(command);
     addAudioFlags(command).action(async (manifestPath: string, flags: SuiteFlags) => {
       if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
       const shard: ShardSpec | undefined = flags.shard === undefined ? undefined : parseShard(flags.shard);

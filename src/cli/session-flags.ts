@@ -1,0 +1,39 @@
+import { Option, type Command } from 'commander';
+import type { CodecName } from '../protocol/index.js';
+import { secondsToMs } from './options.js';
+
+/** How to reach a running bot and how long to wait on it: `earshot run` and `earshot bench`. */
+export interface BotFlags {
+  url: string;
+  wire: CodecName;
+  timeout?: number;
+  connectTimeout?: number;
+  handshakeTimeout?: number;
+  sendAfterTimeout?: number;
+}
+
+export function addBotFlags(command: Command): Command {
+  return command
+    .requiredOption('--url <ws-url>', 'the bot WebSocket URL, e.g. ws://127.0.0.1:7860')
+    .addOption(new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'))
+    .option('--timeout <seconds>', 'default within_ms for expectations without one (default 60)', secondsToMs)
+    .option('--connect-timeout <seconds>', 'how long to retry connecting (default 10)', secondsToMs)
+    .option('--handshake-timeout <seconds>', 'how long to wait for bot-ready (default 10)', secondsToMs)
+    .option('--send-after-timeout <seconds>', 'how long an event-anchored send_after waits for its event (default 30)', secondsToMs);
+}
+
+/** What a scenario may reach and whether judge verdicts are cached: every command that runs scenarios. */
+export interface TrustFlags {
+  allowOutsideRoot?: boolean;
+  allowCode?: boolean;
+  /** A folder, or false for --no-judge-cache. */
+  judgeCache?: string | false;
+}
+
+export function addTrustFlags(command: Command): Command {
+  return command
+    .option('--allow-outside-root', 'let !include, image: and audio: reach outside the scenario root')
+    .option('--allow-code', 'load factory: code hooks named by scenarios')
+    .option('--judge-cache <dir>', 'judge verdict cache folder (default ~/.cache/earshot/judge)')
+    .option('--no-judge-cache', 'ask the judge every time (no verdict cache)');
+}
