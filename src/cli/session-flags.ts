@@ -37,3 +37,22 @@ export function addTrustFlags(command: Command): Command {
     .option('--judge-cache <dir>', 'judge verdict cache folder (default ~/.cache/earshot/judge)')
     .option('--no-judge-cache', 'ask the judge every time (no verdict cache)');
 }
+
+/** The session settings these flags carry (each left out when its flag was not given). */
+export function sessionSettings(flags: BotFlags & TrustFlags): {
+  codec: CodecName;
+  connectTimeoutMs?: number;
+  handshakeTimeoutMs?: number;
+  sendAfterMaxWaitMs?: number;
+  judgeCacheDir?: string;
+  noJudgeCache: boolean;
+} {
+  return {
+    codec: flags.wire,
+    ...(flags.connectTimeout ? { connectTimeoutMs: flags.connectTimeout } : {}),
+    ...(flags.handshakeTimeout ? { handshakeTimeoutMs: flags.handshakeTimeout } : {}),
+    ...(flags.sendAfterTimeout ? { sendAfterMaxWaitMs: flags.sendAfterTimeout } : {}),
+    ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
+    noJudgeCache: flags.judgeCache === false,
+  };
+}

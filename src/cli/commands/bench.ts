@@ -7,7 +7,7 @@ import { runBench } from '../../suite/bench.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt } from '../options.js';
-import { addBotFlags, addTrustFlags, type BotFlags, type TrustFlags } from '../session-flags.js';
+import { addBotFlags, addTrustFlags, sessionSettings, type BotFlags, type TrustFlags } from '../session-flags.js';
 import { abortOnSignals } from '../signals.js';
 
 interface BenchFlags extends AudioFlags, BotFlags, TrustFlags {
@@ -75,14 +75,7 @@ export const benchCommand: CliCommand = {
           allowOutsideRoot: flags.allowOutsideRoot,
           allowCode: flags.allowCode,
           audio: { ...audioSettings(flags), ...(flags.out ? {} : { record: false }) },
-          session: {
-            codec: flags.wire,
-            ...(flags.connectTimeout ? { connectTimeoutMs: flags.connectTimeout } : {}),
-            ...(flags.handshakeTimeout ? { handshakeTimeoutMs: flags.handshakeTimeout } : {}),
-            ...(flags.sendAfterTimeout ? { sendAfterMaxWaitMs: flags.sendAfterTimeout } : {}),
-            ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
-            noJudgeCache: flags.judgeCache === false,
-          },
+          session: sessionSettings(flags),
           signal: signals.signal,
           onProgress: (line) => void process.stderr.write(`${line}\n`),
         });

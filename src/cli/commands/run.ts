@@ -3,7 +3,7 @@ import { isCodecName, parseBotUrl } from '../../protocol/index.js';
 import { runList } from '../../suite/run-list.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
-import { addBotFlags, addTrustFlags, type BotFlags, type TrustFlags } from '../session-flags.js';
+import { addBotFlags, addTrustFlags, sessionSettings, type BotFlags, type TrustFlags } from '../session-flags.js';
 import { abortOnSignals } from '../signals.js';
 
 interface RunFlags extends AudioFlags, BotFlags, TrustFlags {
@@ -47,14 +47,7 @@ export const runCommand: CliCommand = {
           verbose: flags.verbose,
           signal: signals.signal,
           audio: audioSettings(flags),
-          session: {
-            codec: flags.wire,
-            ...(flags.connectTimeout ? { connectTimeoutMs: flags.connectTimeout } : {}),
-            ...(flags.handshakeTimeout ? { handshakeTimeoutMs: flags.handshakeTimeout } : {}),
-            ...(flags.sendAfterTimeout ? { sendAfterMaxWaitMs: flags.sendAfterTimeout } : {}),
-            ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
-            noJudgeCache: flags.judgeCache === false,
-          },
+          session: sessionSettings(flags),
         });
         const signalled = signals.exitCode();
         process.exitCode = signalled ?? (outcome.results.every((r) => r.status === 'passed') ? 0 : 1);
