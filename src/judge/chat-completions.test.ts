@@ -142,6 +142,17 @@ describe('chatComplete (OpenAI Chat Completions wire)', () => {
       expect(await chatComplete(endpoint(), MESSAGES, ctx())).toMatchObject({ code: 'bad_response', raw: '<html>proxy</html>' });
     });
 
+    it('stops reading a body over the size cap and reports it as bad_response, without retrying', async () => {
+      const huge = `{"choices":[{"message":{"content":"${'y'.repeat(200_000)}"}}]}`;
+      server.respond(() => ({ status: 200, body: huge }));
+      const capped = await chatComplete(endpoint(), MESSAGES, { ...ctx(), maxResponseBytes: 64 * 1024 });
+      expect(capped).toMatchObject({ code: 'bad_response', status: 200, attempts: 1 });
+      expect((capped as JudgeError).message).toContain('body over 65536 bytes');
+      // Under the cap the same answer is read whole.
+      const read = await chatComplete(endpoint(), MESSAGES, { ...ctx(), maxResponseBytes: 256 * 1024 });
+      expect(read).toMatchObject({ content: 'y'.repeat(200_000) });
+    });
+
     it('reports JSON without choices', async () => {
       server.respond(() => ({ status: 200, body: { id: 'x' } }));
       expect(await chatComplete(endpoint(), MESSAGES, ctx())).toMatchObject({ code: 'bad_response' });

@@ -32,9 +32,17 @@ export interface ChatCallContext {
   trace: (line: string) => void;
   random: () => number;
   signal?: AbortSignal;
+  /** Largest response body read (default `MAX_RESPONSE_BYTES`); a longer one fails `bad_response`. */
+  maxResponseBytes?: number;
 }
 
 const MAX_ERROR_BODY_CHARS = 300;
+/**
+ * A verdict is a few hundred bytes and a verbose reasoning model's answer a few
+ * hundred KB; the endpoint is named by the scenario file, so its body is not
+ * trusted to be small.
+ */
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 /** Statuses worth another try: the server is busy, rate-limiting or briefly down. */
 function isRetryableStatus(status: number): boolean {
@@ -70,13 +78,13 @@ export async function chatComplete(
     const timeout = AbortSignal.timeout(ctx.policy.requestTimeoutMs);
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
     let status: number;
-    let text: string;
+    let text: string | null;
     let retryAfter: string | null = null;
     try {
       const response = await fetch(url, { method: 'POST', headers, body, signal });
       status = response.status;
       retryAfter = response.headers.get('retry-after');
-      text = await response.text();
+      text = await readCapped(response, ctx.maxResponseBytes ?? MAX_RESPONSE_BYTES);
     } catch (err) {
       if (ctx.signal?.aborted) throw ctx.signal.reason;
       if (timeout.aborted) {
@@ -94,6 +102,14 @@ export async function chatComplete(
       continue;
     }
 
+    if (text === null) {
+      return fail({
+        code: 'bad_response',
+        message: `${shownUrl} answered HTTP ${status} with a body over ${ctx.maxResponseBytes ?? MAX_RESPONSE_BYTES} bytes; stopped reading`,
+        status,
+        attempts: attempt,
+      });
+    }
     if (status >= 200 && status < 300) return readCompletion(text, attempt, fail);
 
     const detail = errorDetail(text);
@@ -109,6 +125,30 @@ export async function chatComplete(
       raw: text.slice(0, MAX_ERROR_BODY_CHARS),
     });
   }
+}
+
+/** The body as text, or null once it passes `maxBytes` (the rest is not read). */
+async function readCapped(response: Response, maxBytes: number): Promise<string | null> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel();
+    return null;
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 async function backoff(
