@@ -20,12 +20,13 @@
  * time), CPU per stream-second (process.cpuUsage), peak RSS, and the timer
  * driver's polling lead.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { cpus, getPriority, loadavg, setPriority } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { monotonicClock } from '../src/core/clock.js';
 import { Pacer, PreciseTimerDriver, int16ToBytes, sineWave, type FrameContent, type MicStream, type PacedFrame } from '../src/audio/index.js';
+import { cpuStallUs } from './machine.js';
 
 interface Row {
   streams: number;
@@ -51,16 +52,6 @@ interface Row {
   wake_used_max_ms: number;
   /** Share of the run during which some runnable task on the machine waited for a CPU (Linux PSI); null elsewhere. */
   cpu_pressure_pct: number | null;
-}
-
-/** Linux pressure-stall total for CPU, in µs; null where /proc/pressure is missing. */
-function cpuStallUs(): number | null {
-  try {
-    const m = /some .*total=(\d+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
-    return m ? Number(m[1]) : null;
-  } catch {
-    return null;
-  }
 }
 
 const USAGE = 'usage: bench/pacer.ts [--seconds N] [--streams 1,20,100] [--sink prepared|inline|noop] [--nice=N] [--json FILE]';

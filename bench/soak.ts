@@ -44,6 +44,7 @@ import { DurationHistogram, Pacer, PreciseTimerDriver, type TimerDriver } from '
 import { loadFileSync, type Scenario } from '../src/scenario/index.js';
 import type { ScenarioResult } from '../src/results/index.js';
 import { AudioEngine, runSession } from '../src/session/index.js';
+import { cpuStallUs } from './machine.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -142,15 +143,6 @@ function procRssMb(pid: number | undefined): number | null {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-function cpuStallUs(): number | null {
-  try {
-    const m = /some .*total=(\d+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
-    return m ? Number(m[1]) : null;
   } catch {
     return null;
   }

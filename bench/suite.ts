@@ -22,6 +22,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BotProcess, PortAllocator, resolveSelfCommand, runSuite, type SuiteOutcome } from '../src/suite/index.js';
+import { cpuStallUs } from './machine.js';
 
 const MANIFEST = resolve(import.meta.dirname, 'suite', 'manifest.yaml');
 const TARGET_FACTOR = 1.2;
@@ -63,15 +64,6 @@ function cpuMs(): number | null {
     const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
     // After "pid (comm) ": state=0 ... utime=11 stime=12 cutime=13 cstime=14, in clock ticks (100 Hz on Linux).
     return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
-  } catch {
-    return null;
-  }
-}
-
-function cpuStallUs(): number | null {
-  try {
-    const m = /some .*total=(\d+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
-    return m ? Number(m[1]) : null;
   } catch {
     return null;
   }

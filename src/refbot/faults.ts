@@ -23,6 +23,7 @@
  */
 import { UsageError } from '../core/errors.js';
 import type { ServerMessageMessage } from '../protocol/index.js';
+import { seededRandom } from '../core/random.js';
 
 export interface Faults {
   refuse?: boolean;
@@ -189,21 +190,6 @@ export const MALFORMED_RTVI: readonly string[] = [
 
 /** Text frames that are not JSON at all. */
 const GARBAGE_TEXT: readonly string[] = ['}{ this is not json', '\u0000\u0001\u0002 garbage \ufffd', '{"label": "rtvi-ai", "type": "bot-llm-te'];
-
-/**
- * mulberry32: a tiny seeded PRNG, so "random" binary frames are the same bytes
- * on every run for the same seed.
- */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The frames of one `garbage` reply: 3 non-JSON text frames, then 3 binary frames of 16–256 seeded random bytes. */
 export function garbageFrames(seed: number): Array<string | Uint8Array> {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { inspectFile, type LoadOptions } from './load.js';
 import { MANIFEST_SPEC, SCRIPT_SPEC, SIMULATION_SPEC } from './fields.js';
 import { deref, type Spec } from './spec.js';
+import { seededRandom } from '../core/random.js';
 
 /**
  * A seeded mutation engine for the scenario loader: valid files mutated at the
@@ -30,17 +31,8 @@ export interface CaseResult {
   detail?: string;
 }
 
-/** Mulberry32: small, fast, good enough to vary inputs reproducibly. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Mulberry32 (src/core/random.ts): small, fast, good enough to vary inputs reproducibly. */
+export const rng = seededRandom;
 
 type Rand = () => number;
 const int = (r: Rand, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));

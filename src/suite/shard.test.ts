@@ -1,22 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ShardSpecError, ShardWeightError, formatShard, parseShard, partition, selectShard } from './shard.js';
+import { seededRandom } from '../core/random.js';
 
 interface Run {
   id: string;
   turns: number;
 }
 
-/** A small seeded PRNG (mulberry32), so every generated case is reproducible from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Every generated case is reproducible from its seed. */
+const rng = seededRandom;
 
 function randomRuns(rand: () => number): Run[] {
   const n = Math.floor(rand() * 60);
