@@ -1,11 +1,10 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { runList } from '../../src/suite/run-list.js';
-import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
-import { fixture, harnessTrouble, runAgainst, verdicts } from './faults.testutil.js';
+import { faultyBots, fixture, harnessTrouble, runAgainst, verdicts } from './faults.testutil.js';
 
 /**
  * Faults in the bot's audio: a minute of audio sent at once (with and without
@@ -17,15 +16,7 @@ import { fixture, harnessTrouble, runAgainst, verdicts } from './faults.testutil
  * has no command-line flag, so that one test runs `runList` in-process (still
  * against the bot subprocess) with `audio.maxTurnAudioMs`.
  */
-const bots: RefbotProcess[] = [];
-afterEach(async () => {
-  await Promise.all(bots.splice(0).map((b) => b.stop()));
-});
-async function bot(...faults: string[]): Promise<RefbotProcess> {
-  const b = await startRefbotProcess(['--brain', fixture('short-brain'), ...faults.flatMap((f) => ['--fault', f])]);
-  bots.push(b);
-  return b;
-}
+const bot = faultyBots(['--brain', fixture('short-brain')]);
 
 const quiet = { write: (): boolean => true };
 

@@ -1,21 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RefbotProcess } from '../support/refbot-process.js';
-import { faultyBot, fixture, harnessTrouble, runAgainst, verdicts } from './faults.testutil.js';
+import { describe, expect, it } from 'vitest';
+import { faultyBots, fixture, harnessTrouble, runAgainst, verdicts } from './faults.testutil.js';
 
 /**
  * Bots that never let a conversation start. Each scenario of the run fails
  * on its own, within its own budget, with the kind that says what happened;
  * none blocks the next, and every one is in results.jsonl.
  */
-const bots: RefbotProcess[] = [];
-afterEach(async () => {
-  await Promise.all(bots.splice(0).map((b) => b.stop()));
-});
-async function bot(...faults: string[]): Promise<RefbotProcess> {
-  const b = await faultyBot(...faults);
-  bots.push(b);
-  return b;
-}
+const bot = faultyBots();
 
 const SCENARIOS = [fixture('greeting'), fixture('one_question')];
 const NAMES = ['fault_greeting', 'fault_one_question'];

@@ -1,6 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RefbotProcess } from '../support/refbot-process.js';
-import { faultyBot, fixture, harnessTrouble, runAgainst, verdicts } from './faults.testutil.js';
+import { describe, expect, it } from 'vitest';
+import { faultyBots, fixture, harnessTrouble, runAgainst, verdicts } from './faults.testutil.js';
 
 /**
  * Bots that break down mid-conversation: they crash, hang, dawdle or hang up
@@ -8,15 +7,7 @@ import { faultyBot, fixture, harnessTrouble, runAgainst, verdicts } from './faul
  * kind that says what happened, within its budget; the scenarios before and
  * after it keep their own verdicts in results.jsonl.
  */
-const bots: RefbotProcess[] = [];
-afterEach(async () => {
-  await Promise.all(bots.splice(0).map((b) => b.stop()));
-});
-async function bot(...faults: string[]): Promise<RefbotProcess> {
-  const b = await faultyBot(...faults);
-  bots.push(b);
-  return b;
-}
+const bot = faultyBots();
 
 describe('a bot that breaks down mid-conversation', () => {
   it('crash-after-turn=1: the scenario it dies in fails bot_disconnected (1006) in that turn; the next one fails connect_failed; the one before passed', async () => {

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { afterEach } from 'vitest';
 import type { ScenarioResult } from '../../src/results/index.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
 import { earshot, readResults, type CliRun, type Started } from '../suite/cli.testutil.js';
@@ -52,9 +53,21 @@ export function runAgainst(url: string, scenarios: readonly string[], flags: rea
   return startRun(url, scenarios, flags, env).measured;
 }
 
-/** A reference bot with fault switches; `stop()` is safe after it exited by itself. */
-export function faultyBot(...faults: string[]): Promise<RefbotProcess> {
-  return startRefbotProcess(faults.flatMap((f) => ['--fault', f]));
+/**
+ * For a test file: a function that starts a reference bot with fault switches
+ * (and `args` before them), every bot it started stopped after each test
+ * (`stop()` is safe after a bot exited by itself).
+ */
+export function faultyBots(args: readonly string[] = []): (...faults: string[]) => Promise<RefbotProcess> {
+  const bots: RefbotProcess[] = [];
+  afterEach(async () => {
+    await Promise.all(bots.splice(0).map((b) => b.stop()));
+  });
+  return async (...faults) => {
+    const b = await startRefbotProcess([...args, ...faults.flatMap((f) => ['--fault', f])]);
+    bots.push(b);
+    return b;
+  };
 }
 
 /** name → [status, failure kinds] in run order: what a run meant, for one-line assertions. */

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import type { RefbotProcess } from '../support/refbot-process.js';
-import { faultyBot, fixture, harnessTrouble, runAgainst, verdicts } from './faults.testutil.js';
+import { faultyBots, fixture, harnessTrouble, runAgainst, verdicts } from './faults.testutil.js';
 
 /**
  * Bots that send what they should not: text that is not JSON, random bytes,
@@ -13,15 +12,7 @@ import { faultyBot, fixture, harnessTrouble, runAgainst, verdicts } from './faul
  * the size limit is refused before it is buffered; a storm of valid messages
  * changes no verdict and does not grow memory.
  */
-const bots: RefbotProcess[] = [];
-afterEach(async () => {
-  await Promise.all(bots.splice(0).map((b) => b.stop()));
-});
-async function bot(...faults: string[]): Promise<RefbotProcess> {
-  const b = await faultyBot(...faults);
-  bots.push(b);
-  return b;
-}
+const bot = faultyBots();
 
 const SCENARIOS = [fixture('greeting'), fixture('one_question'), fixture('menu')];
 const NAMES = ['fault_greeting', 'fault_one_question', 'fault_menu'];

@@ -1,11 +1,10 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../src/results/index.js';
-import type { RefbotProcess } from '../support/refbot-process.js';
 import { earshot, readResults, waitFor } from '../suite/cli.testutil.js';
-import { faultyBot, fixture, harnessTrouble, startRun } from './faults.testutil.js';
+import { faultyBots, fixture, harnessTrouble, startRun } from './faults.testutil.js';
 
 /**
  * SIGINT / SIGTERM during `earshot run`: the scenario in flight is abandoned,
@@ -13,10 +12,7 @@ import { faultyBot, fixture, harnessTrouble, startRun } from './faults.testutil.
  * finished, and the process exits 130 / 143 promptly, even while the bot
  * hangs or the connection is still being retried.
  */
-const bots: RefbotProcess[] = [];
-afterEach(async () => {
-  await Promise.all(bots.splice(0).map((b) => b.stop()));
-});
+const startBot = faultyBots();
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -52,8 +48,7 @@ describe.each([
   ['SIGTERM', 143],
 ] as const)('%s during earshot run', (signal, code) => {
   it(`mid-scenario, while the bot hangs: exits ${code} within 3 s, keeping the finished scenario and writing summary.json`, async () => {
-    const bot = await faultyBot('hang-after-turn=1');
-    bots.push(bot);
+    const bot = await startBot('hang-after-turn=1');
     // Scenario 1 passes; scenario 2 hangs in its second question with 60 s left on the clock.
     const run = startRun(bot.url, [fixture('one_question'), fixture('two_questions'), fixture('another_question')], ['--timeout', '60']);
     await waitFor(() => readResults(run.out).length === 1, 15_000, 'the first scenario to finish');
@@ -78,8 +73,7 @@ describe.each([
 
 describe('a signal before anything finished', () => {
   it('SIGTERM while connect attempts are still being retried (a 30 s connect timeout) exits 143 at once with an empty results file', async () => {
-    const bot = await faultyBot('refuse');
-    bots.push(bot);
+    const bot = await startBot('refuse');
     const run = startRun(bot.url, [fixture('greeting'), fixture('one_question')], ['--connect-timeout', '30']);
     await sleep(1500);
     const t0 = performance.now();
