@@ -5,20 +5,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/clock.js';
 import { readResultsDir, ResultsWriter, summarize, type RunSummary, type ScenarioResult } from '../results/index.js';
 import { mergeRuns, missingShards } from './merge-runs.js';
+import { VirtualTerminal } from '../report/terminal.testutil.js';
 
 const root = mkdtempSync(join(tmpdir(), 'earshot-merge-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** What a terminal reporter wrote, for asserting on and keeping the test output clean. */
-function sink(): { write(s: string): boolean; text: string } {
-  return {
-    text: '',
-    write(s: string) {
-      this.text += s;
-      return true;
-    },
-  };
-}
+/** What a terminal reporter wrote (not a TTY), for asserting on and keeping the test output clean. */
+const sink = (): VirtualTerminal => new VirtualTerminal(false);
 
 function result(file: string, bot: string, repeat: number, status: 'passed' | 'failed', shard?: string): ScenarioResult {
   const failed = status === 'failed';
@@ -71,7 +64,7 @@ describe('mergeRuns', () => {
     // Artifacts point back into the shard dirs, from the merged dir.
     const trace = back.find((r) => r.file === 'flaky.yaml' && r.run?.repeat_index === 1)!.artifacts!.trace!;
     expect(readFileSync(resolve(out, trace), 'utf8')).toBe('trace of flaky.yaml');
-    expect(stdout.text).toContain('F');
+    expect(stdout.raw).toContain('F');
   });
 
   it('renders the chosen reports again from the merged set', async () => {

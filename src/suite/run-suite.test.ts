@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../results/index.js';
 import { runSuite } from './run-suite.js';
+import { VirtualTerminal } from '../report/terminal.testutil.js';
 
 /**
  * runSuite in process, against small real bot programs that misbehave at
@@ -12,15 +13,8 @@ import { runSuite } from './run-suite.js';
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'earshot-runsuite-')));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-function sink(): { write(s: string): boolean; text: string } {
-  return {
-    text: '',
-    write(s: string) {
-      this.text += s;
-      return true;
-    },
-  };
-}
+/** What a terminal reporter wrote (not a TTY), for asserting on and keeping the test output clean. */
+const sink = (): VirtualTerminal => new VirtualTerminal(false);
 
 const SCENARIO = 'name: ask\nturns:\n  - user: "What is the capital of Germany?"\n    expect:\n      - event: response\n        text_contains: "Berlin"\n';
 const SIMULATION = 'name: sim\npersona: "a caller"\ngoal: "ask"\nsuccess: "answered"\nsimulator: { service: openai, model: m }\nruns: 2\npass_threshold: 0.5\n';
@@ -43,7 +37,7 @@ async function run(manifest: string, extra: Partial<Parameters<typeof runSuite>[
   const stdout = sink();
   const stderr = sink();
   const outcome = await runSuite({ manifest, python: process.execPath, reporter: 'dot', stdout, stderr, outDir: join(manifest, '..', 'out'), ...extra });
-  return { ...outcome, stdout: stdout.text, stderr: stderr.text };
+  return { ...outcome, stdout: stdout.raw, stderr: stderr.raw };
 }
 
 const failureOf = (r: ScenarioResult): string => `${r.failures[0]?.kind}: ${r.failures[0]?.reason}`;
