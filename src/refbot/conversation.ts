@@ -16,17 +16,17 @@ import {
   type ServerMessage,
   type WirePeer,
 } from '../protocol/index.js';
-import { type Brain, BrainMemory, type Reply } from './brain.js';
-import { DtmfAggregator } from './dtmf.js';
-import type { Ears } from './ears.js';
-import { Flood, sendGarbage, sendHugeFrame, sendMalformed } from './fault-output.js';
-import type { Faults } from './faults.js';
-import { Hearing } from './hearing.js';
-import type { SpeechEdge, VadSettings } from './listener.js';
-import { interruptedTail, type ReplyPlan, ReplyRun, type ReplyTiming } from './reply.js';
-import { Speaker } from './speaker.js';
+import { type Brain, BrainMemory, type Reply } from './brain/brain.js';
+import { Flood, sendGarbage, sendHugeFrame, sendMalformed } from './faults/output.js';
+import type { Faults } from './faults/switches.js';
+import { DtmfAggregator } from './input/dtmf-aggregator.js';
+import type { SpeechModels } from './input/speech-models.js';
+import { UserSpeech } from './input/user-speech.js';
+import type { SpeechEdge, VadSettings } from './input/utterance-detector.js';
+import { interruptedTail, type ReplyPlan, ReplyRun, type ReplyTiming } from './reply/reply-run.js';
+import { Speaker } from './reply/speaker.js';
+import type { BotTts } from './reply/tts.js';
 import type { TruthLog } from './truth.js';
-import type { BotVoice } from './voice.js';
 
 export interface ConversationDeps {
   conn: number;
@@ -36,8 +36,8 @@ export interface ConversationDeps {
   clock: Clock;
   /** Paces the bot's audio (the precise driver). */
   timers: TimerDriver;
-  voice: BotVoice;
-  ears: Ears;
+  tts: BotTts;
+  models: SpeechModels;
   truth: TruthLog;
   faults: Faults;
   responseDelayMs: number;
@@ -60,7 +60,7 @@ export class Conversation {
   private readonly memory = new BrainMemory();
   private readonly speaker: Speaker;
   private readonly dtmf: DtmfAggregator;
-  private readonly hearing: Hearing;
+  private readonly userSpeech: UserSpeech;
   private levels: Record<string, FunctionCallReportLevel> = { '*': 'none' };
   private vadEvents = false;
   private ready = false;
@@ -92,10 +92,10 @@ export class Conversation {
       onFirstKey: () => this.interrupt('dtmf'),
       onEntry: (entry) => this.onDtmfEntry(entry.text, entry.digits),
     });
-    this.hearing = new Hearing({
+    this.userSpeech = new UserSpeech({
       conn: deps.conn,
       clock,
-      ears: deps.ears,
+      models: deps.models,
       truth: deps.truth,
       vad: deps.vad,
       vadEvents: () => this.vadEvents,
@@ -134,7 +134,7 @@ export class Conversation {
             this.onMessage(item.message);
             break;
           case 'audio':
-            this.hearing.push(item.pcm, item.sampleRate, item.numChannels, item.at);
+            this.userSpeech.push(item.pcm, item.sampleRate, item.numChannels, item.at);
             break;
           case 'invalid':
             this.send({ type: 'error', data: { error: `Invalid RTVI transport message: ${item.violation.reason}`, fatal: false } });
@@ -166,7 +166,7 @@ export class Conversation {
       if (info.audio) run.audio.writeStopped(reason, info.audio);
     }
     this.speaker.close();
-    this.hearing.close();
+    this.userSpeech.close();
     this.dtmf.dispose();
     this.flood?.stop();
   }
@@ -317,7 +317,7 @@ export class Conversation {
         send: (m) => this.send(m),
         speaker: this.speaker,
         audioOnWire: this.audioOnWire,
-        voice: this.deps.voice,
+        tts: this.deps.tts,
         truth,
         timing: this.deps.timing,
         reportLevel: (name) => this.level(name),

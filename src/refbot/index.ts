@@ -1,9 +1,9 @@
 /**
  * The reference bot: a real RTVI bot (Silero VAD, PocketSphinx, a scripted
  * brain, Flite, real-time audio, barge-in, DTMF, both wire codecs) with a
- * ground-truth log (truth.ts) and fault switches (faults.ts), for tests,
- * demos and calibration. `startRefbot` runs it in this process; `earshot
- * refbot` runs it as a program.
+ * ground-truth log (truth.ts) and fault switches (faults/switches.ts), for
+ * tests, demos and calibration. `startRefbot` runs it in this process;
+ * `earshot refbot` runs it as a program.
  *
  * What it sends, in order (a Pipecat bot on the eval transport does the same):
  *
@@ -63,10 +63,10 @@ export {
   parseFaults,
   type FaultName,
   type Faults,
-} from './faults.js';
+} from './faults/switches.js';
 export type { TruthBase, TruthEvent } from './truth.js';
-export { DEFAULT_REPLY_TIMING, type ReplyTiming } from './reply.js';
-export type { VadSettings } from './listener.js';
+export { DEFAULT_REPLY_TIMING, type ReplyTiming } from './reply/reply-run.js';
+export type { VadSettings } from './input/utterance-detector.js';
 export { RefbotError, RefbotOptionError } from './errors.js';
 export {
   Brain,
@@ -82,5 +82,5 @@ export {
   type JsonValue,
   type PlannedCall,
   type Reply,
-} from './brain.js';
-export { DEFAULT_DTMF_IDLE_TIMEOUT_MS, DtmfAggregator, DtmfKeyError, type DtmfAggregatorOptions, type DtmfEntry } from './dtmf.js';
+} from './brain/brain.js';
+export { DEFAULT_DTMF_IDLE_TIMEOUT_MS, DtmfAggregator, DtmfKeyError, type DtmfAggregatorOptions, type DtmfEntry } from './input/dtmf-aggregator.js';

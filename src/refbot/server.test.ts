@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ClientMessages, connect } from '../protocol/index.js';
 import { RefbotOptionError } from './errors.js';
-import { FaultSpecError } from './faults.js';
+import { FaultSpecError } from './faults/switches.js';
 import { startRefbot } from './server.js';
 
 /** `startRefbot`: the bot in this process, as `earshot demo` and `calibrate` use it. */

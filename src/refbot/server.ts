@@ -13,16 +13,16 @@ import { errorMessage } from '../core/errors.js';
 import { PreciseTimerDriver, type TimerDriver } from '../audio/index.js';
 import { type CodecName, isCodecName, ListenError, WireServer } from '../protocol/index.js';
 import { FLITE_VOICES } from '../speech/index.js';
-import { type Brain, loadBrain } from './brain.js';
-import { DEFAULT_DTMF_IDLE_TIMEOUT_MS } from './dtmf.js';
-import { Ears } from './ears.js';
-import { RefbotOptionError } from './errors.js';
+import { type Brain, loadBrain } from './brain/brain.js';
 import { Conversation } from './conversation.js';
-import { CRASH_EXIT_CODE, describeFaults, type Faults, parseFaults } from './faults.js';
-import type { VadSettings } from './listener.js';
-import { DEFAULT_REPLY_TIMING, type ReplyTiming } from './reply.js';
+import { RefbotOptionError } from './errors.js';
+import { CRASH_EXIT_CODE, describeFaults, type Faults, parseFaults } from './faults/switches.js';
+import { DEFAULT_DTMF_IDLE_TIMEOUT_MS } from './input/dtmf-aggregator.js';
+import { SpeechModels } from './input/speech-models.js';
+import type { VadSettings } from './input/utterance-detector.js';
+import { DEFAULT_REPLY_TIMING, type ReplyTiming } from './reply/reply-run.js';
+import { BotTts } from './reply/tts.js';
 import { TruthLog } from './truth.js';
-import { BotVoice } from './voice.js';
 
 export interface RefbotOptions {
   /** 0 (default) picks a free port; read it back from the handle. */
@@ -100,8 +100,8 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
 
   let resolveClosed!: (exit: RefbotExit) => void;
   const closed = new Promise<RefbotExit>((resolve) => (resolveClosed = resolve));
-  const voice = new BotVoice({ voice: voiceName, sampleRate, cacheDir: options.ttsCacheDir, noCache: options.noTtsCache });
-  const ears = new Ears();
+  const tts = new BotTts({ voice: voiceName, sampleRate, cacheDir: options.ttsCacheDir, noCache: options.noTtsCache });
+  const models = new SpeechModels();
   const conversations = new Set<Conversation>();
   let stopping: Promise<RefbotExit> | null = null;
   let refuser: Server | null = null;
@@ -115,7 +115,7 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
         c.shutdown(hard ? 'fault' : 'closed');
         if (hard) c.terminate();
       }
-      await Promise.all([server?.close(), refuser && new Promise<void>((r) => refuser!.close(() => r())), voice.close(), ears.close()]);
+      await Promise.all([server?.close(), refuser && new Promise<void>((r) => refuser!.close(() => r())), tts.close(), models.close()]);
       truth.write({ event: 'exit', reason: exit.reason, exit_code: exit.exitCode });
       truth.close();
       resolveClosed(exit);
@@ -145,8 +145,8 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
             brain,
             clock,
             timers,
-            voice,
-            ears,
+            tts,
+            models,
             truth,
             faults,
             responseDelayMs,
@@ -177,7 +177,7 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
     }
   } catch (err) {
     truth.close();
-    await Promise.all([voice.close(), ears.close()]);
+    await Promise.all([tts.close(), models.close()]);
     throw err;
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../core/clock.js';
-import { EarshotError } from '../core/errors.js';
-import { DEFAULT_DTMF_IDLE_TIMEOUT_MS, DtmfAggregator, DtmfKeyError, ManualScheduler, realScheduler, type DtmfEntry } from './dtmf.js';
+import { ManualClock } from '../../core/clock.js';
+import { EarshotError } from '../../core/errors.js';
+import { DEFAULT_DTMF_IDLE_TIMEOUT_MS, DtmfAggregator, DtmfKeyError, ManualScheduler, realScheduler, type DtmfEntry } from './dtmf-aggregator.js';
 
 function setup(options: { idleTimeoutMs?: number; terminator?: string; prefix?: string } = {}) {
   const clock = new ManualClock(1000);

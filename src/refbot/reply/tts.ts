@@ -4,9 +4,9 @@
  * bot says the same sentences over and over (the greeting on every connection).
  * Created on first use: a text-only bot never starts Flite.
  */
-import { createTts, type TtsProvider } from '../speech/index.js';
+import { createTts, type TtsProvider } from '../../speech/index.js';
 
-export interface BotVoiceOptions {
+export interface BotTtsOptions {
   /** Flite voice (slt, rms, awb, kal, kal16). */
   voice: string;
   sampleRate: number;
@@ -16,12 +16,12 @@ export interface BotVoiceOptions {
   memoryEntries?: number;
 }
 
-export class BotVoice {
+export class BotTts {
   private provider: Promise<TtsProvider> | null = null;
   private readonly memory = new Map<string, Promise<Int16Array>>();
   private readonly maxEntries: number;
 
-  constructor(readonly options: BotVoiceOptions) {
+  constructor(readonly options: BotTtsOptions) {
     this.maxEntries = options.memoryEntries ?? 256;
   }
 

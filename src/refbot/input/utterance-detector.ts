@@ -1,12 +1,13 @@
 /**
- * The bot's ears: microphone frames through the streaming Silero VAD, with the
- * energy gate refining the VAD's 32 ms frame edges to the sample, and the
- * utterance's audio cut out for the recognizer when the VAD ends it.
+ * Finding the user's utterances: microphone frames through the streaming
+ * Silero VAD, with the energy gate refining the VAD's 32 ms frame edges to the
+ * sample, and the utterance's audio cut out for the recognizer when the VAD
+ * ends it.
  */
-import type { Clock } from '../core/clock.js';
-import { audibleEnd, DEFAULT_GATE, firstAudibleSample, type SileroVad, StreamingVad, type VadEvent } from '../audio/index.js';
-import { MicHistory } from './history.js';
-import type { MicFrame } from './mic.js';
+import type { Clock } from '../../core/clock.js';
+import { audibleEnd, DEFAULT_GATE, firstAudibleSample, type SileroVad, StreamingVad, type VadEvent } from '../../audio/index.js';
+import { MicHistory } from './mic-history.js';
+import type { MicFrame } from './virtual-mic.js';
 
 export interface VadSettings {
   /** Consecutive speech before the VAD confirms a start (default 96 ms: three Silero frames). */
@@ -41,14 +42,14 @@ export interface Utterance {
   sampleRate: number;
 }
 
-export interface ListenerOptions {
+export interface UtteranceDetectorOptions {
   model: SileroVad;
   sampleRate: number;
   clock: Clock;
   vad?: VadSettings;
   onSpeechStart: (edge: SpeechEdge) => void;
   onSpeechEnd: (utterance: Utterance) => void;
-  /** Where a VAD failure goes (the listener then stops hearing; the connection stays up). */
+  /** Where a VAD failure goes (the detector then stops; the connection stays up). */
   onError: (err: unknown) => void;
 }
 
@@ -60,7 +61,7 @@ const TAIL_MS = 100;
 const STT_LEAD_MS = 300;
 const STT_TRAIL_MS = 200;
 
-export class Listener {
+export class UtteranceDetector {
   private readonly history: MicHistory;
   private readonly msToSamples: (ms: number) => number;
   private speechStart: SpeechEdge | null = null;
@@ -70,20 +71,20 @@ export class Listener {
 
   private constructor(
     private readonly vad: StreamingVad,
-    private readonly options: ListenerOptions,
+    private readonly options: UtteranceDetectorOptions,
   ) {
     this.history = new MicHistory(options.sampleRate);
     this.msToSamples = (ms) => Math.round((ms * options.sampleRate) / 1000);
   }
 
-  static async create(options: ListenerOptions): Promise<Listener> {
+  static async create(options: UtteranceDetectorOptions): Promise<UtteranceDetector> {
     const vad = await StreamingVad.create(options.model, {
       sampleRate: options.sampleRate,
       minSpeechMs: options.vad?.minSpeechMs ?? 96,
       minSilenceMs: options.vad?.minSilenceMs ?? 320,
       ...(options.vad?.positiveThreshold !== undefined ? { positiveThreshold: options.vad.positiveThreshold } : {}),
     });
-    return new Listener(vad, options);
+    return new UtteranceDetector(vad, options);
   }
 
   /** True between a confirmed start and its end. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../core/clock.js';
+import { ManualClock } from '../../core/clock.js';
+import { DtmfAggregator, ManualScheduler } from '../input/dtmf-aggregator.js';
 import { BrainMemory, loadBrain, type Reply } from './brain.js';
-import { DtmfAggregator, ManualScheduler } from './dtmf.js';
 
 /** The default brain (fixtures/brain.yaml): what the example scenarios are written against. */
 const brain = loadBrain();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MicHistory } from './history.js';
-import type { MicFrame } from './mic.js';
+import { MicHistory } from './mic-history.js';
+import type { MicFrame } from './virtual-mic.js';
 
 const RATE = 16000;
 

@@ -5,8 +5,8 @@
  * (2 s, Pipecat's default). Time comes from an injected clock and scheduler so
  * tests drive it by hand.
  */
-import { monotonicClock, type Clock } from '../core/clock.js';
-import { EarshotError } from '../core/errors.js';
+import { monotonicClock, type Clock } from '../../core/clock.js';
+import { EarshotError } from '../../core/errors.js';
 
 /** Pipecat's DTMFAggregator default idle timeout (`timeout=2.0` seconds). */
 export const DEFAULT_DTMF_IDLE_TIMEOUT_MS = 2000;

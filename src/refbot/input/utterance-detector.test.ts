@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../core/clock.js';
-import { audibleBounds, SileroVad } from '../audio/index.js';
-import { createTts, type TtsProvider } from '../speech/index.js';
-import { Listener, type SpeechEdge, type Utterance } from './listener.js';
+import { ManualClock } from '../../core/clock.js';
+import { audibleBounds, SileroVad } from '../../audio/index.js';
+import { createTts, type TtsProvider } from '../../speech/index.js';
+import { UtteranceDetector, type SpeechEdge, type Utterance } from './utterance-detector.js';
 
 /**
  * The real Silero VAD on real (Flite) speech, frame by frame as the virtual
- * microphone delivers it: the listener must find the utterance, date its
+ * microphone delivers it: the detector must find the utterance, date its
  * voiced edges to exactly the samples the energy gate finds in the audio the
  * client sent, and cut the utterance out for the recognizer.
  */
@@ -28,7 +28,7 @@ async function listen(stream: Int16Array, firstInIndex: number): Promise<{ start
   const starts: SpeechEdge[] = [];
   const ends: Utterance[] = [];
   let failure: unknown;
-  const listener = await Listener.create({
+  const detector = await UtteranceDetector.create({
     model: vad,
     sampleRate: RATE,
     clock,
@@ -41,7 +41,7 @@ async function listen(stream: Int16Array, firstInIndex: number): Promise<{ start
     const samples = stream.subarray(at, at + 320);
     const playedMs = 10_000 + (at * 1000) / RATE;
     clock.set(playedMs);
-    listener.feed({ samples, micStart: at, inStart: firstInIndex + at, playedMs, arrivedMs: playedMs });
+    detector.feed({ samples, micStart: at, inStart: firstInIndex + at, playedMs, arrivedMs: playedMs });
   }
   // Let the VAD's queued inferences finish.
   for (let i = 0; i < 200 && ends.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
@@ -50,7 +50,7 @@ async function listen(stream: Int16Array, firstInIndex: number): Promise<{ start
   return { starts, ends };
 }
 
-describe('Listener: Silero VAD + energy gate on the microphone stream', () => {
+describe('UtteranceDetector: Silero VAD + energy gate on the microphone stream', () => {
   it('finds one utterance and dates its voiced start and end to the sample the client sent', async () => {
     const speech = (await tts.synthesize('What is the capital of France?', { sampleRate: RATE })).pcm;
     const lead = 16000; // 1 s of silence before, 1 s after

@@ -9,8 +9,8 @@
  * end of the frame already sent (at most 20 ms of audio), which is what a
  * barge-in needs.
  */
-import type { Clock } from '../core/clock.js';
-import type { TimerDriver } from '../audio/index.js';
+import type { Clock } from '../../core/clock.js';
+import type { TimerDriver } from '../../audio/index.js';
 
 export interface SentFrame {
   /** Index of the frame's first sample in the connection's outgoing audio stream. */

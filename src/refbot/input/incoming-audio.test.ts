@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { monotonicClock } from '../core/clock.js';
-import { audibleBounds, resample } from '../audio/index.js';
-import { createTts } from '../speech/index.js';
-import { AudioInput, downmix } from './audio-in.js';
-import { Ears } from './ears.js';
-import type { SpeechEdge, Utterance } from './listener.js';
+import { monotonicClock } from '../../core/clock.js';
+import { audibleBounds, resample } from '../../audio/index.js';
+import { createTts } from '../../speech/index.js';
+import { IncomingAudio, downmix } from './incoming-audio.js';
+import { SpeechModels } from './speech-models.js';
+import type { SpeechEdge, Utterance } from './utterance-detector.js';
 
 describe('downmix', () => {
   it('averages interleaved channels, rounding', () => {
@@ -13,8 +13,8 @@ describe('downmix', () => {
   });
 });
 
-describe('AudioInput: any rate, any channel count, real VAD', () => {
-  const ears = new Ears();
+describe('IncomingAudio: any rate, any channel count, real VAD', () => {
+  const models = new SpeechModels();
   let speech48k: Int16Array;
   beforeAll(async () => {
     const tts = await createTts('flite');
@@ -22,15 +22,15 @@ describe('AudioInput: any rate, any channel count, real VAD', () => {
     await tts.close();
     speech48k = await resample(pcm16k, 16000, 48000);
   });
-  afterAll(() => ears.close());
+  afterAll(() => models.close());
 
   it('hears stereo 48 kHz streamed in real-time-sized messages, with edges in the incoming stream’s own samples', async () => {
     const starts: SpeechEdge[] = [];
     const ends: Utterance[] = [];
     const errors: unknown[] = [];
-    const input = new AudioInput({
+    const input = new IncomingAudio({
       clock: monotonicClock,
-      ears,
+      models,
       onSpeechStart: (e) => starts.push(e),
       onSpeechEnd: (u) => ends.push(u),
       onError: (e) => errors.push(e),
@@ -55,7 +55,7 @@ describe('AudioInput: any rate, any channel count, real VAD', () => {
 
   it('tells the client about a sample rate it cannot use, and hears nothing from it', () => {
     const errors: unknown[] = [];
-    const input = new AudioInput({ clock: monotonicClock, ears, onSpeechStart: () => {}, onSpeechEnd: () => {}, onError: (e) => errors.push(e) });
+    const input = new IncomingAudio({ clock: monotonicClock, models, onSpeechStart: () => {}, onSpeechEnd: () => {}, onError: (e) => errors.push(e) });
     input.push(new Int16Array(320), 3, 1, 0);
     expect(String(errors[0])).toMatch(/sampleRate: expected an integer between 1000 and 192000 Hz, got 3/);
     expect(input.sampleRate).toBeNull();

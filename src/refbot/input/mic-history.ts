@@ -5,7 +5,7 @@
  * turn a microphone sample index into an incoming-stream index and a time.
  * Older frames are dropped, so memory stays flat however long a call lasts.
  */
-import type { MicFrame } from './mic.js';
+import type { MicFrame } from './virtual-mic.js';
 
 export class MicHistory {
   private frames: MicFrame[] = [];

@@ -1,5 +1,5 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Scalar } from 'yaml';
-import { EarshotError } from '../core/errors.js';
+import { EarshotError } from '../../core/errors.js';
 
 /**
  * A brain file that cannot be used, located in it: `file:line:col: field: detail`

@@ -2,34 +2,34 @@
  * A connection's incoming audio: `raw-audio` messages or protobuf
  * AudioRawFrames, downmixed to mono, converted to the stream's first sample
  * rate if a client changes rate midway, played through the virtual
- * microphone into the listener (VAD). The VAD model loads on the first audio;
+ * microphone into the utterance detector (VAD). The VAD model loads on the first audio;
  * frames played meanwhile wait for it, in order.
  */
-import type { Clock } from '../core/clock.js';
-import { checkSampleRate, resample } from '../audio/index.js';
-import type { Ears } from './ears.js';
-import { Listener, type SpeechEdge, type Utterance, type VadSettings } from './listener.js';
-import { coarseTimers, type MicFrame, VirtualMic } from './mic.js';
+import type { Clock } from '../../core/clock.js';
+import { checkSampleRate, resample } from '../../audio/index.js';
+import type { SpeechModels } from './speech-models.js';
+import { UtteranceDetector, type SpeechEdge, type Utterance, type VadSettings } from './utterance-detector.js';
+import { coarseTimers, type MicFrame, VirtualMic } from './virtual-mic.js';
 
-export interface AudioInputOptions {
+export interface IncomingAudioOptions {
   clock: Clock;
-  ears: Ears;
+  models: SpeechModels;
   vad?: VadSettings;
   onSpeechStart: (edge: SpeechEdge) => void;
   onSpeechEnd: (utterance: Utterance) => void;
   onError: (err: unknown) => void;
 }
 
-export class AudioInput {
+export class IncomingAudio {
   private mic: VirtualMic | null = null;
-  private listener: Listener | null = null;
+  private detector: UtteranceDetector | null = null;
   private waiting: MicFrame[] = [];
   /** Conversions of a different rate finish in order: later audio waits behind them. */
   private tail: Promise<void> = Promise.resolve();
   private converting = 0;
   private closed = false;
 
-  constructor(private readonly options: AudioInputOptions) {}
+  constructor(private readonly options: IncomingAudioOptions) {}
 
   /** The stream's sample rate (its first message's), or null before any audio. */
   get sampleRate(): number | null {
@@ -76,14 +76,14 @@ export class AudioInput {
   }
 
   private start(sampleRate: number): VirtualMic {
-    const { clock, ears } = this.options;
+    const { clock, models } = this.options;
     const mic = new VirtualMic({ sampleRate, clock, timers: coarseTimers(clock), onFrame: (f) => this.onFrame(f) });
     this.mic = mic;
-    ears.warm();
-    ears
+    models.warm();
+    models
       .vad()
       .then((model) =>
-        Listener.create({
+        UtteranceDetector.create({
           model,
           sampleRate,
           clock,
@@ -94,10 +94,10 @@ export class AudioInput {
         }),
       )
       .then(
-        (listener) => {
+        (detector) => {
           if (this.closed) return;
-          this.listener = listener;
-          for (const f of this.waiting.splice(0)) listener.feed(f);
+          this.detector = detector;
+          for (const f of this.waiting.splice(0)) detector.feed(f);
         },
         (err: unknown) => this.options.onError(err),
       );
@@ -105,7 +105,7 @@ export class AudioInput {
   }
 
   private onFrame(frame: MicFrame): void {
-    if (this.listener) this.listener.feed(frame);
+    if (this.detector) this.detector.feed(frame);
     else if (!this.closed) this.waiting.push(frame);
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getCodec, parseServerMessage, type ServerMessageMessage } from '../protocol/index.js';
-import { describeFaults, FaultSpecError, garbageFrames, hugeMessage, MALFORMED_RTVI, parseFaults } from './faults.js';
+import { getCodec, parseServerMessage, type ServerMessageMessage } from '../../protocol/index.js';
+import { describeFaults, FaultSpecError, garbageFrames, hugeMessage, MALFORMED_RTVI, parseFaults } from './switches.js';
 
 describe('parseFaults: the repeatable --fault NAME[=ARG] flag', () => {
   it('reads every switch, with its argument where it takes one', () => {

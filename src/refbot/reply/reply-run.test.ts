@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock, monotonicClock } from '../core/clock.js';
-import { ManualTimerDriver } from '../audio/index.js';
-import type { FunctionCallReportLevel, ServerMessage } from '../protocol/index.js';
-import { BrainMemory, loadBrain } from './brain.js';
-import { interruptedTail, type ReplyContext, ReplyRun } from './reply.js';
+import { ManualClock, monotonicClock } from '../../core/clock.js';
+import { ManualTimerDriver } from '../../audio/index.js';
+import type { FunctionCallReportLevel, ServerMessage } from '../../protocol/index.js';
+import { BrainMemory, loadBrain } from '../brain/brain.js';
+import { interruptedTail, type ReplyContext, ReplyRun } from './reply-run.js';
 import { Speaker } from './speaker.js';
-import { TruthLog } from './truth.js';
-import { BotVoice } from './voice.js';
+import { TruthLog } from '../truth.js';
+import { BotTts } from './tts.js';
 
 /** A text-only reply (no speech), run for real on the monotonic clock with short timings. */
 function run(text: string, level: FunctionCallReportLevel = 'full'): { sent: ServerMessage[]; reply: ReplyRun } {
@@ -20,7 +20,7 @@ function run(text: string, level: FunctionCallReportLevel = 'full'): { sent: Ser
     send: (m) => sent.push(m),
     speaker: new Speaker({ clock: manual, timers: new ManualTimerDriver(manual), sampleRate: 16000, send: () => {} }),
     audioOnWire: false,
-    voice: new BotVoice({ voice: 'slt', sampleRate: 16000 }),
+    tts: new BotTts({ voice: 'slt', sampleRate: 16000 }),
     truth: new TruthLog(null, monotonicClock),
     timing: { llmTtfbMs: 1, chunkMs: 1, storyChunkMs: 5 },
     reportLevel: () => level,

@@ -10,8 +10,8 @@
  * reference bot must hear the same audio the same way every time, which is
  * worth the ~0.3 s model load per turn.
  */
-import { SileroVad } from '../audio/index.js';
-import { createStt, type SttProvider } from '../speech/index.js';
+import { SileroVad } from '../../audio/index.js';
+import { createStt, type SttProvider } from '../../speech/index.js';
 
 /**
  * Silence around an utterance for PocketSphinx. The utterance already carries
@@ -20,7 +20,7 @@ import { createStt, type SttProvider } from '../speech/index.js';
  */
 const STT_PADDING_SECS = 0.5;
 
-export class Ears {
+export class SpeechModels {
   private vadModel: Promise<SileroVad> | null = null;
   private recognizer: Promise<SttProvider> | null = null;
   private warmed = false;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../core/clock.js';
-import { ManualTimerDriver } from '../audio/index.js';
-import { type MicFrame, VirtualMic } from './mic.js';
+import { ManualClock } from '../../core/clock.js';
+import { ManualTimerDriver } from '../../audio/index.js';
+import { type MicFrame, VirtualMic } from './virtual-mic.js';
 
 const RATE = 16000;
 const FRAME = 320; // 20 ms

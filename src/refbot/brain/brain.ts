@@ -7,14 +7,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { errorMessage } from '../core/errors.js';
-import { compileBrain, type BrainSpec, type Responder } from './brain-file.js';
-import { matchWhen, type Captures } from './brain-match.js';
-import { chunkText, normalizeText, parseTemplate, renderTemplate, splitSentences, tidyText } from './brain-text.js';
-import { BrainError, type JsonValue } from './brain-yaml.js';
+import { errorMessage } from '../../core/errors.js';
+import { compileBrain, type BrainSpec, type Responder } from './compile.js';
+import { matchWhen, type Captures } from './matching.js';
+import { chunkText, normalizeText, parseTemplate, renderTemplate, splitSentences, tidyText } from './text.js';
+import { BrainError, type JsonValue } from './yaml-reader.js';
 
-export { BrainError, type JsonValue } from './brain-yaml.js';
-export { normalizeText } from './brain-text.js';
+export { BrainError, type JsonValue } from './yaml-reader.js';
+export { normalizeText } from './text.js';
 
 /** A function call the bot reports (`llm-function-call-in-progress`) and runs for `durationMs`. */
 export interface PlannedCall {
@@ -214,8 +214,8 @@ export function parseBrain(yamlText: string, file = '<brain>'): Brain {
 
 /**
  * The default brain shipped with the package: fixtures/brain.yaml under the
- * package root, found by walking up from this module (src/refbot or
- * dist/refbot) to the folder holding package.json.
+ * package root, found by walking up from this module (src/refbot/brain or
+ * dist/refbot/brain) to the folder holding package.json.
  */
 export function defaultBrainPath(): string {
   let dir = dirname(fileURLToPath(import.meta.url));

@@ -5,9 +5,9 @@
  * serializer would send); garbage is raw, whatever the wire.
  */
 import protobuf from 'protobufjs/light.js';
-import type { Clock } from '../core/clock.js';
-import { type CodecName, PIPECAT_FRAMES_SCHEMA, type ServerConnection } from '../protocol/index.js';
-import { garbageFrames, hugeMessage, MALFORMED_RTVI } from './faults.js';
+import type { Clock } from '../../core/clock.js';
+import { type CodecName, PIPECAT_FRAMES_SCHEMA, type ServerConnection } from '../../protocol/index.js';
+import { garbageFrames, hugeMessage, MALFORMED_RTVI } from './switches.js';
 
 const FrameType = protobuf.Root.fromJSON(PIPECAT_FRAMES_SCHEMA).lookupType('pipecat.Frame');
 

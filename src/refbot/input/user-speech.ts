@@ -1,5 +1,5 @@
 /**
- * A connection's ears in RTVI terms: the VAD's decisions become
+ * The user's speech in RTVI terms: the VAD's decisions become
  * `user-started-speaking` (and the raw `vad-*` messages when asked), a
  * barge-in when the bot is replying, truth lines with the sample-accurate
  * edges; each ended utterance is transcribed by PocketSphinx, one after
@@ -7,20 +7,20 @@
  * `user-stopped-speaking` (the turn ends once transcribed, as with Pipecat's
  * default turn strategy). An empty transcription ends the turn with no reply.
  */
-import type { Clock } from '../core/clock.js';
-import { errorMessage } from '../core/errors.js';
-import type { ServerMessage } from '../protocol/index.js';
-import { AudioInput } from './audio-in.js';
-import type { Ears } from './ears.js';
-import type { SpeechEdge, Utterance, VadSettings } from './listener.js';
-import type { TruthLog } from './truth.js';
+import type { Clock } from '../../core/clock.js';
+import { errorMessage } from '../../core/errors.js';
+import type { ServerMessage } from '../../protocol/index.js';
+import { IncomingAudio } from './incoming-audio.js';
+import type { SpeechModels } from './speech-models.js';
+import type { SpeechEdge, Utterance, VadSettings } from './utterance-detector.js';
+import type { TruthLog } from '../truth.js';
 
 export const STT_PROCESSOR = 'SphinxSTTService#0';
 
-export interface HearingHost {
+export interface UserSpeechHost {
   conn: number;
   clock: Clock;
-  ears: Ears;
+  models: SpeechModels;
   truth: TruthLog;
   vad: VadSettings;
   /** eval-configure asked for the raw VAD messages. */
@@ -36,16 +36,16 @@ export interface HearingHost {
   reportError: (text: string) => void;
 }
 
-export class Hearing {
-  private readonly input: AudioInput;
+export class UserSpeech {
+  private readonly input: IncomingAudio;
   /** Utterances are transcribed and answered one after another. */
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
 
-  constructor(private readonly host: HearingHost) {
-    this.input = new AudioInput({
+  constructor(private readonly host: UserSpeechHost) {
+    this.input = new IncomingAudio({
       clock: host.clock,
-      ears: host.ears,
+      models: host.models,
       vad: host.vad,
       onSpeechStart: (edge) => this.onSpeechStart(edge),
       onSpeechEnd: (u) => this.onSpeechEnd(u),
@@ -101,7 +101,7 @@ export class Hearing {
 
   private async transcribe(utterance: Utterance): Promise<void> {
     const { host } = this;
-    const stt = await host.ears.stt();
+    const stt = await host.models.stt();
     const started = host.clock.now();
     let text = '';
     try {

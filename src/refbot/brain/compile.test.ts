@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EarshotError } from '../core/errors.js';
+import { EarshotError } from '../../core/errors.js';
 import { BrainError, BrainMemory, defaultBrainPath, loadBrain, parseBrain } from './brain.js';
 
 const MINIMAL = 'greeting: Hi.\nfallback: Pardon?\n';
@@ -225,7 +225,7 @@ describe('brain file: errors are located at file:line:col with the field', () =>
 describe('brain file: the default', () => {
   it('is fixtures/brain.yaml under the package root, found without a hard-coded path', () => {
     const path = defaultBrainPath();
-    const root = resolve(import.meta.dirname, '..', '..');
+    const root = resolve(import.meta.dirname, '..', '..', '..');
     expect(path).toBe(join(root, 'fixtures', 'brain.yaml'));
     expect(JSON.parse(readFileSync(join(dirname(dirname(path)), 'package.json'), 'utf8')).name).toBe('earshot');
     expect(loadBrain().file).toBe(path);

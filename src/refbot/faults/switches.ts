@@ -21,9 +21,9 @@
  * "A user turn" is one answered input: a `send-text` that runs immediately, a
  * flushed DTMF entry, or an utterance whose transcription is not empty.
  */
-import { UsageError } from '../core/errors.js';
-import type { ServerMessageMessage } from '../protocol/index.js';
-import { seededRandom } from '../core/random.js';
+import { UsageError } from '../../core/errors.js';
+import type { ServerMessageMessage } from '../../protocol/index.js';
+import { seededRandom } from '../../core/random.js';
 
 export interface Faults {
   refuse?: boolean;

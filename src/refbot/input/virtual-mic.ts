@@ -20,10 +20,10 @@
  * Every frame says where its samples sit in the connection's incoming stream
  * (`inStart`; null for generated silence) and when it was played, so a sample
  * the VAD reports can be traced back to the message and the instant it came
- * from (see truth.ts).
+ * from (see ../truth.ts).
  */
-import type { Clock } from '../core/clock.js';
-import type { TimerDriver } from '../audio/index.js';
+import type { Clock } from '../../core/clock.js';
+import type { TimerDriver } from '../../audio/index.js';
 
 export interface MicFrame {
   samples: Int16Array;

@@ -3,11 +3,11 @@
  * speaker as the text stream completes them (SpeechPipeline), and an account
  * of what audio went out when (ReplyAudio), which the truth log reports.
  */
-import { abortable, sleep } from '../core/abort.js';
-import { audibleEnd, firstAudibleSample } from '../audio/index.js';
-import type { ServerMessage } from '../protocol/index.js';
-import { AUDIO_BURST_MS } from './faults.js';
-import type { ReplyContext, ReplyPlan } from './reply.js';
+import { abortable, sleep } from '../../core/abort.js';
+import { audibleEnd, firstAudibleSample } from '../../audio/index.js';
+import type { ServerMessage } from '../../protocol/index.js';
+import { AUDIO_BURST_MS } from '../faults/switches.js';
+import type { ReplyContext, ReplyPlan } from './reply-run.js';
 import type { SentFrame } from './speaker.js';
 
 export const TTS_PROCESSOR = 'FliteTTSService#0';
@@ -179,7 +179,7 @@ export class SpeechPipeline {
   hand(): void {
     const { ctx } = this.run;
     const i = this.handed++;
-    const job = ctx.voice.synthesize(this.sentences[i]);
+    const job = ctx.tts.synthesize(this.sentences[i]);
     // A failure surfaces where the job is awaited; until then it must not count as unhandled.
     job.catch(() => undefined);
     this.jobs.push(job);
@@ -214,7 +214,7 @@ export class SpeechPipeline {
     for (let i = 0; i < this.sentences.length; i++) {
       const pcm = await this.job(i);
       if (pcm === null || this.run.aborted) return;
-      if (i === 0) this.run.send({ type: 'metrics', data: { ttfb: [{ processor: TTS_PROCESSOR, model: ctx.voice.name, value: secs(ctx.clock.now() - this.startedMs) }] } });
+      if (i === 0) this.run.send({ type: 'metrics', data: { ttfb: [{ processor: TTS_PROCESSOR, model: ctx.tts.name, value: secs(ctx.clock.now() - this.startedMs) }] } });
       const last = i === this.sentences.length - 1;
       let segment: SpokenSegment | null = null;
       ctx.speaker.play({

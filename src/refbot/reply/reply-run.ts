@@ -20,20 +20,20 @@
  * key): from then on it sends nothing more, and `abort()` reports what was in
  * flight so the conversation can send the interruption messages.
  */
-import { sleep } from '../core/abort.js';
-import type { Clock } from '../core/clock.js';
-import type { FunctionCallReportLevel, ServerMessage } from '../protocol/index.js';
-import type { PlannedCall, Reply } from './brain.js';
-import { type AudioEnd, ReplyAudio, secs, SpeechPipeline, type SpeechHost, type SpokenSegment } from './reply-audio.js';
+import { sleep } from '../../core/abort.js';
+import type { Clock } from '../../core/clock.js';
+import type { FunctionCallReportLevel, ServerMessage } from '../../protocol/index.js';
+import type { PlannedCall, Reply } from '../brain/brain.js';
+import { type AudioEnd, ReplyAudio, secs, SpeechPipeline, type SpeechHost, type SpokenSegment } from './speech-pipeline.js';
 import type { Speaker } from './speaker.js';
-import type { TruthLog } from './truth.js';
-import type { BotVoice } from './voice.js';
+import type { TruthLog } from '../truth.js';
+import type { BotTts } from './tts.js';
 
-export type { AudioEnd } from './reply-audio.js';
+export type { AudioEnd } from './speech-pipeline.js';
 
 export const LLM_PROCESSOR = 'RefbotLLMService#0';
 export const LLM_MODEL = 'refbot-brain';
-export { TTS_PROCESSOR } from './reply-audio.js';
+export { TTS_PROCESSOR } from './speech-pipeline.js';
 
 export interface ReplyTiming {
   /** The LLM's time to first token. */
@@ -53,7 +53,7 @@ export interface ReplyContext {
   speaker: Speaker;
   /** Whether the speaker's frames reach the wire (truth's `on_wire`). */
   audioOnWire: boolean;
-  voice: BotVoice;
+  tts: BotTts;
   truth: TruthLog;
   timing: ReplyTiming;
   reportLevel: (functionName: string) => FunctionCallReportLevel;

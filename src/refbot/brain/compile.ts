@@ -3,9 +3,9 @@
  * into matchers and templates, so every mistake surfaces at load time as a
  * located BrainError rather than as a wrong reply in the middle of a test.
  */
-import { phrasePattern, type Condition, type Term, type TermAlternative, type VocabEntry } from './brain-match.js';
-import { normalizeText, parseTemplate, TemplateSyntaxError, tidyText, type Template } from './brain-text.js';
-import { YamlReader, type JsonValue, type Located } from './brain-yaml.js';
+import { phrasePattern, type Condition, type Term, type TermAlternative, type VocabEntry } from './matching.js';
+import { normalizeText, parseTemplate, TemplateSyntaxError, tidyText, type Template } from './text.js';
+import { YamlReader, type JsonValue, type Located } from './yaml-reader.js';
 
 export interface CallSpec {
   readonly name: string;

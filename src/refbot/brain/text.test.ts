@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText, normalizeText, parseTemplate, renderTemplate, splitSentences, TemplateSyntaxError, tidyText } from './brain-text.js';
+import { chunkText, normalizeText, parseTemplate, renderTemplate, splitSentences, TemplateSyntaxError, tidyText } from './text.js';
 
 describe('normalizeText', () => {
   it('makes typed text look like PocketSphinx output: lowercase, no punctuation', () => {
