@@ -23,9 +23,10 @@ import { DtmfAggregator } from './input/dtmf-aggregator.js';
 import type { SpeechModels } from './input/speech-models.js';
 import { UserSpeech } from './input/user-speech.js';
 import type { SpeechEdge, VadSettings } from './input/utterance-detector.js';
-import { interruptedTail, type ReplyPlan, ReplyRun, type ReplyTiming } from './reply/reply-run.js';
+import { interruptedTail, ReplyRun } from './reply/reply-run.js';
 import { Speaker } from './reply/speaker.js';
 import type { BotTts } from './reply/tts.js';
+import type { ReplyPlan, ReplyTiming } from './reply/types.js';
 import type { TruthLog } from './truth.js';
 
 export interface ConversationDeps {

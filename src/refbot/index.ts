@@ -65,7 +65,7 @@ export {
   type Faults,
 } from './faults/switches.js';
 export type { TruthBase, TruthEvent } from './truth.js';
-export { DEFAULT_REPLY_TIMING, type ReplyTiming } from './reply/reply-run.js';
+export { DEFAULT_REPLY_TIMING, type ReplyTiming } from './reply/types.js';
 export type { VadSettings } from './input/utterance-detector.js';
 export { RefbotError, RefbotOptionError } from './errors.js';
 export {

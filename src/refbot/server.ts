@@ -20,8 +20,8 @@ import { CRASH_EXIT_CODE, describeFaults, type Faults, parseFaults } from './fau
 import { DEFAULT_DTMF_IDLE_TIMEOUT_MS } from './input/dtmf-aggregator.js';
 import { SpeechModels } from './input/speech-models.js';
 import type { VadSettings } from './input/utterance-detector.js';
-import { DEFAULT_REPLY_TIMING, type ReplyTiming } from './reply/reply-run.js';
 import { BotTts } from './reply/tts.js';
+import { DEFAULT_REPLY_TIMING, type ReplyTiming } from './reply/types.js';
 import { TruthLog } from './truth.js';
 
 export interface RefbotOptions {

@@ -3,10 +3,11 @@ import { ManualClock, monotonicClock } from '../../core/clock.js';
 import { ManualTimerDriver } from '../../audio/index.js';
 import type { FunctionCallReportLevel, ServerMessage } from '../../protocol/index.js';
 import { BrainMemory, loadBrain } from '../brain/brain.js';
-import { interruptedTail, type ReplyContext, ReplyRun } from './reply-run.js';
-import { Speaker } from './speaker.js';
 import { TruthLog } from '../truth.js';
+import { interruptedTail, ReplyRun } from './reply-run.js';
+import { Speaker } from './speaker.js';
 import { BotTts } from './tts.js';
+import type { ReplyContext } from './types.js';
 
 /** A text-only reply (no speech), run for real on the monotonic clock with short timings. */
 function run(text: string, level: FunctionCallReportLevel = 'full'): { sent: ServerMessage[]; reply: ReplyRun } {

@@ -21,75 +21,14 @@
  * flight so the conversation can send the interruption messages.
  */
 import { sleep } from '../../core/abort.js';
-import type { Clock } from '../../core/clock.js';
 import type { FunctionCallReportLevel, ServerMessage } from '../../protocol/index.js';
-import type { PlannedCall, Reply } from '../brain/brain.js';
-import { type AudioEnd, ReplyAudio, secs, SpeechPipeline, type SpeechHost, type SpokenSegment } from './speech-pipeline.js';
-import type { Speaker } from './speaker.js';
-import type { TruthLog } from '../truth.js';
-import type { BotTts } from './tts.js';
-
-export type { AudioEnd } from './speech-pipeline.js';
+import type { PlannedCall } from '../brain/brain.js';
+import { SentAudio } from './sent-audio.js';
+import { secs, SpeechPipeline, type SpeechHost } from './speech-pipeline.js';
+import type { Interrupted, ReplyContext, ReplyPlan, SpokenSegment } from './types.js';
 
 export const LLM_PROCESSOR = 'RefbotLLMService#0';
 export const LLM_MODEL = 'refbot-brain';
-export { TTS_PROCESSOR } from './speech-pipeline.js';
-
-export interface ReplyTiming {
-  /** The LLM's time to first token. */
-  llmTtfbMs: number;
-  /** Between two streamed word chunks. */
-  chunkMs: number;
-  /** Between two chunks of the story (slow enough to be interrupted by text too). */
-  storyChunkMs: number;
-}
-
-export const DEFAULT_REPLY_TIMING: ReplyTiming = { llmTtfbMs: 20, chunkMs: 8, storyChunkMs: 60 };
-
-export interface ReplyContext {
-  conn: number;
-  clock: Clock;
-  send: (message: ServerMessage) => void;
-  speaker: Speaker;
-  /** Whether the speaker's frames reach the wire (truth's `on_wire`). */
-  audioOnWire: boolean;
-  tts: BotTts;
-  truth: TruthLog;
-  timing: ReplyTiming;
-  reportLevel: (functionName: string) => FunctionCallReportLevel;
-  /** The `crash-after-turn` point was reached (after the first chunk) / `disconnect-mid-audio` midway. */
-  onFault: (fault: 'crash' | 'disconnect') => void;
-  /** TTS failed: reported as an RTVI `error` by the conversation. */
-  onSpeechError: (err: unknown) => void;
-}
-
-export interface ReplyPlan {
-  /** Reply number on the connection (1, 2, ...). */
-  id: number;
-  reply: Reply;
-  /** The user turn answered; null for the greeting. */
-  turn: number | null;
-  speak: boolean;
-  /** Pause before `bot-llm-started` (response delay, `slow`). */
-  delayMs: number;
-  /** Play time of the end of the user's voiced speech, for `voice_to_voice_ms`. */
-  userEndMs: number | null;
-  responseDelayMs: number;
-  crash?: boolean;
-  disconnectMidway?: boolean;
-  burst?: boolean;
-}
-
-/** What was in flight when a reply was aborted. */
-export interface Interrupted {
-  llmActive: boolean;
-  /** `bot-started-speaking` was sent and `bot-stopped-speaking` not yet. */
-  speaking: boolean;
-  /** Calls reported in progress and not yet stopped. */
-  runningCalls: PlannedCall[];
-  /** The reply's audio, if any went out: where it ended. */
-  audio: AudioEnd | null;
-}
 
 export class ReplyRun implements SpeechHost {
   readonly done: Promise<void>;
@@ -99,13 +38,13 @@ export class ReplyRun implements SpeechHost {
   private readonly running = new Map<string, PlannedCall>();
   private speech: SpeechPipeline | null = null;
   /** What of this reply's audio went out, for the truth log. */
-  readonly audio: ReplyAudio;
+  readonly audio: SentAudio;
 
   constructor(
     readonly ctx: ReplyContext,
     readonly plan: ReplyPlan,
   ) {
-    this.audio = new ReplyAudio(ctx, plan);
+    this.audio = new SentAudio(ctx, plan);
     this.done = this.run().catch((err: unknown) => {
       if (!this.controller.signal.aborted) throw err;
     });
