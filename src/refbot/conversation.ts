@@ -17,6 +17,7 @@ import {
   type WirePeer,
 } from '../protocol/index.js';
 import { type Brain, BrainMemory, type Reply } from './brain/brain.js';
+import { type ConversationState, interruptible, sends, takesTurns } from './conversation-state.js';
 import { Flood, sendGarbage, sendHugeFrame, sendMalformed } from './faults/output.js';
 import type { Faults } from './faults/switches.js';
 import { DtmfAggregator } from './input/dtmf-aggregator.js';
@@ -62,19 +63,13 @@ export class Conversation {
   private readonly speaker: Speaker;
   private readonly dtmf: DtmfAggregator;
   private readonly userSpeech: UserSpeech;
+  private state: ConversationState = { phase: 'connecting' };
+  /** What eval-configure asked for. */
   private levels: Record<string, FunctionCallReportLevel> = { '*': 'none' };
   private vadEvents = false;
-  private ready = false;
-  private greeted = false;
   private turns = 0;
   private replies = 0;
-  private active: ReplyRun | null = null;
-  private hung = false;
-  /** `no-ready`: nothing is sent, ever. */
-  private mute = false;
-  private ended = false;
   private flood: Flood | null = null;
-  private midAudioUsed = false;
 
   constructor(private readonly deps: ConversationDeps) {
     const { clock, timers, botSampleRate, peer } = deps;
@@ -84,7 +79,7 @@ export class Conversation {
       timers,
       sampleRate: botSampleRate,
       send: (pcm) => {
-        if (audioOnWire && !this.hung) peer.connection.sendAudio(pcm, botSampleRate);
+        if (audioOnWire && this.state.phase !== 'hung') peer.connection.sendAudio(pcm, botSampleRate);
       },
     });
     this.dtmf = new DtmfAggregator({
@@ -101,7 +96,7 @@ export class Conversation {
       vad: deps.vad,
       vadEvents: () => this.vadEvents,
       nextTurn: () => this.turns + 1,
-      replying: () => this.active !== null && !this.active.aborted,
+      replying: () => interruptible(this.state) !== null,
       send: (m) => this.send(m),
       bargeIn: (edge) => this.interrupt('barge_in', edge),
       answer: (text, userEndMs, preamble) => this.userTurn({ kind: 'audio', text, userEndMs }, preamble, this.speaks(true)),
@@ -129,7 +124,7 @@ export class Conversation {
     truth.write({ event: 'connection_open', conn, target: peer.target, flags: { ...peer.flags } });
     try {
       for await (const item of peer.connection) {
-        if (this.hung || this.ended) continue;
+        if (this.state.phase === 'hung' || this.state.phase === 'ended') continue;
         switch (item.kind) {
           case 'rtvi':
             this.onMessage(item.message);
@@ -158,13 +153,12 @@ export class Conversation {
 
   /** Stops every activity of this connection (its socket is closed by the caller or the peer). */
   shutdown(reason: 'closed' | 'fault'): void {
-    if (this.ended) return;
-    this.ended = true;
-    const run = this.active;
-    this.active = null;
-    if (run) {
-      const info = run.abort();
-      if (info.audio) run.audio.writeStopped(reason, info.audio);
+    const { state } = this;
+    if (state.phase === 'ended') return;
+    this.state = { phase: 'ended' };
+    if (state.phase === 'replying') {
+      const info = state.reply.abort();
+      if (info.audio) state.reply.audio.writeStopped(reason, info.audio);
     }
     this.speaker.close();
     this.userSpeech.close();
@@ -175,7 +169,7 @@ export class Conversation {
   // ------------------------------------------------------------ messages
 
   private send(message: ServerMessage): void {
-    if (this.hung || this.mute || this.ended) return;
+    if (!sends(this.state)) return;
     this.deps.peer.connection.send(message);
   }
 
@@ -231,7 +225,7 @@ export class Conversation {
     if (faults.noReady) {
       // Not hung: it still hears eval-cancel, but says nothing, and nothing is a turn before bot-ready.
       truth.write({ event: 'fault', conn, fault: 'no-ready', action: 'bot-ready withheld' });
-      this.mute = true;
+      this.state = { phase: 'muted' };
       return;
     }
     const major = Number(version.split('.')[0]);
@@ -240,17 +234,17 @@ export class Conversation {
     }
     this.send({ type: 'bot-ready', id, data: { version: RTVI_PROTOCOL_VERSION, about: { library: 'earshot-refbot' } } });
     truth.write({ event: 'bot_ready', conn });
-    this.ready = true;
-    if (faults.hugeFrameBytes !== undefined && !this.greeted) {
+    // A repeated client-ready gets its bot-ready and nothing more: the huge frame, the flood and the greeting come once.
+    if (this.state.phase !== 'connecting') return;
+    this.state = { phase: 'listening' };
+    if (faults.hugeFrameBytes !== undefined) {
       const size = sendHugeFrame(this.deps.peer.connection, faults.hugeFrameBytes);
       truth.write({ event: 'fault', conn, fault: 'huge-frame', action: `sent one ${size}-byte frame` });
     }
-    if (faults.floodPerSecond !== undefined && !this.flood) {
+    if (faults.floodPerSecond !== undefined) {
       this.flood = new Flood(this.deps.peer.connection, faults.floodPerSecond, this.deps.clock);
       truth.write({ event: 'fault', conn, fault: 'flood', action: `${faults.floodPerSecond} messages/s from now on` });
     }
-    if (this.greeted) return;
-    this.greeted = true;
     const reply = this.deps.brain.greeting(this.memory);
     this.startReply(reply, { turn: null, speak: this.speaks(true), delayMs: faults.slowMs ?? 0, userEndMs: null });
   }
@@ -279,7 +273,7 @@ export class Conversation {
   // ------------------------------------------------------------ turns and replies
 
   private userTurn(input: TurnInput, preamble: ServerMessage[], speak: boolean): void {
-    if (!this.ready || this.ended || this.hung) return;
+    if (!takesTurns(this.state)) return;
     const { faults, truth, conn, brain } = this.deps;
     const turn = ++this.turns;
     if (faults.hangAfterTurn !== undefined && turn > faults.hangAfterTurn) return this.hang(turn);
@@ -287,15 +281,14 @@ export class Conversation {
     const reply = input.kind === 'dtmf' ? brain.respond({ kind: 'dtmf', digits: input.digits }, this.memory) : brain.respond({ kind: 'text', text: input.text }, this.memory);
     truth.write({ event: 'user_turn', conn, turn, input: input.kind, text: input.text, source: reply.source });
     this.send({ type: 'user-llm-text', data: { text: input.text } });
-    const disconnectMidway = faults.disconnectMidAudio === true && !this.midAudioUsed;
-    this.midAudioUsed ||= disconnectMidway;
     this.startReply(reply, {
       turn,
       speak,
       delayMs: this.deps.responseDelayMs + (faults.slowMs ?? 0),
       userEndMs: input.kind === 'audio' ? input.userEndMs : null,
       crash: faults.crashAfterTurn !== undefined && turn > faults.crashAfterTurn,
-      disconnectMidway,
+      // Only the first user turn's reply is cut (a hang at turn 1 leaves no later turn to take it).
+      disconnectMidway: faults.disconnectMidAudio === true && turn === 1,
     });
   }
 
@@ -310,7 +303,7 @@ export class Conversation {
       const n = sendMalformed(peer.connection, this.deps.codec);
       return truth.write({ event: 'fault', conn, fault: 'malformed-rtvi', action: `reply ${id} replaced by ${n} malformed messages` });
     }
-    this.active?.abort();
+    if (this.state.phase === 'replying') this.state.reply.abort();
     const run = new ReplyRun(
       {
         conn,
@@ -327,27 +320,30 @@ export class Conversation {
       },
       { ...plan, id, reply, responseDelayMs: this.deps.responseDelayMs, burst: faults.audioBurst === true },
     );
-    this.active = run;
+    this.state = { phase: 'replying', reply: run };
     run.done.then(
-      () => {
-        if (this.active === run) this.active = null;
-      },
+      () => this.replyDone(run),
       (err: unknown) => {
-        if (this.active === run) this.active = null;
+        this.replyDone(run);
         this.reportError(`reply failed: ${errorMessage(err)}`);
       },
     );
   }
 
+  /** A reply settled: the conversation listens again, unless something has replaced or ended it since. */
+  private replyDone(run: ReplyRun): void {
+    if (this.state.phase === 'replying' && this.state.reply === run) this.state = { phase: 'listening' };
+  }
+
   /** Cuts the reply in flight, if any, and tells the client what a Pipecat pipeline would. */
   private interrupt(cause: 'barge_in' | 'text' | 'dtmf', edge?: SpeechEdge): boolean {
-    const run = this.active;
-    if (!run || run.aborted) return false;
-    this.active = null;
+    const run = interruptible(this.state);
+    if (!run) return false;
+    this.state = { phase: 'listening' };
     const info = run.abort();
     const { truth, conn, peer } = this.deps;
     this.send({ type: 'bot-interrupted' });
-    if (this.deps.codec === 'protobuf' && !this.hung) peer.connection.sendItem({ kind: 'interruption' });
+    if (this.deps.codec === 'protobuf') peer.connection.sendItem({ kind: 'interruption' });
     for (const m of interruptedTail(info, (name) => this.level(name))) this.send(m);
     truth.write({ event: 'bot_interrupted', conn, cause });
     if (info.audio) run.audio.writeStopped(cause === 'barge_in' ? 'barge_in' : 'interrupted', info.audio, edge?.voicedMs ?? null, edge?.detectedMs ?? null);
@@ -363,10 +359,9 @@ export class Conversation {
   private hang(turn: number): void {
     this.deps.truth.write({ event: 'fault', conn: this.deps.conn, fault: 'hang-after-turn', action: `silent from turn ${turn} on; socket left open` });
     this.deps.log(`conn ${this.deps.conn}: fault hang-after-turn: turn ${turn} is not answered, nor anything after it`);
-    const run = this.active;
-    this.active = null;
-    run?.abort();
-    this.hung = true;
+    const { state } = this;
+    this.state = { phase: 'hung' };
+    if (state.phase === 'replying') state.reply.abort();
     this.flood?.stop();
   }
 
@@ -384,7 +379,7 @@ export class Conversation {
 
   private reportError(text: string): void {
     // After shutdown, in-flight work fails against released models: nothing to report to a closed connection.
-    if (this.ended) return;
+    if (this.state.phase === 'ended') return;
     this.deps.log(`conn ${this.deps.conn}: ${text}`);
     this.send({ type: 'error', data: { error: text, fatal: false } });
   }
