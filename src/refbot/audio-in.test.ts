@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monotonicClock } from '../core/clock.js';
-import { audibleBounds, resample } from '../audio/index.js';
+import { audibleBounds, downmix, resample } from '../audio/index.js';
 import { createTts } from '../speech/index.js';
-import { AudioInput, downmix } from './audio-in.js';
+import { AudioInput } from './audio-in.js';
 import { Ears } from './ears.js';
 import type { SpeechEdge, Utterance } from './listener.js';
 
