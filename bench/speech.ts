@@ -6,7 +6,7 @@
 import { FliteTts } from '../src/speech/tts/flite.js';
 import { SphinxStt } from '../src/speech/stt/sphinx.js';
 import { resolveSphinx } from '../src/speech/stt/sphinx-config.js';
-import { sincResample } from '../src/speech/resample.js';
+import { sincResample } from '../src/audio/index.js';
 import { corpusWordErrorRate } from '../src/metrics/wer.js';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

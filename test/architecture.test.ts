@@ -19,7 +19,7 @@ const ALLOWED: Record<string, string[]> = {
   results: ['core', 'scenario', 'metrics'],
   speech: ['core', 'audio'],
   session: ['core', 'protocol', 'judge', 'speech', 'audio', 'metrics', 'scenario', 'results'],
-  report: ['core', 'metrics', 'results', 'scenario'],
+  report: ['core', 'audio', 'metrics', 'results', 'scenario'],
   suite: ['core', 'session', 'scenario', 'report', 'results', 'metrics'],
   refbot: ['core', 'protocol', 'audio', 'speech'],
   cli: ['core', 'scenario', 'protocol', 'audio', 'judge', 'metrics', 'results', 'speech', 'session', 'report', 'suite', 'refbot'],

@@ -4,11 +4,13 @@ import {
   bytesToInt16,
   concatPcm,
   dbfsToAmplitude,
+  downmix,
   float32ToInt16,
   int16ToBytes,
   int16ToFloat32,
   mixPcm,
   msForSamples,
+  padWithSilence,
   rms,
   rmsDbfs,
   samplesForMs,
@@ -23,6 +25,19 @@ describe('pcm', () => {
     expect(samplesForMs(20, 24000)).toBe(480);
     expect(samplesForMs(10, 44100)).toBe(441);
     expect(msForSamples(480, 24000)).toBe(20);
+  });
+
+  it('downmixes interleaved channels by averaging, rounding, and drops a partial frame', () => {
+    expect([...downmix(Int16Array.from([100, 300, -5, -6, 7, 8]), 2)]).toEqual([200, -5, 8]);
+    expect([...downmix(Int16Array.from([3, 3, 4, 9]), 3)]).toEqual([3]);
+    expect([...downmix(Int16Array.from([32767, 32767, -32768, -32768]), 2)]).toEqual([32767, -32768]);
+    expect([...downmix(Int16Array.from([1, 2, 3]), 1)]).toEqual([1, 2, 3]);
+  });
+
+  it('pads with exact zeros on both sides', () => {
+    expect(Array.from(padWithSilence(Int16Array.from([5, 6]), 2))).toEqual([0, 0, 5, 6, 0, 0]);
+    const pcm = Int16Array.from([1]);
+    expect(padWithSilence(pcm, 0)).toBe(pcm);
   });
 
   it('round-trips every 16-bit value through float32 exactly', () => {

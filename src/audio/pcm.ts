@@ -67,6 +67,29 @@ export function bytesToInt16(bytes: Uint8Array, source?: string): Int16Array {
   return out;
 }
 
+/** The average of interleaved channels, rounded: one mono frame per `channels` samples (a partial frame is dropped). */
+export function downmix(interleaved: Int16Array, channels: number): Int16Array {
+  const frames = Math.floor(interleaved.length / channels);
+  const out = new Int16Array(frames);
+  for (let i = 0; i < frames; i++) {
+    let sum = 0;
+    for (let c = 0; c < channels; c++) sum += interleaved[i * channels + c];
+    out[i] = Math.round(sum / channels);
+  }
+  return out;
+}
+
+/**
+ * Pads with exact zeros on both sides: recognizers hear ±1 LSB dither as
+ * noise (PocketSphinx turned a clean sentence into nonsense with it).
+ */
+export function padWithSilence(pcm: Int16Array, padSamples: number): Int16Array {
+  if (padSamples <= 0) return pcm;
+  const out = new Int16Array(pcm.length + 2 * padSamples);
+  out.set(pcm, padSamples);
+  return out;
+}
+
 export function silence(durationMs: number, sampleRate: number): Int16Array {
   checkSampleRate(sampleRate);
   return new Int16Array(Math.max(0, samplesForMs(durationMs, sampleRate)));

@@ -1,18 +1,27 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import wavDecoder from 'wav-decoder';
-import wavEncoder from 'wav-encoder';
 import { AudioFormatError, checkSampleRate } from './errors.js';
-import { float32ToInt16, int16ToFloat32, type PcmAudio } from './pcm.js';
+import { downmix, float32ToInt16, int16ToBytes, type PcmAudio } from './pcm.js';
 import { resample, type ResamplerOptions } from './resample.js';
 
 /**
- * WAV in and out. Decoding and encoding are wav-decoder / wav-encoder; this
- * module puts a structural check in front of the decoder so a bad file gets a
- * located, one-line error (the decoder itself reads past the end or loops on
- * some inputs), and normalises what the decoder cannot take: WAVE_FORMAT_EXTENSIBLE
- * headers (what sox and most DAWs write for 24-bit or multi-channel audio) and
- * odd-sized chunks with their pad byte.
+ * WAV in and out, the one parser earshot has: RIFF chunks walked (LIST, fact,
+ * odd sizes with their pad byte), PCM 8/16/24/32-bit and float 32/64-bit, the
+ * plain and the WAVE_FORMAT_EXTENSIBLE header (what sox and most DAWs write for
+ * 24-bit or multi-channel audio). A recording whose writer died before fixing
+ * the sizes in the header (data size 0 or past the end) is read up to what is
+ * there; anything else wrong is a located, one-line `AudioFormatError`.
  */
+export interface WavInfo {
+  sampleRate: number;
+  channelCount: number;
+  bitsPerSample: number;
+  format: 'pcm' | 'float';
+  /** Whole frames in the data chunk (a partial frame at a cut end is dropped). */
+  frames: number;
+  /** Sample `frame` of `channel`, integers scaled by 1/2^(bits-1) (16-bit: /32768), floats as stored. */
+  sample(frame: number, channel: number): number;
+}
+
 export interface WavAudio {
   sampleRate: number;
   /** One Float32Array per channel, samples in [-1, 1). */
@@ -31,27 +40,54 @@ const FORMAT_FLOAT = 3;
 const FORMAT_EXTENSIBLE = 0xfffe;
 const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
 
-/** Decodes any PCM (8/16/24/32-bit) or float (32/64-bit) WAV, any rate, any channel count. */
-export function decodeWav(bytes: Uint8Array, source = 'WAV data'): WavAudio {
-  const canonical = canonicalWav(bytes, source);
-  let decoded;
-  try {
-    decoded = wavDecoder.decode.sync(canonical, { symmetric: true });
-  } catch (err) {
-    throw new AudioFormatError(`not decodable: ${err instanceof Error ? err.message : String(err)}`, source);
-  }
-  return { sampleRate: decoded.sampleRate, channels: decoded.channelData };
+interface Format {
+  code: typeof FORMAT_PCM | typeof FORMAT_FLOAT;
+  channelCount: number;
+  sampleRate: number;
+  bits: number;
 }
 
-/** Averages the channels into one 16-bit mono signal. */
+/** Reads the header and chunk layout; samples are read from `bytes` on demand (no copy). */
+export function parseWav(bytes: Uint8Array, source = 'WAV data'): WavInfo {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tag = (at: number): string => String.fromCharCode(bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]);
+  if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') {
+    throw new AudioFormatError('not a WAV file (no RIFF/WAVE header)', source);
+  }
+  let fmt: DataView | undefined;
+  for (let at = 12; at + 8 <= bytes.length; ) {
+    const id = tag(at);
+    const size = view.getUint32(at + 4, true);
+    const body = at + 8;
+    if (id === 'fmt ') fmt = new DataView(bytes.buffer, bytes.byteOffset + body, Math.min(size, bytes.length - body));
+    else if (id === 'data') {
+      if (!fmt) break;
+      const end = size === 0 || body + size > bytes.length ? bytes.length : body + size;
+      return sampleReader(formatOf(fmt, source), new DataView(bytes.buffer, bytes.byteOffset + body, end - body));
+    }
+    at = body + size + (size % 2);
+  }
+  if (!fmt) throw new AudioFormatError('no format (fmt) chunk before the audio data', source);
+  formatOf(fmt, source);
+  throw new AudioFormatError('no audio (data) chunk', source);
+}
+
+/** Decodes every sample, one Float32Array per channel. */
+export function decodeWav(bytes: Uint8Array, source = 'WAV data'): WavAudio {
+  const wav = parseWav(bytes, source);
+  const channels = Array.from({ length: wav.channelCount }, () => new Float32Array(wav.frames));
+  for (let c = 0; c < wav.channelCount; c++) {
+    const out = channels[c];
+    for (let f = 0; f < wav.frames; f++) out[f] = wav.sample(f, c);
+  }
+  return { sampleRate: wav.sampleRate, channels };
+}
+
+/** 16-bit mono: each channel rounded to 16 bits, then averaged by `downmix`. */
 export function downmixToMono(wav: WavAudio): PcmAudio {
-  const { channels } = wav;
-  if (channels.length === 1) return { samples: float32ToInt16(channels[0]), sampleRate: wav.sampleRate };
-  const n = channels[0]?.length ?? 0;
-  const mixed = new Float32Array(n);
-  for (const ch of channels) for (let i = 0; i < n; i++) mixed[i] += ch[i];
-  for (let i = 0; i < n; i++) mixed[i] /= channels.length;
-  return { samples: float32ToInt16(mixed), sampleRate: wav.sampleRate };
+  const { channels, sampleRate } = wav;
+  if (channels.length === 1) return { samples: float32ToInt16(channels[0]), sampleRate };
+  return { samples: downmix(interleave(channels.map(float32ToInt16)), channels.length), sampleRate };
 }
 
 /** Reads a WAV file as 16-bit mono, resampled to `options.sampleRate` when given. */
@@ -80,11 +116,8 @@ export function encodeWav(channels: Int16Array | readonly Int16Array[], sampleRa
   const list = channels instanceof Int16Array ? [channels] : channels;
   if (list.length === 0) throw new AudioFormatError('a WAV needs at least one channel');
   if (list.some((c) => c.length !== list[0].length)) throw new AudioFormatError('WAV channels must have equal lengths');
-  const ab = wavEncoder.encode.sync(
-    { sampleRate, channelData: list.map((c) => int16ToFloat32(c)) },
-    { bitDepth: 16, symmetric: true },
-  );
-  return Buffer.from(ab);
+  const samples = list.length === 1 ? list[0] : interleave(list);
+  return Buffer.concat([wavHeader(sampleRate, list.length, samples.length * 2), int16ToBytes(samples)]);
 }
 
 export async function writeWav(path: string, channels: Int16Array | readonly Int16Array[], sampleRate: number): Promise<void> {
@@ -92,8 +125,9 @@ export async function writeWav(path: string, channels: Int16Array | readonly Int
 }
 
 /**
- * The canonical 44-byte header of a 16-bit PCM WAV, for writers that stream the
- * samples to disk first and know the length only at the end (the recorder).
+ * The canonical 44-byte header of a 16-bit PCM WAV: `encodeWav` writes it, and
+ * so do writers that stream the samples to disk first and know the length only
+ * at the end (the recorder).
  */
 export function wavHeader(sampleRate: number, channelCount: number, dataBytes: number): Buffer {
   const h = Buffer.alloc(44);
@@ -113,50 +147,51 @@ export function wavHeader(sampleRate: number, channelCount: number, dataBytes: n
   return h;
 }
 
-/** Walks the RIFF chunks and rebuilds `RIFF/WAVE fmt data` with a plain format tag, as an ArrayBuffer. */
-function canonicalWav(bytes: Uint8Array, source: string): ArrayBuffer {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const tag = (at: number): string => String.fromCharCode(...bytes.subarray(at, at + 4));
-  if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') {
-    throw new AudioFormatError('not a WAV file (no RIFF/WAVE header)', source);
+/** Equal-length channels → one interleaved buffer, frame by frame. */
+function interleave(channels: readonly Int16Array[]): Int16Array {
+  const n = channels.length;
+  const out = new Int16Array((channels[0]?.length ?? 0) * n);
+  for (let c = 0; c < n; c++) {
+    const ch = channels[c];
+    for (let f = 0; f < ch.length; f++) out[f * n + c] = ch[f];
   }
-  let fmt: Uint8Array | null = null;
-  let data: Uint8Array | null = null;
-  for (let at = 12; at + 8 <= bytes.length && !data; ) {
-    const id = tag(at);
-    const size = view.getUint32(at + 4, true);
-    const body = bytes.subarray(at + 8, Math.min(bytes.length, at + 8 + size));
-    if (id === 'fmt ') fmt = body;
-    else if (id === 'data') data = body;
-    at += 8 + size + (size % 2);
+  return out;
+}
+
+function formatOf(fmt: DataView, source: string): Format {
+  if (fmt.byteLength < 16) throw new AudioFormatError(`format (fmt) chunk is truncated (${fmt.byteLength} of 16 bytes)`, source);
+  let code = fmt.getUint16(0, true);
+  const channelCount = fmt.getUint16(2, true);
+  const sampleRate = fmt.getUint32(4, true);
+  const bits = fmt.getUint16(14, true);
+  if (code === FORMAT_EXTENSIBLE) {
+    if (fmt.byteLength < 26) throw new AudioFormatError('extensible format chunk is truncated', source);
+    code = fmt.getUint16(24, true); // the first two bytes of the SubFormat GUID are the plain tag
   }
-  if (!fmt || fmt.length < 16) throw new AudioFormatError('no format (fmt) chunk before the audio data', source);
-  if (!data) throw new AudioFormatError('no audio (data) chunk', source);
-  const fv = new DataView(fmt.buffer, fmt.byteOffset, fmt.byteLength);
-  let format = fv.getUint16(0, true);
-  const channelCount = fv.getUint16(2, true);
-  const sampleRate = fv.getUint32(4, true);
-  const bits = fv.getUint16(14, true);
-  if (format === FORMAT_EXTENSIBLE) {
-    if (fmt.length < 26) throw new AudioFormatError('extensible format chunk is truncated', source);
-    format = fv.getUint16(24, true); // first two bytes of the SubFormat GUID are the plain tag
-  }
-  const supported =
-    (format === FORMAT_PCM && [8, 16, 24, 32].includes(bits)) || (format === FORMAT_FLOAT && [32, 64].includes(bits));
-  if (!supported) {
-    throw new AudioFormatError(`unsupported encoding (format 0x${format.toString(16)}, ${bits}-bit); use PCM or float`, source);
+  if (!((code === FORMAT_PCM && [8, 16, 24, 32].includes(bits)) || (code === FORMAT_FLOAT && [32, 64].includes(bits)))) {
+    throw new AudioFormatError(`unsupported encoding (format 0x${code.toString(16)}, ${bits}-bit); use PCM or float`, source);
   }
   if (channelCount < 1) throw new AudioFormatError('zero channels', source);
   if (sampleRate < 1000 || sampleRate > 192_000) throw new AudioFormatError(`sample rate ${sampleRate} Hz is out of range`, source);
-  const blockBytes = channelCount * (bits / 8);
-  const dataBytes = data.length - (data.length % blockBytes);
-  const out = new Uint8Array(44 + dataBytes);
-  const ov = new DataView(out.buffer);
-  out.set(wavHeader(sampleRate, channelCount, dataBytes));
-  ov.setUint16(20, format, true);
-  ov.setUint32(28, sampleRate * blockBytes, true);
-  ov.setUint16(32, blockBytes, true);
-  ov.setUint16(34, bits, true);
-  out.set(data.subarray(0, dataBytes), 44);
-  return out.buffer;
+  return { code, channelCount, sampleRate, bits };
+}
+
+function sampleReader(format: Format, data: DataView): WavInfo {
+  const { code, channelCount, sampleRate, bits } = format;
+  const bytesPer = bits / 8;
+  const frameBytes = bytesPer * channelCount;
+  let read: (at: number) => number;
+  if (code === FORMAT_FLOAT) read = bits === 32 ? (at) => data.getFloat32(at, true) : (at) => data.getFloat64(at, true);
+  else if (bits === 8) read = (at) => (data.getUint8(at) - 128) / 128; // 8-bit WAV is unsigned, silence at 128
+  else if (bits === 16) read = (at) => data.getInt16(at, true) / 32768;
+  else if (bits === 24) read = (at) => (data.getUint16(at, true) | (data.getInt8(at + 2) << 16)) / 8388608;
+  else read = (at) => data.getInt32(at, true) / 2147483648;
+  return {
+    sampleRate,
+    channelCount,
+    bitsPerSample: bits,
+    format: code === FORMAT_FLOAT ? 'float' : 'pcm',
+    frames: Math.floor(data.byteLength / frameBytes),
+    sample: (frame, channel) => read(frame * frameBytes + channel * bytesPer),
+  };
 }

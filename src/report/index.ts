@@ -24,5 +24,5 @@ export { createJUnitReporter, renderJUnit, JUNIT_FILE } from './junit.js';
 export { createGithubReporter, renderGithubSummary } from './github.js';
 export { createHtmlReporter, writeHtmlReport, renderHtml, HTML_FILE, type HtmlReportOptions } from './html/html.js';
 export { buildReportModel, type ReportModel, type ReportResult } from './html/model.js';
-export { parseWav, waveEnvelope, WavFormatError, type WavInfo, type WaveEnvelope } from './html/wav.js';
+export { waveEnvelope, type WaveEnvelope } from './html/wav.js';
 export { formatDuration, scenarioLabel, startOf, terminalSafe } from './format.js';

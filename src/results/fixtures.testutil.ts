@@ -1,3 +1,4 @@
+import { wavHeader } from '../audio/wav.js';
 import type { Failure, ScenarioResult, TurnResult } from './types.js';
 
 /**
@@ -135,19 +136,5 @@ export function stereoWav(
     data.writeInt16LE(l, i * 4);
     data.writeInt16LE(r, i * 4 + 2);
   }
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(2, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 4, 28);
-  header.writeUInt16LE(4, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  return Buffer.concat([wavHeader(sampleRate, 2, data.length), data]);
 }

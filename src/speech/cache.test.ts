@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CachedTts, defaultTtsCacheDir, UtteranceCache, type UtteranceKey } from './cache.js';
-import { decodeWav } from './pcm.js';
-import { sincResample } from './resample.js';
+import { decodeWav, downmixToMono, sincResample } from '../audio/index.js';
 import { FliteTts } from './tts/flite.js';
 import type { SynthesisResult, SynthesizeOptions, TtsProvider } from './tts/types.js';
 
@@ -55,7 +54,7 @@ describe('CachedTts', () => {
     expect(tts.stats).toEqual({ hits: 1, misses: 1 });
     expect(second.pcm).toEqual(first.pcm);
     const path = cache.pathFor(tts.keyFor('What is the capital of France?', { sampleRate: 16000 }));
-    expect(decodeWav(readFileSync(path))).toEqual({ pcm: first.pcm, sampleRate: 16000 });
+    expect(downmixToMono(decodeWav(readFileSync(path)))).toEqual({ samples: first.pcm, sampleRate: 16000 });
 
     // A fresh wrapper over the same folder (the next run) hits as well.
     const nextRun = new CachedTts(new Counting(flite), new UtteranceCache(dir));
@@ -102,7 +101,7 @@ describe('CachedTts', () => {
     writeFileSync(cache.pathFor(key), 'truncated');
     const again = await tts.synthesize('Yes, that is correct.', { sampleRate: 16000 });
     expect(tts.stats.misses).toBe(2);
-    expect(decodeWav(readFileSync(cache.pathFor(key))).pcm).toEqual(again.pcm);
+    expect(downmixToMono(decodeWav(readFileSync(cache.pathFor(key)))).samples).toEqual(again.pcm);
     expect(allFiles(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });

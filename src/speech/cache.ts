@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { decodeWav, encodeWav } from './pcm.js';
+import { decodeWav, downmixToMono, encodeWav } from '../audio/index.js';
 import type { SynthesisResult, SynthesizeOptions, TtsProvider } from './tts/types.js';
 
 /** Root of earshot's caches; the utterance cache is its `tts/` folder. */
@@ -57,9 +57,9 @@ export class UtteranceCache {
       return undefined;
     }
     try {
-      const wav = decodeWav(bytes);
+      const wav = downmixToMono(decodeWav(bytes));
       if (wav.sampleRate !== key.sampleRate) return undefined;
-      return { pcm: wav.pcm, sampleRate: wav.sampleRate };
+      return { pcm: wav.samples, sampleRate: wav.sampleRate };
     } catch {
       return undefined;
     }

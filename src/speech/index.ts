@@ -40,8 +40,6 @@ export type { ProgressStream, PullProgress } from './models/progress.js';
 
 export { cudaSupport } from './onnx.js';
 export type { CudaSupport, OnnxDevice } from './onnx.js';
-export { sincResample } from './resample.js';
-export type { Resample } from './resample.js';
 export { loadFactory, parseFactoryRef } from './factory.js';
 export {
   CodeNotAllowedError,

@@ -2,16 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monotonicClock } from '../../core/clock.js';
 import { audibleBounds, resample } from '../../audio/index.js';
 import { createTts } from '../../speech/index.js';
-import { IncomingAudio, downmix } from './incoming-audio.js';
+import { IncomingAudio } from './incoming-audio.js';
 import { SpeechModels } from './speech-models.js';
 import type { SpeechEdge, Utterance } from './utterance-detector.js';
-
-describe('downmix', () => {
-  it('averages interleaved channels, rounding', () => {
-    expect([...downmix(Int16Array.from([100, 300, -5, -6, 7, 8]), 2)]).toEqual([200, -5, 8]);
-    expect([...downmix(Int16Array.from([3, 3, 4]), 3)]).toEqual([3]);
-  });
-});
 
 describe('IncomingAudio: any rate, any channel count, real VAD', () => {
   const models = new SpeechModels();

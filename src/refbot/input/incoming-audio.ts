@@ -6,7 +6,7 @@
  * frames played meanwhile wait for it, in order.
  */
 import type { Clock } from '../../core/clock.js';
-import { checkSampleRate, resample } from '../../audio/index.js';
+import { checkSampleRate, downmix, resample } from '../../audio/index.js';
 import type { SpeechModels } from './speech-models.js';
 import { UtteranceDetector, type SpeechEdge, type Utterance, type VadSettings } from './utterance-detector.js';
 import { coarseTimers, type MicFrame, VirtualMic } from './virtual-mic.js';
@@ -108,16 +108,4 @@ export class IncomingAudio {
     if (this.detector) this.detector.feed(frame);
     else if (!this.closed) this.waiting.push(frame);
   }
-}
-
-/** Average of the channels (interleaved 16-bit), rounded. */
-export function downmix(pcm: Int16Array, numChannels: number): Int16Array {
-  const frames = Math.floor(pcm.length / numChannels);
-  const out = new Int16Array(frames);
-  for (let i = 0; i < frames; i++) {
-    let sum = 0;
-    for (let c = 0; c < numChannels; c++) sum += pcm[i * numChannels + c];
-    out[i] = Math.round(sum / numChannels);
-  }
-  return out;
 }

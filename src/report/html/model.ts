@@ -13,7 +13,8 @@ import {
   type ScenarioResult,
   type TurnResult,
 } from '../../results/index.js';
-import { parseWav, waveEnvelope, type WaveEnvelope } from './wav.js';
+import { parseWav } from '../../audio/wav.js';
+import { waveEnvelope, type WaveEnvelope } from './wav.js';
 
 /** The data island the report's script renders. Everything in it is data, never markup. */
 export interface ReportModel {

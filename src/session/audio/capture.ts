@@ -1,5 +1,5 @@
 import { errorMessage } from '../../core/errors.js';
-import { audibleBounds, concatPcm, OnsetDetector, type CallRecorder, type OnsetEvent, type SileroVad } from '../../audio/index.js';
+import { audibleBounds, concatPcm, downmix, OnsetDetector, type CallRecorder, type OnsetEvent, type SileroVad } from '../../audio/index.js';
 import type { AudioItem } from '../../protocol/index.js';
 import type { EarshotEvent } from '../../results/events.js';
 import type { SttProvider } from '../../speech/index.js';
@@ -251,15 +251,4 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
       (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
     );
   });
-}
-
-function downmix(interleaved: Int16Array, channels: number): Int16Array {
-  const frames = Math.floor(interleaved.length / channels);
-  const out = new Int16Array(frames);
-  for (let i = 0; i < frames; i++) {
-    let sum = 0;
-    for (let c = 0; c < channels; c++) sum += interleaved[i * channels + c];
-    out[i] = Math.round(sum / channels);
-  }
-  return out;
 }

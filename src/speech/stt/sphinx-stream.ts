@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { int16ToBytes } from '../pcm.js';
+import { int16ToBytes } from '../../audio/index.js';
 import { baseWord, isFiller, parseSphinxLine, type SphinxSegment } from './sphinx-output.js';
 import { sphinxArgs, type SphinxConfig } from './sphinx-config.js';
 import { STT_SAMPLE_RATE } from './types.js';

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusWordErrorRate, wordErrorRate } from '../../metrics/wer.js';
 import { DependencyMissingError, SpeechConfigError, SpeechProviderError } from '../errors.js';
-import { decodeWav } from '../pcm.js';
-import { sincResample } from '../resample.js';
+import { decodeWav, downmixToMono, sincResample } from '../../audio/index.js';
 import { resolveSphinx } from './sphinx-config.js';
 import { SphinxStt } from './sphinx.js';
 import type { Transcription } from './types.js';
@@ -23,8 +22,8 @@ const clips = readFileSync(join(LIBRIVOX, 'transcription'), 'utf8')
   .map((line) => {
     const m = /^<s> (.*) <\/s> \((.*)\)$/.exec(line);
     if (!m) throw new Error(`unexpected transcript line: ${line}`);
-    const wav = decodeWav(readFileSync(join(LIBRIVOX, `${m[2]}.wav`)));
-    return { id: m[2], reference: m[1], ...wav };
+    const { samples: pcm, sampleRate } = downmixToMono(decodeWav(readFileSync(join(LIBRIVOX, `${m[2]}.wav`))));
+    return { id: m[2], reference: m[1], pcm, sampleRate };
   });
 const clip = (suffix: string): (typeof clips)[number] => clips.find((c) => c.id.endsWith(suffix))!;
 

@@ -1,8 +1,7 @@
 import { SpeechConfigError, UnknownProviderError } from '../errors.js';
 import { buildCustomProvider, loadFactory } from '../factory.js';
 import { ModelStore } from '../models/store.js';
-import { padWithSilence } from '../pcm.js';
-import { sincResample, type Resample } from '../resample.js';
+import { padWithSilence, sincResample, type Resample } from '../../audio/index.js';
 import { createSphinx, SphinxStt } from './sphinx.js';
 import { createMoonshine, createWhisper, TransformersStt } from './transformers.js';
 import { checkPadding, isEnglish, STT_SAMPLE_RATE, type SttFactory, type SttProvider, type TranscribeOptions, type Transcription } from './types.js';

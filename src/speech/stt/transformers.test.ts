@@ -7,7 +7,7 @@ import { placeholderModel } from '../models/models.testutil.js';
 import { findModel } from '../models/registry.js';
 import { ModelStore } from '../models/store.js';
 import { checkDevice, cudaSupport } from '../onnx.js';
-import { sincResample } from '../resample.js';
+import { sincResample } from '../../audio/index.js';
 import { createStt } from './table.js';
 import { asrLoadPlan, resolveSttModel, TransformersStt } from './transformers.js';
 

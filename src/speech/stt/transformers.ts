@@ -3,8 +3,7 @@ import { SpeechConfigError, SpeechProviderError } from '../errors.js';
 import { graphDtypes, MODELS, requiredFiles, type Dtype, type DtypeSpec, type ModelSpec } from '../models/registry.js';
 import { parseDtype, type ModelStore } from '../models/store.js';
 import { checkDevice, loadTransformers, type OnnxDevice } from '../onnx.js';
-import { int16ToFloat32 } from '../pcm.js';
-import type { Resample } from '../resample.js';
+import { int16ToFloat32, type Resample } from '../../audio/index.js';
 import {
   isEnglish,
   prepareAudio,

@@ -1,6 +1,5 @@
-import type { Resample } from '../resample.js';
+import { padWithSilence, type Resample } from '../../audio/index.js';
 import type { ModelStore } from '../models/store.js';
-import { padWithSilence } from '../pcm.js';
 import { SpeechConfigError } from '../errors.js';
 
 export interface TranscribeOptions {

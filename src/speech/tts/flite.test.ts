@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SpeechConfigError, SpeechProviderError } from '../errors.js';
-import { sincResample } from '../resample.js';
+import { sincResample } from '../../audio/index.js';
 import { FLITE_VOICES, FliteTts } from './flite.js';
 
 const TEXT = 'Please transfer me to the billing department.';

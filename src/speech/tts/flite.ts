@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { SpeechConfigError, SpeechProviderError } from '../errors.js';
-import { decodeWav } from '../pcm.js';
-import { isValidSampleRate, type Resample } from '../resample.js';
+import { decodeWav, downmixToMono, isValidSampleRate, type Resample } from '../../audio/index.js';
 import { startFliteProcess, type FliteReply } from './flite-process.js';
 import type { SynthesisResult, SynthesizeOptions, TtsFactory, TtsProvider } from './types.js';
 
@@ -62,11 +61,11 @@ export class FliteTts implements TtsProvider {
     const wav = await this.run(voice, text, options.signal);
     let decoded;
     try {
-      decoded = decodeWav(wav);
+      decoded = downmixToMono(decodeWav(wav, 'flite output'));
     } catch (err) {
       throw new SpeechProviderError('flite', `unreadable output: ${(err as Error).message}`, { cause: err });
     }
-    const pcm = await this.resample(decoded.pcm, decoded.sampleRate, options.sampleRate);
+    const pcm = await this.resample(decoded.samples, decoded.sampleRate, options.sampleRate);
     options.signal?.throwIfAborted();
     return { pcm, sampleRate: options.sampleRate };
   }

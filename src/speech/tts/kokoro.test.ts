@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelMissingError, SpeechConfigError, SpeechProviderError } from '../errors.js';
 import { placeholderModel } from '../models/models.testutil.js';
 import { ModelStore } from '../models/store.js';
-import { sincResample } from '../resample.js';
+import { sincResample } from '../../audio/index.js';
 import { KokoroTts, kokoroLoadPlan, kokoroVoices } from './kokoro.js';
 import { createTts, defaultTtsProvider } from './table.js';
 

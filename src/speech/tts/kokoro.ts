@@ -5,8 +5,7 @@ import { SpeechConfigError, SpeechProviderError } from '../errors.js';
 import { requiredFiles, type Dtype } from '../models/registry.js';
 import { lookupModel, parseDtype, type ModelStore } from '../models/store.js';
 import { checkDevice, loadTransformers, type OnnxDevice } from '../onnx.js';
-import { float32ToInt16 } from '../pcm.js';
-import { isValidSampleRate, type Resample } from '../resample.js';
+import { float32ToInt16, isValidSampleRate, type Resample } from '../../audio/index.js';
 import type { SynthesisResult, SynthesizeOptions, TtsFactory, TtsProvider } from './types.js';
 
 /**

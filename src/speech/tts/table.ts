@@ -2,7 +2,7 @@ import { CachedTts, defaultTtsCacheDir, UtteranceCache } from '../cache.js';
 import { SpeechConfigError, UnknownProviderError } from '../errors.js';
 import { buildCustomProvider, loadFactory } from '../factory.js';
 import { lookupModel, ModelStore } from '../models/store.js';
-import { sincResample, type Resample } from '../resample.js';
+import { sincResample, type Resample } from '../../audio/index.js';
 import { createFlite } from './flite.js';
 import { createKokoro, KOKORO_MODEL } from './kokoro.js';
 import type { SynthesisResult, SynthesizeOptions, TtsFactory, TtsProvider } from './types.js';

@@ -1,4 +1,4 @@
-import type { Resample } from '../resample.js';
+import type { Resample } from '../../audio/index.js';
 import type { ModelStore } from '../models/store.js';
 
 export interface SynthesizeOptions {
