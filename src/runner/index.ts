@@ -1,8 +1,21 @@
 /**
- * Suites: Pipecat manifests run with spawned bots (one per run, on its own free
- * port), concurrency, repeats and shards; merging shard outputs; and `earshot
- * run`'s plain list of scenarios against one running bot.
+ * Running scenarios: one executor (engine, reporters, artifacts, concurrency,
+ * signals, summary) behind `earshot run` (a list of scenarios against one
+ * running bot) and `earshot suite` (Pipecat manifests, a bot spawned for each
+ * run, repeats and shards); planning, sharding and merging shard outputs.
  */
+export {
+  executeRuns,
+  type ExecuteOptions,
+  type RunContext,
+  type RunnerIo,
+  type RunOutcome,
+  type RunSource,
+  type SessionDefaults,
+} from './execute.js';
+export { runPool } from './pool.js';
+export { artifactStem, defaultOutDir, keepArtifacts, sessionOptions } from './artifacts.js';
+export { runScenarios, loadScenarios, type RunScenariosOptions, type RunScenariosOutcome } from './run-scenarios.js';
 export {
   runSuite,
   loadSuiteManifest,
@@ -15,32 +28,10 @@ export {
   type SuiteOptions,
   type SuiteOutcome,
 } from './run-suite.js';
+export { SpawnedBots, runStem, type BotSettings } from './run-one.js';
 export { planSuite, executionOrder, runKey, runWeight, type PlannedRun, type PlanOptions, type SuitePlan } from './plan.js';
-export { mergeRuns, missingShards, type MergeRunsOptions, type MergeRunsOutcome } from './merge-runs.js';
-export { runStem } from './run-one.js';
-export {
-  BotProcess,
-  describeExit,
-  readTail,
-  type BotExit,
-  type BotSpawnOptions,
-  type ReadyOutcome,
-  type StopOptions,
-  type StopOutcome,
-} from './bot-process.js';
-export { PortAllocator, NoFreePortError, isPortFree, canListen } from './ports.js';
-export {
-  splitCommandLine,
-  expandSpawn,
-  checkSpawnTemplate,
-  resolveSelfCommand,
-  SPAWN_PLACEHOLDERS,
-  type SpawnValues,
-  type SpawnCommand,
-  type ExpandOptions,
-  type SpawnPlaceholder,
-} from './spawn-template.js';
-export { SpawnTemplateError, NoRunsError } from './errors.js';
+export { mergeRuns, missingShards, type MergeRunsOptions, type MergeRunsOutcome } from './merge.js';
+export { NoRunsError } from './errors.js';
 export {
   parseShard,
   formatShard,
@@ -51,12 +42,3 @@ export {
   type ShardSpec,
   type ShardOptions,
 } from './shard.js';
-export {
-  runList,
-  loadScenarios,
-  artifactStem,
-  defaultOutDir,
-  type RunListOptions,
-  type RunListOutcome,
-} from './run-list.js';
-export { runDemo, describeDemo, DemoSetupError, DEMO_SCENARIOS_DIR, type DemoOptions, type DemoOutcome } from './demo.js';
