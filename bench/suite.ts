@@ -21,7 +21,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BotProcess, PortAllocator, resolveSelfCommand, runSuite, type SuiteOutcome } from '../src/suite/index.js';
+import { BotProcess, PortAllocator, resolveSelfCommand } from '../src/bots/index.js';
+import { runSuite, type SuiteOutcome } from '../src/runner/index.js';
 import { cpuStallUs } from './machine.js';
 
 const MANIFEST = resolve(import.meta.dirname, 'suite', 'manifest.yaml');

@@ -20,9 +20,11 @@ const ALLOWED: Record<string, string[]> = {
   speech: ['core', 'audio'],
   session: ['core', 'protocol', 'judge', 'speech', 'audio', 'metrics', 'scenario', 'results'],
   report: ['core', 'audio', 'metrics', 'results', 'scenario'],
-  suite: ['core', 'session', 'scenario', 'report', 'results', 'metrics'],
+  bots: ['core'],
+  runner: ['core', 'session', 'scenario', 'report', 'results', 'metrics', 'bots'],
+  tools: ['core', 'session', 'scenario', 'report', 'results', 'metrics', 'bots', 'runner'],
   refbot: ['core', 'protocol', 'audio', 'speech'],
-  cli: ['core', 'scenario', 'protocol', 'audio', 'judge', 'metrics', 'results', 'speech', 'session', 'report', 'suite', 'refbot'],
+  cli: ['core', 'scenario', 'protocol', 'audio', 'judge', 'metrics', 'results', 'speech', 'session', 'report', 'bots', 'runner', 'tools', 'refbot'],
 };
 
 function walk(dir: string): string[] {

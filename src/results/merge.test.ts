@@ -9,7 +9,7 @@ import { compareResults } from './identity.js';
 import { summarize } from './summary.js';
 import { MergeConflictError } from './errors.js';
 import { makeResult, type ResultSpec } from './fixtures.testutil.js';
-import { formatShard, selectShard } from '../suite/shard.js';
+import { formatShard, selectShard } from '../runner/shard.js';
 import type { ScenarioResult } from './types.js';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'earshot-merge-'));

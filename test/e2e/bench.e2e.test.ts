@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CalibrationRow } from '../../src/metrics/index.js';
-import type { BenchReport } from '../../src/suite/bench-report.js';
-import type { CalibrationSampleRecord } from '../../src/suite/calibrate.js';
+import type { BenchReport } from '../../src/tools/bench/index.js';
+import type { CalibrationSampleRecord } from '../../src/tools/calibrate/index.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
 import { earshot, type CliRun } from '../suite/cli.testutil.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { runList } from '../../src/suite/run-list.js';
+import { runScenarios } from '../../src/runner/index.js';
 import { faultyBots, fixture, harnessTrouble, runAgainst, verdicts } from './faults.testutil.js';
 
 /**
@@ -13,7 +13,7 @@ import { faultyBots, fixture, harnessTrouble, runAgainst, verdicts } from './fau
  * ways (Flite into the bot's microphone in real time, Silero VAD and
  * PocketSphinx on what comes back). The bot here has a one-word greeting
  * (fixtures/short-brain.yaml) so no test sits through the default one. The cap
- * has no command-line flag, so that one test runs `runList` in-process (still
+ * has no command-line flag, so that one test runs `runScenarios` in-process (still
  * against the bot subprocess) with `audio.maxTurnAudioMs`.
  */
 const bot = faultyBots(['--brain', fixture('short-brain')]);
@@ -44,7 +44,7 @@ describe('a bot that misbehaves in audio', () => {
   it('audio-burst under a per-turn capture cap: the audio beyond the cap is dropped, with a note on the turn', async () => {
     const b = await bot('audio-burst');
     const out = mkdtempSync(join(tmpdir(), 'earshot-faults-cap-'));
-    const outcome = await runList({
+    const outcome = await runScenarios({
       paths: [fixture('audio_burst')],
       url: b.url,
       outDir: out,

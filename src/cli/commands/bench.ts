@@ -1,9 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { isCodecName, parseBotUrl } from '../../protocol/index.js';
-import { renderBenchReport } from '../../suite/bench-report.js';
-import { parseSweepRange, type SweepRange } from '../../suite/bench-sweep.js';
-import { runBench } from '../../suite/bench.js';
+import { parseSweepRange, renderBenchReport, runBench, type SweepRange } from '../../tools/bench/index.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt } from '../options.js';

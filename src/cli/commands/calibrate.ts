@@ -1,8 +1,17 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { calibrationJson, parseDelayList, parseWireList, renderCalibration } from '../../suite/calibrate-report.js';
-import { CALIBRATION_WIRES, DEFAULT_CALIBRATION_DELAYS_MS, DEFAULT_CALIBRATION_REPEAT, runCalibration, type CalibrationWire } from '../../suite/calibrate.js';
+import {
+  calibrationJson,
+  CALIBRATION_WIRES,
+  DEFAULT_CALIBRATION_DELAYS_MS,
+  DEFAULT_CALIBRATION_REPEAT,
+  parseDelayList,
+  parseWireList,
+  renderCalibration,
+  runCalibration,
+  type CalibrationWire,
+} from '../../tools/calibrate/index.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt } from '../options.js';
 import { abortOnSignals } from '../signals.js';

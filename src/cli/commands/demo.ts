@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { isCodecName, type CodecName } from '../../protocol/index.js';
-import { describeDemo, runDemo } from '../../suite/index.js';
+import { describeDemo, runDemo } from '../../tools/demo.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
 import { abortOnSignals } from '../signals.js';

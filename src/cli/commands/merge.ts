@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { mergeRuns } from '../../suite/index.js';
+import { mergeRuns } from '../../runner/index.js';
 import type { CliCommand } from '../command.js';
 
 interface MergeFlags {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { isCodecName, parseBotUrl } from '../../protocol/index.js';
-import { runList } from '../../suite/run-list.js';
+import { runScenarios } from '../../runner/index.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
 import { addBotFlags, addTrustFlags, sessionSettings, type BotFlags, type TrustFlags } from '../session-flags.js';
@@ -34,7 +34,7 @@ export const runCommand: CliCommand = {
       if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
       const signals = abortOnSignals();
       try {
-        const outcome = await runList({
+        const outcome = await runScenarios({
           paths,
           url: flags.url,
           outDir: flags.out,

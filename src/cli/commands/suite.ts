@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { isCodecName, type CodecName } from '../../protocol/index.js';
-import { describePlan, loadSuiteManifest, parseShard, planSuite, runSuite, type ShardSpec } from '../../suite/index.js';
+import { describePlan, loadSuiteManifest, parseShard, planSuite, runSuite, type ShardSpec } from '../../runner/index.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt, secondsToMs } from '../options.js';

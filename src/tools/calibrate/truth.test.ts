@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTruthLog, truthConnections, TruthLogError, type TruthLine } from './calibrate-truth.js';
+import { parseTruthLog, truthConnections, TruthLogError, type TruthLine } from './truth.js';
 
 /** The bot's clock origin on the Unix-ms scale: its truth lines say `epoch_ms = ORIGIN + t_ms`. */
 const ORIGIN = 1_764_540_000_000.25;

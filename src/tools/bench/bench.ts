@@ -1,19 +1,19 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { monotonicClock, type Clock } from '../core/clock.js';
-import { UsageError } from '../core/errors.js';
-import { Redactor } from '../core/redact.js';
-import type { ScenarioResult } from '../results/index.js';
-import type { Scenario } from '../scenario/index.js';
-import { AudioEngine, runSession, type AudioEngineOptions, type SessionOptions } from '../session/index.js';
-import { summarizeBench, type BenchReport, type BenchRun } from './bench-report.js';
-import { bargeInTurnIndex, NoBargeInTurnError, sweepOffsets, withInterruptOffset, type SweepRange } from './bench-sweep.js';
-import { artifactStem, loadScenarios } from './run-list.js';
+import { monotonicClock, type Clock } from '../../core/clock.js';
+import { UsageError } from '../../core/errors.js';
+import { Redactor } from '../../core/redact.js';
+import type { ScenarioResult } from '../../results/index.js';
+import type { Scenario } from '../../scenario/index.js';
+import { AudioEngine, runSession, type AudioEngineOptions, type SessionOptions } from '../../session/index.js';
+import { summarizeBench, type BenchReport, type BenchRun } from './report.js';
+import { bargeInTurnIndex, NoBargeInTurnError, sweepOffsets, withInterruptOffset, type SweepRange } from './sweep.js';
+import { artifactStem, loadScenarios, runPool } from '../../runner/index.js';
 
 /**
  * `earshot bench`: one scenario run `repeat` times against a running bot,
  * `concurrency` sessions at a time, each its own connection; the per-turn
- * metrics of every run summarized as distributions (bench-report.ts). With a
+ * metrics of every run summarized as distributions (report.ts). With a
  * sweep, the scenario's barge-in turn runs `repeat` times at each interrupt
  * offset of the range instead.
  */
@@ -65,59 +65,47 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   if (options.outDir) await mkdir(options.outDir, { recursive: true });
   const redactor = new Redactor(env);
   const runs: BenchRun[] = [];
-  let interrupted = false;
-  let next = 0;
   let finished = 0;
   const started = clock.now();
 
-  const worker = async (): Promise<void> => {
-    while (next < plan.runs.length) {
-      if (options.signal?.aborted) {
-        interrupted = true;
-        return;
-      }
-      const { run, offset_ms, scenario: variant } = plan.runs[next++];
-      const stem = artifactStem(`${scenario.name}${offset_ms === undefined ? '' : `-offset${offset_ms}`}`, run);
-      let outcome;
-      try {
-        outcome = await runSession(variant, {
-          ...(engine ? { media: engine.media } : {}),
-          ...options.session,
-          ...(options.outDir ? { recordingPath: join(options.outDir, `${stem}.wav`) } : {}),
-          url: options.url,
-          redactor,
-          clock,
-          env,
-          signal: options.signal,
-          allowCode: options.allowCode,
-          run: { repeat_index: run, url: options.url },
-        });
-      } catch (err) {
-        if (options.signal?.aborted) {
-          interrupted = true;
-          return;
-        }
-        throw err;
-      }
-      runs.push({ run, ...(offset_ms === undefined ? {} : { offset_ms }), result: outcome.result });
-      if (options.outDir) {
-        await writeFile(join(options.outDir, `${stem}.trace.log`), outcome.trace);
-        await writeFile(join(options.outDir, 'results.jsonl'), `${JSON.stringify(outcome.result)}\n`, { flag: 'a' });
-      }
-      finished++;
-      options.onProgress?.(progressLine(finished, plan.runs.length, offset_ms, outcome.result));
+  const work = async ({ run, offset_ms, scenario: variant }: PlannedBenchRun): Promise<void> => {
+    const stem = artifactStem(`${scenario.name}${offset_ms === undefined ? '' : `-offset${offset_ms}`}`, run);
+    let outcome;
+    try {
+      outcome = await runSession(variant, {
+        ...(engine ? { media: engine.media } : {}),
+        ...options.session,
+        ...(options.outDir ? { recordingPath: join(options.outDir, `${stem}.wav`) } : {}),
+        url: options.url,
+        redactor,
+        clock,
+        env,
+        signal: options.signal,
+        allowCode: options.allowCode,
+        run: { repeat_index: run, url: options.url },
+      });
+    } catch (err) {
+      if (options.signal?.aborted) return;
+      throw err;
     }
+    runs.push({ run, ...(offset_ms === undefined ? {} : { offset_ms }), result: outcome.result });
+    if (options.outDir) {
+      await writeFile(join(options.outDir, `${stem}.trace.log`), outcome.trace);
+      await writeFile(join(options.outDir, 'results.jsonl'), `${JSON.stringify(outcome.result)}\n`, { flag: 'a' });
+    }
+    finished++;
+    options.onProgress?.(progressLine(finished, plan.runs.length, offset_ms, outcome.result));
   };
 
-  let settled: PromiseSettledResult<void>[];
+  let failed: { failure: unknown } | null;
   try {
-    // allSettled: one failing worker must not close the engine under the others.
-    settled = await Promise.allSettled(Array.from({ length: Math.min(concurrency, plan.runs.length) }, worker));
+    failed = await runPool(plan.runs, concurrency, work, options.signal);
   } finally {
     await engine?.close();
   }
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
+  if (failed) throw failed.failure;
+  // Runs a signal stopped, or never started, are missing; the report covers the finished ones.
+  const interrupted = options.signal?.aborted === true && runs.length < plan.runs.length;
   runs.sort((a, b) => a.run - b.run);
   const report = summarizeBench(runs, {
     url: options.url,

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../core/errors.js';
-import { loadScenario } from '../scenario/index.js';
-import { bargeInTurnIndex, MAX_SWEEP_POINTS, NoBargeInTurnError, parseSweepRange, sweepOffsets, SweepRangeError, withInterruptOffset } from './bench-sweep.js';
+import { UsageError } from '../../core/errors.js';
+import { loadScenario } from '../../scenario/index.js';
+import { bargeInTurnIndex, MAX_SWEEP_POINTS, NoBargeInTurnError, parseSweepRange, sweepOffsets, SweepRangeError, withInterruptOffset } from './sweep.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'earshot-sweep-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadScenario } from '../scenario/index.js';
+import { loadScenario } from '../../scenario/index.js';
 import { planRuns, runBench } from './bench.js';
-import { NoBargeInTurnError } from './bench-sweep.js';
+import { NoBargeInTurnError } from './sweep.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'earshot-bench-plan-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
-import { UsageError } from '../core/errors.js';
-import type { Scenario } from '../scenario/index.js';
+import { UsageError } from '../../core/errors.js';
+import type { Scenario } from '../../scenario/index.js';
 
 /**
  * `earshot bench --sweep-interrupt FROM:TO:STEP`: the barge-in turn of a

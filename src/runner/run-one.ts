@@ -1,17 +1,15 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Redactor } from '../core/redact.js';
 import type { ScenarioStart } from '../report/index.js';
 import type { Failure, FailureKind, ScenarioResult, ScenarioRun, TurnResult } from '../results/index.js';
 import type { Scenario } from '../scenario/index.js';
-import { runSession, type SessionOptions, type SessionProgress } from '../session/index.js';
-import { BotProcess, describeExit, type ReadyOutcome } from './bot-process.js';
+import { runSession } from '../session/index.js';
+import { BotProcess, describeExit, expandSpawn, type PortAllocator, type ReadyOutcome } from '../bots/index.js';
+import { keepArtifacts, sessionOptions } from './artifacts.js';
+import type { RunContext, RunSource } from './execute.js';
 import type { PlannedRun } from './plan.js';
-import type { PortAllocator } from './ports.js';
-import { expandSpawn } from './spawn-template.js';
 
 /**
  * One run of a suite: a fresh bot on a free port, readiness, the scenario,
@@ -31,21 +29,50 @@ export interface BotSettings {
   termTimeoutMs: number;
 }
 
-export interface RunContext {
-  outDir: string;
+/** The source of `earshot suite`: a bot spawned for each planned run, on its own free port. */
+export class SpawnedBots implements RunSource<PlannedRun> {
+  /** Bots alive right now, so an exiting process can kill them. */
+  private readonly live = new Set<BotProcess>();
+
+  constructor(
+    private readonly bots: BotSettings,
+    private readonly ports: PortAllocator,
+    /** The plan's repeat count, for the artifact names. */
+    private readonly repeat: number,
+    private readonly shard?: string,
+  ) {}
+
+  describe(run: PlannedRun): ScenarioStart {
+    return startInfo(run);
+  }
+
+  run(run: PlannedRun, info: ScenarioStart, ctx: RunContext): Promise<ScenarioResult | null> {
+    if (run.loaded.kind === 'simulation') return Promise.resolve(skippedSimulation(run, this.shard));
+    const echo = ctx.echo;
+    return runOne(run as PlannedRun & { loaded: Scenario }, runStem(run, this.repeat), info, {
+      ...ctx,
+      bots: this.bots,
+      ports: this.ports,
+      live: this.live,
+      ...(this.shard !== undefined ? { shard: this.shard } : {}),
+      ...(echo ? { say: (line: string) => echo(`[${run.bot} ${run.scenario.name}#${run.repeat_index}] ${line}`) } : {}),
+    });
+  }
+
+  /** Last resort: kills every bot still alive (an uncaught error, process.exit). Bound, to serve as an 'exit' listener. */
+  readonly close = (): void => {
+    this.live.forEach((b) => b.killNow());
+    this.ports.releaseAll();
+  };
+}
+
+interface OneRunContext extends RunContext {
   bots: BotSettings;
   ports: PortAllocator;
-  /** Bots alive right now, so an exiting process can kill them. */
   live: Set<BotProcess>;
-  session: Omit<SessionOptions, 'url' | 'onProgress' | 'signal' | 'stopBot' | 'redactor' | 'clock' | 'env' | 'run' | 'connectTimeoutMs' | 'recordingPath'>;
-  env: NodeJS.ProcessEnv;
-  clock: Clock;
-  redactor: Redactor;
   shard?: string;
-  signal?: AbortSignal;
-  traceEcho?: (run: PlannedRun, line: string) => void;
-  onStart(info: ScenarioStart): Promise<void>;
-  onProgress(info: ScenarioStart, progress: SessionProgress): void;
+  /** The run's debug trace lines, labelled with its bot and scenario (`--verbose`). */
+  say?: (line: string) => void;
 }
 
 /** The stop used when a signal interrupts a run: short grace, then the signals. */
@@ -92,9 +119,8 @@ export function skippedSimulation(run: PlannedRun, shard?: string): ScenarioResu
 }
 
 /** Runs one scripted scenario against its own bot. Returns null when a signal interrupted it (nothing finished). */
-export async function runOne(run: PlannedRun & { loaded: Scenario }, stem: string, ctx: RunContext): Promise<ScenarioResult | null> {
+async function runOne(run: PlannedRun & { loaded: Scenario }, stem: string, info: ScenarioStart, ctx: OneRunContext): Promise<ScenarioResult | null> {
   const scenario = run.loaded;
-  const info = startInfo(run);
   const startedAt = new Date().toISOString();
   const t0 = ctx.clock.now();
   const logFile = join(ctx.outDir, `${stem}.bot.log`);
@@ -111,7 +137,6 @@ export async function runOne(run: PlannedRun & { loaded: Scenario }, stem: strin
     run: runInfo(run, {}, ctx.shard),
   });
 
-  await ctx.onStart(info);
   if (ctx.bots.usesBot && !existsSync(run.bot_path)) {
     return notStarted(`bot not found: ${run.bot_path} (bot: ${run.bot})`, false);
   }
@@ -141,10 +166,10 @@ export async function runOne(run: PlannedRun & { loaded: Scenario }, stem: strin
     });
     ctx.live.add(bot);
     const spawned = `bot: spawned ${[cmd.command, ...cmd.args].map(quoteArg).join(' ')} (pid ${bot.pid ?? '?'})`;
-    ctx.traceEcho?.(run, spawned);
+    ctx.say?.(spawned);
     const ready: ReadyOutcome = await bot.waitReady({ host: ctx.bots.host, port, timeoutMs: ctx.bots.spawnTimeoutMs, signal: ctx.signal });
     const readyLine = ready.ready ? `bot: accepting connections on port ${port} after ${ready.afterMs} ms` : `bot: not ready (${ready.why})`;
-    ctx.traceEcho?.(run, readyLine);
+    ctx.say?.(readyLine);
     if (!ready.ready) {
       const what =
         ready.why === 'exited'
@@ -157,18 +182,11 @@ export async function runOne(run: PlannedRun & { loaded: Scenario }, stem: strin
     let outcome;
     try {
       outcome = await runSession(scenario, {
-        ...ctx.session,
-        recordingPath: join(ctx.outDir, `${stem}.wav`),
+        ...sessionOptions(ctx, info, stem, ctx.say),
         url,
         connectTimeoutMs: ctx.bots.connectTimeoutMs,
         stopBot: true,
-        redactor: ctx.redactor,
-        clock: ctx.clock,
-        env: ctx.env,
-        signal: ctx.signal,
         run: runInfo(run, { url }, ctx.shard),
-        onProgress: (p) => ctx.onProgress(info, p),
-        ...(ctx.traceEcho ? { traceEcho: (line: string) => ctx.traceEcho!(run, line) } : {}),
       });
     } catch (err) {
       if (ctx.signal?.aborted) throw err;
@@ -177,16 +195,9 @@ export async function runOne(run: PlannedRun & { loaded: Scenario }, stem: strin
     const stop = await stopBot(bot, ctx, false);
     const result: ScenarioResult = { ...outcome.result, name: info.name, file: run.file };
     if (stop.how === 'exited') explainCrash(result.failures, run.bot, bot, ctx.redactor);
-    const traceFile = join(ctx.outDir, `${stem}.trace.log`);
-    ctx.traceEcho?.(run, stop.line);
-    await writeFile(traceFile, ctx.redactor.text(`${spawned}\n${readyLine}\n${outcome.trace}${stop.line}\n`));
-    result.artifacts = {
-      ...result.artifacts,
-      trace: relative(ctx.outDir, traceFile),
-      ...artifacts,
-      ...(outcome.recording ? { recording: relative(ctx.outDir, outcome.recording) } : {}),
-    };
-    return result;
+    ctx.say?.(stop.line);
+    const trace = ctx.redactor.text(`${spawned}\n${readyLine}\n${outcome.trace}${stop.line}\n`);
+    return await keepArtifacts(ctx.outDir, stem, result, trace, outcome.recording, artifacts);
   } catch (err) {
     if (ctx.signal?.aborted) return null;
     throw err;
@@ -210,7 +221,7 @@ interface StopNote {
   line: string;
 }
 
-async function stopBot(bot: BotProcess, ctx: RunContext, hurry: boolean): Promise<StopNote> {
+async function stopBot(bot: BotProcess, ctx: OneRunContext, hurry: boolean): Promise<StopNote> {
   const early = bot.exitInfo !== null;
   const t0 = ctx.clock.now();
   const interrupted = hurry || ctx.signal?.aborted === true;

@@ -6,10 +6,10 @@ import {
   type HistogramBucket,
   type LatencyStats,
   type TurnPassRate,
-} from '../metrics/index.js';
-import type { ScenarioResult, TurnResult } from '../results/index.js';
-import { LATENCY_METRICS, type LatencyMetric } from '../scenario/index.js';
-import type { SweepRange } from './bench-sweep.js';
+} from '../../metrics/index.js';
+import type { ScenarioResult, TurnResult } from '../../results/index.js';
+import { LATENCY_METRICS, type LatencyMetric } from '../../scenario/index.js';
+import type { SweepRange } from './sweep.js';
 
 /**
  * What `earshot bench` reports, computed from the runs' results (pure, so it

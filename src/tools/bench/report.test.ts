@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ScenarioResult, TurnResult } from '../results/index.js';
-import { renderBenchReport, summarizeBench, type BenchRun } from './bench-report.js';
+import type { ScenarioResult, TurnResult } from '../../results/index.js';
+import { renderBenchReport, summarizeBench, type BenchRun } from './report.js';
 
 const HEADER = { url: 'ws://127.0.0.1:7860', wire: 'pipecat-eval', repeat: 3, concurrency: 2, duration_ms: 4321.4 };
 

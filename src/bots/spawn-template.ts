@@ -132,7 +132,7 @@ export function expandSpawn(template: string, values: SpawnValues, options: Expa
 }
 
 /**
- * `node <package>/dist/cli/main.js`: the built CLI beside this module (dist/suite → dist/cli),
+ * `node <package>/dist/cli/main.js`: the built CLI beside this module (dist/bots → dist/cli),
  * or, when running from sources (tsx), the package's built CLI.
  */
 export function resolveSelfCommand(): string[] {

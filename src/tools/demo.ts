@@ -1,15 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { monotonicClock, type Clock } from '../core/clock.js';
+import { monotonicClock } from '../core/clock.js';
 import { EarshotError, errorMessage } from '../core/errors.js';
-import type { TerminalStream } from '../report/index.js';
 import type { ScenarioResult } from '../results/index.js';
 import { checkSphinxInstalled, type AudioEngineOptions, type SessionOptions } from '../session/index.js';
-import { BotProcess, describeExit } from './bot-process.js';
-import { PortAllocator } from './ports.js';
-import { defaultOutDir, runList, type RunListOutcome } from './run-list.js';
-import { resolveSelfCommand } from './spawn-template.js';
+import { BotProcess, describeExit, PortAllocator, resolveSelfCommand } from '../bots/index.js';
+import { defaultOutDir, runScenarios, type RunnerIo, type RunScenariosOutcome } from '../runner/index.js';
 
 /**
  * `earshot demo`: the reference bot in a subprocess (its own process, so its
@@ -18,7 +15,7 @@ import { resolveSelfCommand } from './spawn-template.js';
  * account of what happened: where the results and recordings are, and how
  * fast the bot answered each spoken turn.
  */
-export interface DemoOptions {
+export interface DemoOptions extends RunnerIo {
   outDir?: string;
   wire?: NonNullable<SessionOptions['codec']>;
   reporter?: string;
@@ -29,15 +26,9 @@ export interface DemoOptions {
   audio?: AudioEngineOptions;
   /** How long the bot may take to accept connections (default 30 s). */
   spawnTimeoutMs?: number;
-  env?: NodeJS.ProcessEnv;
-  clock?: Clock;
-  stdout?: TerminalStream;
-  stderr?: TerminalStream;
-  signal?: AbortSignal;
-  verbose?: boolean;
 }
 
-export interface DemoOutcome extends RunListOutcome {
+export interface DemoOutcome extends RunScenariosOutcome {
   botUrl: string;
   /** The reference bot's log, beside the results. */
   botLog: string;
@@ -54,7 +45,7 @@ export class DemoSetupError extends EarshotError {
   }
 }
 
-/** `<package>/scenarios/audio`, wherever the command is run from (src/suite or dist/suite → the package root). */
+/** `<package>/scenarios/audio`, wherever the command is run from (src/tools or dist/tools → the package root). */
 export const DEMO_SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/audio', import.meta.url));
 const DEMO_BASE_PORT = 7860;
 
@@ -83,7 +74,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
       throw new EarshotError(`the reference bot ${why}; see ${botLog}:\n${bot.logTail(8)}`);
     }
     const botUrl = `ws://127.0.0.1:${port}`;
-    const outcome = await runList({
+    const outcome = await runScenarios({
       paths: options.scenarios ?? [DEMO_SCENARIOS_DIR],
       url: botUrl,
       outDir,

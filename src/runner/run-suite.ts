@@ -1,19 +1,13 @@
-import { mkdir } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
-import { monotonicClock } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
-import { Redactor } from '../core/redact.js';
-import { createReporters, type ScenarioStart } from '../report/index.js';
-import type { RunSummary, ScenarioResult } from '../results/index.js';
-import { formatDiagnostic, loadManifest, ScenarioError, type Manifest, type Scenario } from '../scenario/index.js';
-import { AudioEngine, type AudioEngineOptions, type SessionOptions } from '../session/index.js';
-import type { BotProcess } from './bot-process.js';
-import { executionOrder, planSuite, type PlannedRun, type SuitePlan } from './plan.js';
-import { PortAllocator } from './ports.js';
-import { runOne, runStem, skippedSimulation, type BotSettings, type RunContext } from './run-one.js';
-import { defaultOutDir, type RunnerIo } from './run-list.js';
+import { formatDiagnostic, loadManifest, ScenarioError, type Manifest } from '../scenario/index.js';
+import type { AudioEngineOptions } from '../session/index.js';
+import { checkSpawnTemplate, PortAllocator } from '../bots/index.js';
+import { defaultOutDir } from './artifacts.js';
+import { executeRuns, type RunnerIo, type RunOutcome, type SessionDefaults } from './execute.js';
+import { executionOrder, planSuite, type SuitePlan } from './plan.js';
+import { SpawnedBots, type BotSettings } from './run-one.js';
 import { formatShard, parseShard, type ShardSpec } from './shard.js';
-import { checkSpawnTemplate } from './spawn-template.js';
 
 export const DEFAULT_SPAWN_TIMEOUT_MS = 60_000;
 export const DEFAULT_STOP_TIMEOUT_MS = 10_000;
@@ -61,7 +55,7 @@ export interface SuiteOptions extends RunnerIo {
   allowOutsideRoot?: boolean;
   allowCode?: boolean;
   triggerDisconnect?: boolean;
-  session?: Omit<SessionOptions, 'url' | 'onProgress' | 'signal' | 'stopBot' | 'triggerDisconnect' | 'redactor' | 'clock' | 'env' | 'run' | 'connectTimeoutMs' | 'recordingPath'>;
+  session?: Omit<SessionDefaults, 'triggerDisconnect' | 'run' | 'connectTimeoutMs'>;
   /**
    * Audio settings (`--tts`, `--stt`, `--record`, `--cache-dir`, `--no-cache`): one AudioEngine
    * (one pacer) serves every concurrent run; recordings go beside results.jsonl as `<stem>.wav`.
@@ -70,14 +64,8 @@ export interface SuiteOptions extends RunnerIo {
   cwd?: string;
 }
 
-export interface SuiteOutcome {
-  outDir: string;
+export interface SuiteOutcome extends RunOutcome {
   plan: SuitePlan;
-  /** Finished runs, in the order they finished. */
-  results: ScenarioResult[];
-  summary: RunSummary;
-  /** A signal stopped the run before every planned run finished. */
-  interrupted: boolean;
 }
 
 /** Loads a manifest; its located problems become one usage error (exit 2). */
@@ -100,10 +88,7 @@ export async function loadSuiteManifest(path: string, options: { allowOutsideRoo
  * runs, interrupts the ones in flight, stops every bot and keeps what finished.
  */
 export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
-  const clock = options.clock ?? monotonicClock;
-  const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
-  const redactor = new Redactor(env);
   const manifest = await loadSuiteManifest(options.manifest, { allowOutsideRoot: options.allowOutsideRoot, cwd });
   const shard = typeof options.shard === 'string' ? parseShard(options.shard) : options.shard;
   const spawn = options.spawn ?? manifest.spawn;
@@ -121,32 +106,6 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
     cwd,
   });
   const shardText = shard ? formatShard(shard) : undefined;
-  // Before anything is written: a bad --tts/--stt is a usage error.
-  const engine = options.session?.media ? null : new AudioEngine({ allowCode: options.allowCode, clock, ...options.audio });
-  const ports = new PortAllocator(options.basePort ?? manifest.base_port);
-  const outDir = options.outDir ?? join(options.runsDir ?? manifest.runs_dir ?? 'runs', options.name ?? basename(defaultOutDir()));
-  await mkdir(outDir, { recursive: true });
-
-  const reporters = createReporters(options.reporter ?? 'list', {
-    outDir,
-    env,
-    clock,
-    redactor,
-    ...(options.stdout ? { stdout: options.stdout } : {}),
-    ...(options.stderr ? { stderr: options.stderr } : {}),
-  });
-  const stderr = options.stderr ?? process.stderr;
-  const startedAt = new Date().toISOString();
-  const t0 = clock.now();
-  await reporters.onBegin({
-    total: plan.runs.length,
-    started_at: startedAt,
-    out_dir: outDir,
-    title: relative(cwd, manifest.file) || manifest.file,
-    concurrency,
-    ...(shardText ? { shard: shardText } : {}),
-  });
-
   const bots: BotSettings = {
     spawn,
     python: options.python ?? manifest.python ?? DEFAULT_PYTHON,
@@ -158,75 +117,23 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
     ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
     ...(options.selfCommand ? { selfCommand: options.selfCommand } : {}),
   };
-  const live = new Set<BotProcess>();
+  const source = new SpawnedBots(bots, new PortAllocator(options.basePort ?? manifest.base_port), plan.repeat, shardText);
   // Last resort: whatever ends this process (an uncaught error, process.exit) takes the bots with it.
-  const killAll = (): void => {
-    live.forEach((b) => b.killNow());
-    ports.releaseAll();
-  };
-  process.on('exit', killAll);
-  const progress: Promise<void>[] = [];
-  const ctx: RunContext = {
-    outDir,
-    bots,
-    ports,
-    live,
-    session: { ...(engine ? { media: engine.media } : {}), ...options.session, ...(options.allowCode ? { allowCode: true } : {}), ...(options.triggerDisconnect ? { triggerDisconnect: true } : {}) },
-    env,
-    clock,
-    redactor,
-    ...(shardText ? { shard: shardText } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.verbose ? { traceEcho: (run: PlannedRun, line: string) => void stderr.write(`[${labelOf(run)}] ${line}\n`) } : {}),
-    onStart: (info: ScenarioStart) => reporters.onScenarioStart(info),
-    onProgress: (info, p) => {
-      if (p.type === 'turn_end') progress.push(reporters.onTurnEnd(info, p.turn, p.failures));
-    },
-  };
-
-  const results: ScenarioResult[] = [];
-  const queue = executionOrder(plan.runs);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (!options.signal?.aborted && next < queue.length) {
-      const run = queue[next++];
-      let result: ScenarioResult | null;
-      if (run.loaded.kind === 'simulation') {
-        result = skippedSimulation(run, shardText);
-        await reporters.onScenarioStart({ name: result.name, file: run.file, bot: run.bot, repeat_index: run.repeat_index, turn_count: 0 });
-      } else {
-        result = await runOne(run as PlannedRun & { loaded: Scenario }, runStem(run, plan.repeat), ctx);
-      }
-      if (result === null) continue;
-      await Promise.all(progress.splice(0));
-      results.push(result);
-      await reporters.onScenarioEnd(result);
-    }
-  };
-  let settled: PromiseSettledResult<void>[];
+  process.on('exit', source.close);
   try {
-    // A worker that fails (an earshot fault, not the bot's) stops; the others finish their runs first.
-    settled = await Promise.allSettled(Array.from({ length: Math.min(concurrency, plan.runs.length) }, worker));
+    const outcome = await executeRuns({
+      ...options,
+      runs: executionOrder(plan.runs),
+      source,
+      outDir: options.outDir ?? join(options.runsDir ?? manifest.runs_dir ?? 'runs', options.name ?? basename(defaultOutDir())),
+      concurrency,
+      title: relative(cwd, manifest.file) || manifest.file,
+      shard: shardText,
+    });
+    return { ...outcome, plan };
   } finally {
-    killAll();
-    process.off('exit', killAll);
-    await engine?.close();
+    process.off('exit', source.close);
   }
-  const interrupted = options.signal?.aborted === true && results.length < plan.runs.length;
-  const summary = await reporters.finish({
-    wall_ms: clock.now() - t0,
-    started_at: startedAt,
-    planned: plan.runs.length,
-    interrupted,
-    ...(shardText ? { shards: [shardText] } : {}),
-  });
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
-  return { outDir, plan, results, summary, interrupted };
-}
-
-function labelOf(run: PlannedRun): string {
-  return `${run.bot} ${run.scenario.name}#${run.repeat_index}`;
 }
 
 /** One line per planned run, for `--list`: what this shard would run. */

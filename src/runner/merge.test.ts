@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/clock.js';
 import { readResultsDir, ResultsWriter, summarize, type RunSummary, type ScenarioResult } from '../results/index.js';
-import { mergeRuns, missingShards } from './merge-runs.js';
+import { mergeRuns, missingShards } from './merge.js';
 import { VirtualTerminal } from '../report/terminal.testutil.js';
 
 const root = mkdtempSync(join(tmpdir(), 'earshot-merge-'));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { calibrationErrorTable, calibrationFailures } from '../metrics/index.js';
+import { calibrationErrorTable, calibrationFailures } from '../../metrics/index.js';
 import type { CalibrationOutcome, CalibrationSampleRecord } from './calibrate.js';
 import { CalibrationSetupError, withEmptyRows } from './calibrate.js';
-import { calibrationJson, errorSources, parseDelayList, parseWireList, renderCalibration } from './calibrate-report.js';
+import { calibrationJson, errorSources, parseDelayList, parseWireList, renderCalibration } from './report.js';
 
 function sample(codec: 'pipecat-eval' | 'protobuf', delay_ms: number, measured: number | null, truth: number | null, edges: [number, number] = [-1, 0.5]): CalibrationSampleRecord {
   return {

@@ -1,5 +1,5 @@
 import { cpus, release, totalmem, type as osType } from 'node:os';
-import { percentile, renderCalibrationTable } from '../metrics/index.js';
+import { percentile, renderCalibrationTable } from '../../metrics/index.js';
 import { CalibrationSetupError, CALIBRATION_WIRES, type CalibrationOutcome, type CalibrationSampleRecord, type CalibrationWire } from './calibrate.js';
 
 /** `0,300,800,1500` → [0, 300, 800, 1500]: ms ≥ 0, no duplicates. */

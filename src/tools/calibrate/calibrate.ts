@@ -2,31 +2,29 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { monotonicClock } from '../core/clock.js';
-import { EarshotError, UsageError } from '../core/errors.js';
+import { monotonicClock } from '../../core/clock.js';
+import { EarshotError, UsageError } from '../../core/errors.js';
 import {
   calibrationErrorTable,
   calibrationFailures,
   DEFAULT_CALIBRATION_P95_LIMIT_MS,
   type CalibrationRow,
-} from '../metrics/index.js';
-import type { ScenarioResult } from '../results/index.js';
-import { loadScenario, type Scenario } from '../scenario/index.js';
-import { AudioEngine, checkSphinxInstalled, runSession, type AudioEngineOptions } from '../session/index.js';
-import { BotProcess, describeExit } from './bot-process.js';
-import { CALIBRATION_METRICS, matchRun, type MatchedSample } from './calibrate-match.js';
-import { CALIBRATION_BRAIN, CALIBRATION_BRAIN_FILE, CALIBRATION_SCENARIO, CALIBRATION_SCENARIO_FILE } from './calibrate-scenario.js';
-import { parseTruthLog, truthConnections } from './calibrate-truth.js';
-import { PortAllocator } from './ports.js';
-import { resolveSelfCommand } from './spawn-template.js';
+} from '../../metrics/index.js';
+import type { ScenarioResult } from '../../results/index.js';
+import { loadScenario, type Scenario } from '../../scenario/index.js';
+import { AudioEngine, checkSphinxInstalled, runSession, type AudioEngineOptions } from '../../session/index.js';
+import { BotProcess, describeExit, PortAllocator, resolveSelfCommand } from '../../bots/index.js';
+import { CALIBRATION_METRICS, matchRun, type MatchedSample } from './match.js';
+import { CALIBRATION_BRAIN, CALIBRATION_BRAIN_FILE, CALIBRATION_SCENARIO, CALIBRATION_SCENARIO_FILE } from './scenario.js';
+import { parseTruthLog, truthConnections } from './truth.js';
 
 /**
  * `earshot calibrate`: how accurately earshot measures latency on this
  * machine. For each wire and each known response delay, the reference bot is
  * started in its own process with that delay and a ground-truth log; a fixed
- * scenario (calibrate-scenario.ts) runs against it `repeat` times, one session
+ * scenario (scenario.ts) runs against it `repeat` times, one session
  * after another; each turn's measured voice-to-voice and interruption latency
- * is paired with the bot's own figure (calibrate-match.ts says how, and why
+ * is paired with the bot's own figure (match.ts says how, and why
  * that comparison), and the errors go into one table per codec, metric and
  * delay. Calibration fails when a row's p95 |error| exceeds the limit or a row
  * has no usable sample.

@@ -1,8 +1,8 @@
-import { EarshotError } from '../core/errors.js';
+import { EarshotError } from '../../core/errors.js';
 
 /**
  * Reading the reference bot's ground-truth log (`earshot refbot --truth-log
- * FILE`, documented in src/refbot/truth.ts) for `earshot calibrate`. The suite
+ * FILE`, documented in src/refbot/truth.ts) for `earshot calibrate`. The tools
  * may not import the bot's code, so the few line shapes used here are
  * re-declared structurally and every field is read defensively: a line that
  * lacks what calibration needs is skipped, never trusted.

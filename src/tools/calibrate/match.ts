@@ -1,4 +1,4 @@
-import { isNum, type TruthConnection, type TruthReply, type TruthSpeechEdge, type TruthSpeechStart, type TruthStop } from './calibrate-truth.js';
+import { isNum, type TruthConnection, type TruthReply, type TruthSpeechEdge, type TruthSpeechStart, type TruthStop } from './truth.js';
 
 /**
  * Pairing earshot's per-turn measurements with the reference bot's ground

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchRun, type ObservedRun, type ObservedTurnMetrics } from './calibrate-match.js';
-import { truthConnections, type TruthLine } from './calibrate-truth.js';
+import { matchRun, type ObservedRun, type ObservedTurnMetrics } from './match.js';
+import { truthConnections, type TruthLine } from './truth.js';
 
 /** The bot's clock origin on the Unix-ms scale, and earshot's session origin: 40 ms later. */
 const BOT = 1_764_540_000_000;

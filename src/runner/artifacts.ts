@@ -1,0 +1,61 @@
+import { writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { ScenarioStart } from '../report/index.js';
+import type { ScenarioResult } from '../results/index.js';
+import type { SessionOptions } from '../session/index.js';
+import type { RunContext } from './execute.js';
+
+/** `runs/2026-11-30T22-45-01` — sortable, filesystem-safe. */
+export function defaultOutDir(now = new Date()): string {
+  return join('runs', now.toISOString().slice(0, 19).replace(/:/g, '-'));
+}
+
+/** A file name for a scenario's artifacts: its name, made safe, with the run's ordinal to keep it unique. */
+export function artifactStem(name: string, ordinal: number): string {
+  const safe = name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'scenario';
+  return `${String(ordinal + 1).padStart(3, '0')}-${safe}`;
+}
+
+/**
+ * What every session of a run is given by the run (media, trust, clock,
+ * secrets, signal, progress to the reporters, the recording beside
+ * results.jsonl as `<stem>.wav`); the run source adds the bot's URL and its own.
+ */
+export function sessionOptions(ctx: RunContext, info: ScenarioStart, stem: string, echo?: (line: string) => void): Omit<SessionOptions, 'url'> {
+  return {
+    ...ctx.session,
+    recordingPath: join(ctx.outDir, `${stem}.wav`),
+    redactor: ctx.redactor,
+    clock: ctx.clock,
+    env: ctx.env,
+    signal: ctx.signal,
+    onProgress: (p) => ctx.onProgress(info, p),
+    ...(echo ? { traceEcho: echo } : {}),
+  };
+}
+
+/**
+ * Writes a run's trace as `<stem>.trace.log` beside results.jsonl and points
+ * the result's artifacts at it, at `extra` (a bot log) and at the recording,
+ * each relative to the out dir so the folder can move.
+ */
+export async function keepArtifacts(
+  outDir: string,
+  stem: string,
+  result: ScenarioResult,
+  trace: string,
+  recording: string | undefined,
+  extra: NonNullable<ScenarioResult['artifacts']> = {},
+): Promise<ScenarioResult> {
+  const traceFile = join(outDir, `${stem}.trace.log`);
+  await writeFile(traceFile, trace);
+  return {
+    ...result,
+    artifacts: {
+      ...result.artifacts,
+      trace: relative(outDir, traceFile),
+      ...extra,
+      ...(recording ? { recording: relative(outDir, recording) } : {}),
+    },
+  };
+}

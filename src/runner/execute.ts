@@ -1,0 +1,167 @@
+import { mkdir } from 'node:fs/promises';
+import { monotonicClock, type Clock } from '../core/clock.js';
+import { Redactor } from '../core/redact.js';
+import { createReporters, type ReporterSet, type ScenarioStart, type TerminalStream } from '../report/index.js';
+import type { RunSummary, ScenarioResult } from '../results/index.js';
+import { AudioEngine, type AudioEngineOptions, type SessionOptions, type SessionProgress } from '../session/index.js';
+import { runPool } from './pool.js';
+
+/** What every runner (`earshot run`, `earshot suite`) takes besides its own inputs. */
+export interface RunnerIo {
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  stdout?: TerminalStream;
+  stderr?: TerminalStream;
+  signal?: AbortSignal;
+  verbose?: boolean;
+}
+
+/** Session settings a runner gives every session; the run source adds the bot's URL and what is its own. */
+export type SessionDefaults = Omit<SessionOptions, 'url' | 'onProgress' | 'signal' | 'stopBot' | 'redactor' | 'clock' | 'env' | 'recordingPath'>;
+
+/** What a run source is given to run one planned run. */
+export interface RunContext {
+  outDir: string;
+  session: SessionDefaults;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+  redactor: Redactor;
+  signal?: AbortSignal;
+  /** With `--verbose`: writes one debug trace line to stderr (the source prefixes what it must). */
+  echo?: (line: string) => void;
+  /** A session's progress, for the reporters' turn hooks. */
+  onProgress(info: ScenarioStart, progress: SessionProgress): void;
+}
+
+/**
+ * How each planned run gets its bot and becomes a result: `earshot run` talks
+ * to one running bot, `earshot suite` spawns a bot for each run.
+ */
+export interface RunSource<T> {
+  /** Identifies the run to the reporters as it starts. */
+  describe(run: T): ScenarioStart;
+  /** Runs it; null when a signal stopped it before it finished (there is nothing to keep). */
+  run(run: T, info: ScenarioStart, ctx: RunContext): Promise<ScenarioResult | null>;
+  /** Once every run has ended or been stopped, before the summary: whatever the source still holds goes. */
+  close?(): void;
+}
+
+export interface ExecuteOptions<T> extends RunnerIo {
+  /** The planned runs, in the order they start. */
+  runs: readonly T[];
+  source: RunSource<T>;
+  outDir: string;
+  /** Runs at once. */
+  concurrency: number;
+  reporter?: string;
+  /** For headings: a manifest path, or `earshot run`. */
+  title: string;
+  /** `I/N` when this is one shard of a larger run. */
+  shard?: string;
+  allowCode?: boolean;
+  triggerDisconnect?: boolean;
+  session?: Omit<SessionDefaults, 'triggerDisconnect'>;
+  /**
+   * Audio settings (`--tts`, `--stt`, `--record`, `--cache-dir`, `--no-cache`): one AudioEngine (one
+   * pacer) serves every concurrent run unless `session.media` is given; it is closed at the end.
+   */
+  audio?: AudioEngineOptions;
+}
+
+export interface RunOutcome {
+  outDir: string;
+  /** Finished runs, in the order they finished. */
+  results: ScenarioResult[];
+  summary: RunSummary;
+  /** A signal stopped the run before every planned run finished. */
+  interrupted: boolean;
+}
+
+/**
+ * Runs planned scenario runs, `concurrency` at a time, through the chosen
+ * reporters: each result is appended to results.jsonl the moment its run
+ * ends; a signal starts no new run, interrupts the ones in flight and keeps
+ * what finished; the summary (with wall time and start) is written at the end,
+ * also after an earshot fault, which is thrown once everything is closed.
+ */
+export async function executeRuns<T>(options: ExecuteOptions<T>): Promise<RunOutcome> {
+  const clock = options.clock ?? monotonicClock;
+  const env = options.env ?? process.env;
+  const redactor = new Redactor(env);
+  const { outDir, runs, source } = options;
+  const stderr = options.stderr ?? process.stderr;
+  let engine: AudioEngine | null = null;
+  let reporters: ReporterSet;
+  const results: ScenarioResult[] = [];
+  let startedAt: string;
+  let t0: number;
+  let failed: { failure: unknown } | null;
+  try {
+    // Before anything is written: a bad --tts/--stt is a usage error.
+    engine = options.session?.media ? null : new AudioEngine({ allowCode: options.allowCode, clock, ...options.audio });
+    await mkdir(outDir, { recursive: true });
+    reporters = createReporters(options.reporter ?? 'list', {
+      outDir,
+      env,
+      clock,
+      redactor,
+      ...(options.stdout ? { stdout: options.stdout } : {}),
+      ...(options.stderr ? { stderr: options.stderr } : {}),
+    });
+    startedAt = new Date().toISOString();
+    t0 = clock.now();
+    await reporters.onBegin({
+      total: runs.length,
+      started_at: startedAt,
+      out_dir: outDir,
+      title: options.title,
+      concurrency: options.concurrency,
+      ...(options.shard ? { shard: options.shard } : {}),
+    });
+    const progress: Promise<void>[] = [];
+    const ctx: RunContext = {
+      outDir,
+      session: {
+        ...(engine ? { media: engine.media } : {}),
+        ...options.session,
+        ...(options.allowCode ? { allowCode: true } : {}),
+        ...(options.triggerDisconnect ? { triggerDisconnect: true } : {}),
+      },
+      env,
+      clock,
+      redactor,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.verbose ? { echo: (line: string) => void stderr.write(`${line}\n`) } : {}),
+      onProgress: (info, p) => {
+        if (p.type === 'turn_end') progress.push(reporters.onTurnEnd(info, p.turn, p.failures));
+      },
+    };
+    failed = await runPool(
+      runs,
+      options.concurrency,
+      async (run) => {
+        const info = source.describe(run);
+        await reporters.onScenarioStart(info);
+        const result = await source.run(run, info, ctx);
+        if (result === null) return;
+        await Promise.all(progress.splice(0));
+        results.push(result);
+        await reporters.onScenarioEnd(result);
+      },
+      options.signal,
+    );
+  } finally {
+    source.close?.();
+    await engine?.close();
+  }
+  const interrupted = options.signal?.aborted === true && results.length < runs.length;
+  const summary = await reporters.finish({
+    wall_ms: clock.now() - t0,
+    started_at: startedAt,
+    planned: runs.length,
+    interrupted,
+    ...(options.shard ? { shards: [options.shard] } : {}),
+  });
+  if (failed) throw failed.failure;
+  return { outDir, results, summary, interrupted };
+}

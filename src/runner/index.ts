@@ -1,0 +1,44 @@
+/**
+ * Running scenarios: one executor (engine, reporters, artifacts, concurrency,
+ * signals, summary) behind `earshot run` (a list of scenarios against one
+ * running bot) and `earshot suite` (Pipecat manifests, a bot spawned for each
+ * run, repeats and shards); planning, sharding and merging shard outputs.
+ */
+export {
+  executeRuns,
+  type ExecuteOptions,
+  type RunContext,
+  type RunnerIo,
+  type RunOutcome,
+  type RunSource,
+  type SessionDefaults,
+} from './execute.js';
+export { runPool } from './pool.js';
+export { artifactStem, defaultOutDir, keepArtifacts, sessionOptions } from './artifacts.js';
+export { runScenarios, loadScenarios, type RunScenariosOptions, type RunScenariosOutcome } from './run-scenarios.js';
+export {
+  runSuite,
+  loadSuiteManifest,
+  describePlan,
+  DEFAULT_SPAWN_TIMEOUT_MS,
+  DEFAULT_STOP_TIMEOUT_MS,
+  DEFAULT_TERM_TIMEOUT_MS,
+  DEFAULT_BOT_HOST,
+  DEFAULT_PYTHON,
+  type SuiteOptions,
+  type SuiteOutcome,
+} from './run-suite.js';
+export { SpawnedBots, runStem, type BotSettings } from './run-one.js';
+export { planSuite, executionOrder, runKey, runWeight, type PlannedRun, type PlanOptions, type SuitePlan } from './plan.js';
+export { mergeRuns, missingShards, type MergeRunsOptions, type MergeRunsOutcome } from './merge.js';
+export { NoRunsError } from './errors.js';
+export {
+  parseShard,
+  formatShard,
+  partition,
+  selectShard,
+  ShardSpecError,
+  ShardWeightError,
+  type ShardSpec,
+  type ShardOptions,
+} from './shard.js';
