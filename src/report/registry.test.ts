@@ -68,6 +68,16 @@ describe('createReporters', () => {
     expect(createReporters('github', io()).names).toEqual(['list', 'github']);
   });
 
+  it("calls the caller's own reporters after the named ones; one that prints stands in for list", async () => {
+    const seen: string[] = [];
+    const quiet: Reporter = { name: 'mine', printsToTerminal: false, onScenarioEnd: (r) => void seen.push(r.name) };
+    expect(createReporters('junit', { ...io(), outDir: tmp(), extra: [quiet] }).names).toEqual(['list', 'junit', 'jsonl', 'mine']);
+    const loud: Reporter = { name: 'console', printsToTerminal: true };
+    expect(createReporters('', { ...io(), extra: [loud] }).names).toEqual(['console']);
+    await createReporters('dot', { ...io(), extra: [quiet] }).onScenarioEnd(makeResult({ name: 'x', file: 'x.yaml' }));
+    expect(seen).toEqual(['x']);
+  });
+
   it('always streams results.jsonl when there is an output dir', async () => {
     const out = tmp();
     const set = createReporters('dot', { ...io(), outDir: out });

@@ -83,6 +83,8 @@ export interface CreateReportersOptions extends Partial<Omit<ReporterOptions, 'f
    * (default: true whenever there is an outDir; runs always keep their results).
    */
   alwaysJsonl?: boolean;
+  /** Reporters built by the caller (a library user's own), called after the named ones. */
+  extra?: readonly Reporter[];
 }
 
 /**
@@ -105,6 +107,7 @@ export function createReporters(spec: string | readonly string[], options: Creat
     choices.push({ name: 'jsonl' });
   }
   const reporters: Reporter[] = choices.map((c) => REPORTERS[c.name]({ ...base, ...(c.file === undefined ? {} : { file: c.file }) }));
+  reporters.push(...(options.extra ?? []));
   if (!reporters.some((r) => r.printsToTerminal)) reporters.unshift(REPORTERS.list(base));
   return new ReporterSet(reporters, base.stderr);
 }

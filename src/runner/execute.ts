@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { monotonicClock, type Clock } from '../core/clock.js';
 import { Redactor } from '../core/redact.js';
-import { createReporters, type ReporterSet, type ScenarioStart, type TerminalStream } from '../report/index.js';
+import { createReporters, type Reporter, type ReporterSet, type ScenarioStart, type TerminalStream } from '../report/index.js';
 import type { RunSummary, ScenarioResult } from '../results/index.js';
 import { AudioEngine, type AudioEngineOptions, type SessionOptions, type SessionProgress } from '../session/index.js';
 import { runPool } from './pool.js';
@@ -14,6 +14,8 @@ export interface RunnerIo {
   stderr?: TerminalStream;
   signal?: AbortSignal;
   verbose?: boolean;
+  /** Reporters of the caller's own, called after the ones named in `reporter`. */
+  reporters?: readonly Reporter[];
 }
 
 /** Session settings a runner gives every session; the run source adds the bot's URL and what is its own. */
@@ -105,6 +107,7 @@ export async function executeRuns<T>(options: ExecuteOptions<T>): Promise<RunOut
       env,
       clock,
       redactor,
+      ...(options.reporters ? { extra: options.reporters } : {}),
       ...(options.stdout ? { stdout: options.stdout } : {}),
       ...(options.stderr ? { stderr: options.stderr } : {}),
     });

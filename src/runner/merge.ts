@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { monotonicClock, type Clock } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
 import { Redactor } from '../core/redact.js';
-import { createReporters, type TerminalStream } from '../report/index.js';
+import { createReporters, type Reporter, type TerminalStream } from '../report/index.js';
 import { mergeResults, RESULTS_FILE, SUMMARY_FILE, type MergedResults, type RunSummary } from '../results/index.js';
 import { formatShard, parseShard } from './shard.js';
 
@@ -14,6 +14,8 @@ export interface MergeRunsOptions {
   /** Where the merged results.jsonl, summary.json and reports go. */
   outDir: string;
   reporter?: string;
+  /** Reporters of the caller's own, called after the ones named in `reporter`. */
+  reporters?: readonly Reporter[];
   /** Point artifacts back into the input dirs (`rebase`, default) or copy them so the output stands alone (`copy`). */
   artifacts?: 'rebase' | 'copy';
   env?: NodeJS.ProcessEnv;
@@ -59,6 +61,7 @@ export async function mergeRuns(options: MergeRunsOptions): Promise<MergeRunsOut
     redactor: new Redactor(env),
     // The output may be one of the inputs: it was read in full above; now it is rewritten.
     truncateResults: true,
+    ...(options.reporters ? { extra: options.reporters } : {}),
     ...(options.stdout ? { stdout: options.stdout } : {}),
     ...(options.stderr ? { stderr: options.stderr } : {}),
   });

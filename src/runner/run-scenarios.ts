@@ -27,7 +27,7 @@ export interface RunScenariosOptions extends RunnerIo {
 export type RunScenariosOutcome = RunOutcome;
 
 /** Loads scenario files, throwing one UsageError that lists every located problem. */
-export function loadScenarios(paths: readonly string[], opts: { defaultWithinMs?: number; allowOutsideRoot?: boolean; cwd?: string }): Scenario[] {
+export function loadScenarios(paths: readonly string[], opts: { defaultWithinMs?: number; allowOutsideRoot?: boolean; cwd?: string } = {}): Scenario[] {
   const checked = validatePaths(paths, { defaultWithinMs: opts.defaultWithinMs, allowOutsideRoot: opts.allowOutsideRoot });
   const problems: string[] = [];
   const scenarios: Scenario[] = [];

@@ -1,0 +1,99 @@
+/**
+ * earshot as a library: what the CLI does, callable from a CI script or a
+ * test. `runScenarios` is `earshot run`, `runSuite` is `earshot suite`,
+ * `mergeRuns` is `earshot merge`, `validatePaths` is `earshot validate`, and
+ * `startRefbot` is `earshot refbot` in this process.
+ *
+ * This file is the package's semver surface: everything else under `dist/` is
+ * internal (the `exports` map hides it). Add a name here only when a user
+ * needs it; the option and result types reach further types that users may
+ * read but not import by name.
+ */
+
+// Running scenarios.
+/** Loads scenario files and folders as `earshot run` does; throws one EarshotError listing every located problem. */
+export { loadScenarios } from './runner/index.js';
+/** `earshot run`: scenarios one after another against one running bot; results stream to `<outDir>/results.jsonl`. */
+export { runScenarios } from './runner/index.js';
+/** Options of `runScenarios`: the files, the bot's `url`, `outDir`, `reporter` names, your own `reporters`. */
+export type { RunScenariosOptions } from './runner/index.js';
+/** What a run returns: its output dir, every result, the summary, and whether a signal stopped it. */
+export type { RunScenariosOutcome } from './runner/index.js';
+/** `earshot suite`: a Pipecat suite manifest, each run against a bot spawned for it, with repeats and shards. */
+export { runSuite } from './runner/index.js';
+/** Options of `runSuite`: the manifest path plus the `earshot suite` flags. */
+export type { SuiteOptions } from './runner/index.js';
+/** What `runSuite` returns: a run's outcome plus the plan it ran. */
+export type { SuiteOutcome } from './runner/index.js';
+/** `earshot merge`: shard output dirs in, one result set and its reports out. */
+export { mergeRuns } from './runner/index.js';
+/** Options of `mergeRuns`. */
+export type { MergeRunsOptions } from './runner/index.js';
+/** What `mergeRuns` returns: the merged results, the summary, warnings and missing shards. */
+export type { MergeRunsOutcome } from './runner/index.js';
+
+// Checking files without running them.
+/** `earshot validate`: checks scenario, simulation and manifest files and folders, one verdict per file. */
+export { validatePaths } from './scenario/index.js';
+/** Formats a diagnostic as one `file:line:col: severity: field: message` line. */
+export { formatDiagnostic } from './scenario/index.js';
+/** Options of `validatePaths`. */
+export type { ValidatePathsOptions } from './scenario/index.js';
+/** One file's verdict from `validatePaths`: valid, invalid or skipped, with its diagnostics. */
+export type { FileValidation } from './scenario/index.js';
+/** A located problem (error or warning) in a scenario, simulation or manifest file. */
+export type { Diagnostic } from './scenario/index.js';
+
+// The reference bot.
+/** Starts the reference bot (a real RTVI voice bot) in this process; `port: 0` picks a free port. */
+export { startRefbot } from './refbot/index.js';
+/** Options of `startRefbot`: port, wire, brain, response delay, fault switches, voice. */
+export type { RefbotOptions } from './refbot/index.js';
+/** A running reference bot: its `url`, `close()`, and `closed` (why it stopped). */
+export type { RefbotHandle } from './refbot/index.js';
+/** Why the reference bot stopped, and the exit code the CLI would use. */
+export type { RefbotExit } from './refbot/index.js';
+
+// Reporters.
+/** The built-in reporters by name (`list`, `dot`, `json`, `jsonl`, `junit`, `html`, `github`): the names `reporter` takes. */
+export { REPORTERS } from './report/index.js';
+/** A reporter of your own, passed in `reporters`: every hook optional, called in run order. */
+export type { Reporter } from './report/index.js';
+/** What `Reporter.onBegin` receives: planned total, start time, output dir. */
+export type { RunStart } from './report/index.js';
+/** Identifies a scenario run to `onScenarioStart` and `onTurnEnd`. */
+export type { ScenarioStart } from './report/index.js';
+
+// Results: values, serialized as they are into results.jsonl (snake_case, units in names).
+/** One scenario run: status, turns, failures, events, artifacts. */
+export type { ScenarioResult } from './results/index.js';
+/** `passed`, `failed`, `skipped` or `error` (earshot itself could not finish the scenario). */
+export type { ScenarioStatus } from './results/index.js';
+/** One turn: what was sent, each expectation's result, latency metrics. */
+export type { TurnResult } from './results/index.js';
+/** One expectation of a turn: passed, failed or not run, and what matched it. */
+export type { ExpectationResult } from './results/index.js';
+/** A failure of the bot under test, as a value: `kind`, where (turn, expectation) and why. */
+export type { Failure } from './results/index.js';
+/** The stable machine keys of failures (`timeout`, `text_mismatch`, `connect_failed`, …): added to, never renamed. */
+export type { FailureKind } from './results/index.js';
+/** A run's summary (summary.json): `ok`, counts, pass rate, per-scenario outcomes, failure kinds. */
+export type { RunSummary } from './results/index.js';
+/** One scenario's outcome across its repeats, in `RunSummary.scenarios`. */
+export type { ScenarioOutcome } from './results/index.js';
+/** An event the session observed, with its time on the session clock (`at_ms`); narrow it by `name`. */
+export type { EarshotEvent } from './results/index.js';
+
+// Scenarios, as loaded (normalized: snake_case like the YAML, defaults filled in, paths absolute).
+/** A scripted scenario: its turns, user and judge settings. */
+export type { Scenario } from './scenario/index.js';
+/** One turn: what to send (`user`, `dtmf`, `audio`), when (`send_after`), and what to expect. */
+export type { Turn } from './scenario/index.js';
+/** One expected event of a turn, with its budget (`within_ms`) and checks. */
+export type { Expectation } from './scenario/index.js';
+/** The event names a scenario may expect. */
+export type { EventName } from './scenario/index.js';
+
+// Errors.
+/** Base class of every error earshot raises on purpose: one clear `message`, and the CLI's `exitCode`. */
+export { EarshotError } from './core/errors.js';
