@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { monotonicClock } from '../../core/clock.js';
+import { rms } from '../../audio/index.js';
+import { connect } from '../../protocol/index.js';
+import { startServer } from '../../protocol/loopback.testutil.js';
 import type { EarshotEvent } from '../../results/events.js';
 import { ModelStore } from '../../speech/index.js';
 import type { MediaContext } from '../media.js';
@@ -79,4 +82,39 @@ turns:
     await media.finish();
     await engine.close();
   });
+
+  it('speaks an utterance no scripted turn prepared (a driver\'s own turn), synthesized when it is said', async () => {
+    const scenario = await files.load(`
+name: spoken
+user: { modality: audio, speech: { service: flite } }
+turns:
+  - user: "Hello there"
+    expect: [{ event: llm_response }]
+`, 'spoken.yaml');
+    const engine = new AudioEngine({ record: false, noCache: true });
+    const media = engine.media(scenario, {})!;
+    const { ctx, trace } = context();
+    let voiced: (span: [number, number]) => void = () => undefined;
+    const spoken = new Promise<[number, number]>((resolve) => (voiced = resolve));
+    await media.prepare({ ...ctx, markUserSpeech: (start, end) => voiced([start, end]) });
+    const server = await startServer('pipecat-eval');
+    const conn = await connect(server.server.url(), { codec: 'pipecat-eval' });
+    const peer = (await server.nextPeer()).connection;
+    try {
+      await media.start(conn);
+      const dueMs = await media.speak({ user: 'Goodbye for now' }, 4, ctx.signal);
+      expect(dueMs).toBeGreaterThan(ctx.t0Ms);
+      const [startMs, endMs] = await spoken;
+      expect(endMs - startMs).toBeGreaterThan(300);
+      await new Promise((r) => setTimeout(r, 100)); // loopback delivery of the last frames
+      const sent = peer.drain().flatMap((item) => (item.kind === 'audio' ? [item.pcm] : []));
+      expect(sent.filter((pcm) => rms(pcm) > 0).length * 20).toBeGreaterThan(300);
+      expect(trace).toContainEqual(expect.stringMatching(/^speech: turn 4 voiced /));
+    } finally {
+      await media.finish();
+      await conn.close();
+      await server.server.close();
+      await engine.close();
+    }
+  }, 20_000);
 });
