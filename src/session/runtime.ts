@@ -57,6 +57,7 @@ export class SessionRuntime implements DriverRuntime {
   private recording: string | undefined;
   private recordingStartedAtMs: number | undefined;
   private errorText: string | undefined;
+  private driven = false;
 
   constructor(
     readonly scenario: Scenario,
@@ -78,8 +79,10 @@ export class SessionRuntime implements DriverRuntime {
     this.translator = new EventTranslator({ botAudio: this.mode.botAudio });
   }
 
-  /** Runs the driver on this session, from building the judge to teardown, and returns the outcome. */
+  /** Runs the driver on this session, from building the judge to teardown, and returns the outcome. Once per runtime. */
   async drive(driver: SessionDriver): Promise<SessionOutcome> {
+    if (this.driven) throw new Error('a session runtime drives one conversation; make a new one');
+    this.driven = true;
     const { scenario, options } = this;
     this.log(`run: scenario '${scenario.name}' (${scenario.file}) -> ${options.url}`);
     this.log(`modality: user ${scenario.user.modality}, judge ${scenario.judge.modality}; judge ${scenario.judge.eval.service}/${scenario.judge.eval.model ?? 'default'}`);

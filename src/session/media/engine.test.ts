@@ -102,13 +102,13 @@ turns:
     const peer = (await server.nextPeer()).connection;
     try {
       await media.start(conn);
-      const dueMs = await media.speak({ user: 'Goodbye for now' }, 4, ctx.signal);
+      const dueMs = await media.speak({ user: 'Goodbye' }, 4, ctx.signal);
       expect(dueMs).toBeGreaterThan(ctx.t0Ms);
       const [startMs, endMs] = await spoken;
-      expect(endMs - startMs).toBeGreaterThan(300);
+      expect(endMs - startMs).toBeGreaterThan(200);
       await new Promise((r) => setTimeout(r, 100)); // loopback delivery of the last frames
       const sent = peer.drain().flatMap((item) => (item.kind === 'audio' ? [item.pcm] : []));
-      expect(sent.filter((pcm) => rms(pcm) > 0).length * 20).toBeGreaterThan(300);
+      expect(sent.filter((pcm) => rms(pcm) > 0).length * 20).toBeGreaterThan(200);
       expect(trace).toContainEqual(expect.stringMatching(/^speech: turn 4 voiced /));
     } finally {
       await media.finish();
