@@ -21,17 +21,6 @@ export interface TimerDriver {
   at(atMs: number, callback: () => void, early?: () => void): () => void;
 }
 
-export interface PreciseTimerOptions {
-  clock?: Clock;
-  /**
-   * How long before a deadline the driver stops sleeping (and runs the `early`
-   * work, then polls). `auto` (the default) learns it on this machine from how
-   * late `setTimeout` wakes and how long the `early` work takes, so precision
-   * costs only as much polling as it needs.
-   */
-  leadMs?: number | 'auto';
-}
-
 /**
  * Plain `setTimeout`, one per wait and no polling: for waits where a
  * millisecond of jitter changes nothing. `setTimeout` may wake up to a
@@ -86,6 +75,17 @@ export function sleepUntil(timers: TimerDriver, atMs: number, signal?: AbortSign
     });
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+export interface PreciseTimerOptions {
+  clock?: Clock;
+  /**
+   * How long before a deadline the driver stops sleeping (and runs the `early`
+   * work, then polls). `auto` (the default) learns it on this machine from how
+   * late `setTimeout` wakes and how long the `early` work takes, so precision
+   * costs only as much polling as it needs.
+   */
+  leadMs?: number | 'auto';
 }
 
 const LEAD_MIN_MS = 0.5;
