@@ -8,7 +8,7 @@ const REALTIME = [
   'test/e2e/audio.e2e.test.ts',
   'test/e2e/bench.e2e.test.ts',
   'test/refbot/audio.test.ts',
-  'src/session/audio/mic.test.ts',
+  'src/session/media/mic.test.ts',
 ];
 
 export default defineConfig({

@@ -25,7 +25,8 @@ import { cpus, getPriority, loadavg, setPriority } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { monotonicClock } from '../src/core/clock.js';
-import { Pacer, PreciseTimerDriver, int16ToBytes, sineWave, type FrameContent, type MicStream, type PacedFrame } from '../src/audio/index.js';
+import { PreciseTimerDriver } from '../src/core/timers.js';
+import { Pacer, int16ToBytes, sineWave, type FrameContent, type MicStream, type PacedFrame } from '../src/audio/index.js';
 import { cpuStallUs } from './machine.js';
 
 interface Row {

@@ -1,4 +1,4 @@
-import { EarshotError } from '../core/errors.js';
+import { EarshotError, OptionError } from '../core/errors.js';
 
 /**
  * Audio the harness was handed is unusable: a file that is not a WAV, a sample
@@ -18,14 +18,10 @@ export class AudioFormatError extends EarshotError {
 }
 
 /** A caller passed an option outside its documented range (frame size, threshold, rate). */
-export class AudioOptionError extends EarshotError {
-  readonly option: string;
-  readonly value: unknown;
+export class AudioOptionError extends OptionError {
   constructor(option: string, value: unknown, expected: string) {
-    super(`audio option ${option}: expected ${expected}, got ${JSON.stringify(value) ?? String(value)}`);
+    super('audio', option, value, expected);
     this.name = 'AudioOptionError';
-    this.option = option;
-    this.value = value;
   }
 }
 

@@ -1,4 +1,4 @@
-import { DurationHistogram, type DurationSummary } from './histogram.js';
+import { DurationHistogram, type DurationSummary } from '../core/histogram.js';
 
 /** One frame as it went out: when it was due and when it was handed to the sink. */
 export interface FrameRecord {

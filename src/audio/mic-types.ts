@@ -1,4 +1,4 @@
-import type { DurationSummary } from './histogram.js';
+import type { DurationSummary } from '../core/histogram.js';
 import type { GateOptions } from './level.js';
 
 /** What one frame carries, known before it is due. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/clock.js';
 import { Pacer } from './pacer.js';
 import type { FrameContent, PacedFrame } from './mic-types.js';
-import { ManualTimerDriver } from './timers.js';
+import { ManualTimerDriver } from '../core/timers.js';
 import { concatPcm, silence, sineWave } from './pcm.js';
 import { AudioOptionError } from './errors.js';
 

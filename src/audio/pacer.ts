@@ -1,9 +1,9 @@
 import { monotonicClock, type Clock } from '../core/clock.js';
 import { AudioOptionError } from './errors.js';
-import { DurationHistogram, type DurationSummary } from './histogram.js';
+import { DurationHistogram, type DurationSummary } from '../core/histogram.js';
 import { MicStream, type StreamHost } from './mic-stream.js';
 import type { MicStreamOptions } from './mic-types.js';
-import { PreciseTimerDriver, type TimerDriver } from './timers.js';
+import { PreciseTimerDriver, type TimerDriver } from '../core/timers.js';
 
 export interface PacerOptions {
   clock?: Clock;

@@ -9,7 +9,7 @@ import { concatPcm, float32ToInt16, rms, silence, sineWave } from './pcm.js';
 import { Pacer } from './pacer.js';
 import { CallRecorder } from './recorder.js';
 import { resample } from './resample.js';
-import { ManualTimerDriver } from './timers.js';
+import { ManualTimerDriver } from '../core/timers.js';
 import { decodeWav } from './wav.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'earshot-rec-'));

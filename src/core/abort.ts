@@ -1,26 +1,24 @@
+import { monotonicClock } from './clock.js';
+import { sleepUntil, systemTimers } from './timers.js';
+
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return sleepUntil(systemTimers, monotonicClock.now() + Math.max(0, ms), signal);
 }
 
-/** Races `promise` against the signal; the promise keeps running but is no longer awaited. */
+/**
+ * Races `promise` against the signal; the promise keeps running but is no
+ * longer awaited. It settles with the signal's reason as soon as it aborts,
+ * whatever the work does with the signal: work that misses an abort (or a
+ * custom provider that ignores it) must not hold up whoever waits on it.
+ */
 export function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    // Nobody awaits the work any more: its own failure must not surface as an unhandled rejection.
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });

@@ -21,6 +21,18 @@ export class UsageError extends EarshotError {
   }
 }
 
+/** A caller passed an option outside its documented range; `scope` says whose option (`audio`, `timer`). */
+export class OptionError extends EarshotError {
+  readonly option: string;
+  readonly value: unknown;
+  constructor(scope: string, option: string, value: unknown, expected: string) {
+    super(`${scope} option ${option}: expected ${expected}, got ${JSON.stringify(value) ?? String(value)}`);
+    this.name = 'OptionError';
+    this.option = option;
+    this.value = value;
+  }
+}
+
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);

@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.js';
+import type { TimerDriver } from '../core/timers.js';
 import type { EarshotEvent } from '../results/events.js';
 import type { EventName } from '../scenario/events.js';
 
@@ -43,8 +44,10 @@ export class EventQueue {
   readonly seen: EarshotEvent[] = [];
   seenDropped = 0;
 
+  /** Deadlines are on `clock`; waits sleep on `timers` (a plain driver: a wait ends on a push or at its deadline). */
   constructor(
     private readonly clock: Clock,
+    private readonly timers: TimerDriver,
     private readonly maxSeen = 20_000,
     private readonly maxQueued = 50_000,
   ) {}
@@ -88,14 +91,13 @@ export class EventQueue {
       const at = this.latestAt.get(name);
       if (at !== undefined) return at;
       if (this.closedWhy !== null) throw new QueueClosedError(this.closedWhy, this.closedKind);
-      const remaining = deadlineMs - this.clock.now();
-      if (remaining <= 0) throw new DeadlineError(deadlineMs);
+      if (deadlineMs - this.clock.now() <= 0) throw new DeadlineError(deadlineMs);
       await new Promise<void>((resolve, reject) => {
         const entry = { name, resolve: () => finish(resolve) };
-        const timer = setTimeout(() => finish(resolve), Math.ceil(remaining) + 1);
+        const cancel = this.timers.at(deadlineMs, () => finish(resolve));
         const onAbort = (): void => finish(() => reject(signal?.reason));
         const finish = (then: () => void): void => {
-          clearTimeout(timer);
+          cancel();
           signal?.removeEventListener('abort', onAbort);
           this.seenWaiters = this.seenWaiters.filter((w) => w !== entry);
           then();
@@ -151,31 +153,30 @@ export class EventQueue {
         onSkip?.(event);
       }
       if (this.closedWhy !== null) throw new QueueClosedError(this.closedWhy, this.closedKind);
-      const remaining = deadlineMs - this.clock.now();
-      if (remaining <= 0) throw new DeadlineError(deadlineMs);
-      await this.waitForPush(remaining, signal);
+      if (deadlineMs - this.clock.now() <= 0) throw new DeadlineError(deadlineMs);
+      await this.waitForPush(deadlineMs, signal);
     }
   }
 
-  private waitForPush(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  /** Sleeps until a push (or close) wakes it, or until the deadline. */
+  private waitForPush(deadlineMs: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) {
         reject(signal.reason);
         return;
       }
       const done = (): void => {
-        clearTimeout(timer);
+        cancel();
         signal?.removeEventListener('abort', onAbort);
         this.wake = null;
         resolve();
       };
       const onAbort = (): void => {
-        clearTimeout(timer);
+        cancel();
         this.wake = null;
         reject(signal?.reason);
       };
-      // +1 ms: timers may fire a hair early relative to performance.now().
-      const timer = setTimeout(done, Math.ceil(timeoutMs) + 1);
+      const cancel = this.timers.at(deadlineMs, done);
       this.wake = done;
       signal?.addEventListener('abort', onAbort, { once: true });
     });

@@ -1,17 +1,29 @@
-import { describe, expect, it } from 'vitest';
-import { monotonicClock } from '../core/clock.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../core/clock.js';
+import { ManualTimerDriver } from '../core/timers.js';
 import type { EarshotEvent } from '../results/events.js';
 import { EventQueue } from './event-queue.js';
-import { argsSubset, matchExpectation, type ExpectationSpec, type JudgePort, type MatchContext } from './matcher.js';
+import { argsSubset, matchExpectation, type ExpectationSpec, type JudgePort, type MatchContext, type MatchOutcome } from './matcher.js';
+
+/** Manual time: budgets of seconds pass as soon as nothing but a deadline is left to wait for. */
+let clock: ManualClock;
+let timers: ManualTimerDriver;
+beforeEach(() => {
+  clock = new ManualClock(10_000);
+  timers = new ManualTimerDriver(clock);
+});
+const match = (exp: ExpectationSpec, index: number, ctx: MatchContext): Promise<MatchOutcome> => timers.run(matchExpectation(exp, index, ctx));
+/** Runs `fn` `ms` from now on the manual clock. */
+const later = (ms: number, fn: () => void): void => void timers.at(clock.now() + ms, fn);
 
 function setup(judge: JudgePort | null = null): { queue: EventQueue; ctx: MatchContext; trace: string[] } {
-  const queue = new EventQueue(monotonicClock);
+  const queue = new EventQueue(clock, timers);
   const trace: string[] = [];
   const ctx: MatchContext = {
     queue,
-    clock: monotonicClock,
+    clock,
     turnIndex: 3,
-    anchorMs: monotonicClock.now(),
+    anchorMs: clock.now(),
     defaultWithinMs: 60_000,
     judge,
     pendingCalls: [],
@@ -20,7 +32,7 @@ function setup(judge: JudgePort | null = null): { queue: EventQueue; ctx: MatchC
   return { queue, ctx, trace };
 }
 
-const at = (): number => monotonicClock.now();
+const at = (): number => clock.now();
 const text = (name: 'llm_response' | 'response' | 'user_transcription', t: string): EarshotEvent => ({ name, at_ms: at(), text: t });
 const call = (function_name: string, args: Record<string, unknown> = {}): EarshotEvent => ({ name: 'function_call', at_ms: at(), function_name, args });
 const signal = (name: 'llm_started' | 'bot_interrupted' | 'user_started_speaking'): EarshotEvent => ({ name, at_ms: at() });
@@ -48,8 +60,8 @@ describe('matcher (Pipecat matching rules)', () => {
     queue.push(text('user_transcription', 'hi'));
     queue.push(signal('llm_started'));
     queue.push(text('llm_response', 'Hello'));
-    const first = await matchExpectation({ event: 'llm_started' }, 0, ctx);
-    const second = await matchExpectation({ event: 'llm_response' }, 1, ctx);
+    const first = await match({ event: 'llm_started' }, 0, ctx);
+    const second = await match({ event: 'llm_response' }, 1, ctx);
     expect(first.ok && second.ok).toBe(true);
   });
 
@@ -58,8 +70,8 @@ describe('matcher (Pipecat matching rules)', () => {
     queue.push(text('llm_response', 'Hello'));
     queue.push(signal('llm_started'));
     ctx.defaultWithinMs = 80;
-    await matchExpectation({ event: 'llm_started' }, 0, ctx);
-    const out = await matchExpectation({ event: 'llm_response' }, 1, ctx);
+    await match({ event: 'llm_started' }, 0, ctx);
+    const out = await match({ event: 'llm_response' }, 1, ctx);
     expect(out.ok).toBe(false);
     if (!out.ok) expect(out.failure.kind).toBe('timeout');
   });
@@ -67,8 +79,8 @@ describe('matcher (Pipecat matching rules)', () => {
   it('all expectations of a turn share one deadline anchored at the send', async () => {
     const { queue, ctx } = setup();
     ctx.anchorMs = at() - 150; // the send happened 150 ms ago
-    setTimeout(() => queue.push(signal('llm_started')), 80);
-    const out = await matchExpectation({ event: 'llm_started', within_ms: 200 }, 0, ctx);
+    later(80, () => queue.push(signal('llm_started')));
+    const out = await match({ event: 'llm_started', within_ms: 200 }, 0, ctx);
     expect(out.ok).toBe(false); // only 50 ms of the 200 ms budget were left
     if (!out.ok) {
       expect(out.failure).toMatchObject({ kind: 'timeout', turn_index: 3, expectation_index: 0, event: 'llm_started' });
@@ -80,7 +92,7 @@ describe('matcher (Pipecat matching rules)', () => {
     const { ctx } = setup();
     ctx.defaultWithinMs = 60;
     const t0 = at();
-    const out = await matchExpectation({ event: 'llm_started' }, 0, ctx);
+    const out = await match({ event: 'llm_started' }, 0, ctx);
     expect(out.ok).toBe(false);
     expect(at() - t0).toBeGreaterThanOrEqual(55);
     expect(at() - t0).toBeLessThan(1000);
@@ -90,7 +102,7 @@ describe('matcher (Pipecat matching rules)', () => {
     const { queue, ctx } = setup();
     queue.push(text('llm_response', 'Let me check on that.'));
     queue.push(text('llm_response', 'It is 75 degrees in San Francisco.'));
-    const out = await matchExpectation({ event: 'llm_response', text_contains: '75 degrees' }, 0, ctx);
+    const out = await match({ event: 'llm_response', text_contains: '75 degrees' }, 0, ctx);
     expect(out).toMatchObject({ ok: true, text: 'Let me check on that. It is 75 degrees in San Francisco.' });
   });
 
@@ -98,7 +110,7 @@ describe('matcher (Pipecat matching rules)', () => {
     const { queue, ctx } = setup();
     ctx.defaultWithinMs = 100;
     queue.push(text('llm_response', 'Berlin.'));
-    const out = await matchExpectation({ event: 'llm_response', text_contains: 'Paris' }, 0, ctx);
+    const out = await match({ event: 'llm_response', text_contains: 'Paris' }, 0, ctx);
     expect(out.ok).toBe(false);
     if (!out.ok) {
       expect(out.failure.kind).toBe('text_mismatch');
@@ -109,10 +121,10 @@ describe('matcher (Pipecat matching rules)', () => {
   it('text_contains on a non-aggregating event checks that one event', async () => {
     const { queue, ctx } = setup();
     queue.push(text('user_transcription', 'DTMF: 1#'));
-    const ok = await matchExpectation({ event: 'user_transcription', text_contains: 'DTMF: 1#' }, 0, ctx);
+    const ok = await match({ event: 'user_transcription', text_contains: 'DTMF: 1#' }, 0, ctx);
     expect(ok.ok).toBe(true);
     queue.push(text('user_transcription', 'DTMF: 2'));
-    const bad = await matchExpectation({ event: 'user_transcription', text_contains: 'DTMF: 3' }, 1, ctx);
+    const bad = await match({ event: 'user_transcription', text_contains: 'DTMF: 3' }, 1, ctx);
     expect(bad.ok === false && bad.failure.kind).toBe('text_mismatch');
   });
 
@@ -120,8 +132,8 @@ describe('matcher (Pipecat matching rules)', () => {
     const judge = scriptedJudge(['continue', 'yes']);
     const { queue, ctx } = setup(judge);
     queue.push(text('llm_response', 'Let me look that up.'));
-    setTimeout(() => queue.push(text('llm_response', 'Berlin is the capital.')), 30);
-    const out = await matchExpectation({ event: 'llm_response', eval: 'says Berlin' }, 0, ctx);
+    later(30, () => queue.push(text('llm_response', 'Berlin is the capital.')));
+    const out = await match({ event: 'llm_response', eval: 'says Berlin' }, 0, ctx);
     expect(out.ok).toBe(true);
     expect(judge.asked).toBe(2);
     expect(judge.shown).toEqual(['Let me look that up.', 'Berlin is the capital.']);
@@ -131,14 +143,14 @@ describe('matcher (Pipecat matching rules)', () => {
     const { queue, ctx } = setup(scriptedJudge(['continue']));
     ctx.defaultWithinMs = 100;
     queue.push(text('llm_response', 'One moment.'));
-    const out = await matchExpectation({ event: 'llm_response', eval: 'says Berlin' }, 0, ctx);
+    const out = await match({ event: 'llm_response', eval: 'says Berlin' }, 0, ctx);
     expect(out.ok === false && out.failure.kind).toBe('judge_continue');
   });
 
   it('a judge no fails the expectation as judge_no without ending the turn', async () => {
     const { queue, ctx } = setup(scriptedJudge(['no']));
     queue.push(text('llm_response', 'Madrid.'));
-    const out = await matchExpectation({ event: 'llm_response', eval: 'says Berlin' }, 0, ctx);
+    const out = await match({ event: 'llm_response', eval: 'says Berlin' }, 0, ctx);
     expect(out.ok).toBe(false);
     if (!out.ok) {
       expect(out.failure.kind).toBe('judge_no');
@@ -149,14 +161,14 @@ describe('matcher (Pipecat matching rules)', () => {
   it('eval: without a judge fails as no_judge', async () => {
     const { queue, ctx } = setup(null);
     queue.push(text('llm_response', 'Berlin.'));
-    const out = await matchExpectation({ event: 'llm_response', eval: 'says Berlin' }, 0, ctx);
+    const out = await match({ event: 'llm_response', eval: 'says Berlin' }, 0, ctx);
     expect(out.ok === false && out.failure.kind).toBe('no_judge');
   });
 
   it('eval: on an event with no text fails as no_content', async () => {
     const { queue, ctx } = setup(scriptedJudge(['yes']));
     queue.push(text('user_transcription', ''));
-    const out = await matchExpectation({ event: 'user_transcription', eval: 'anything' }, 0, ctx);
+    const out = await match({ event: 'user_transcription', eval: 'anything' }, 0, ctx);
     expect(out.ok === false && out.failure.kind).toBe('no_content');
   });
 
@@ -169,7 +181,7 @@ describe('matcher (Pipecat matching rules)', () => {
       event: 'function_call',
       calls: [{ name: 'get_current_weather' }, { name: 'get_restaurant_recommendation' }],
     };
-    const out = await matchExpectation(exp, 0, ctx);
+    const out = await match(exp, 0, ctx);
     expect(out).toMatchObject({ ok: true, summary: 'get_current_weather, get_restaurant_recommendation' });
   });
 
@@ -177,8 +189,8 @@ describe('matcher (Pipecat matching rules)', () => {
     const { queue, ctx } = setup();
     queue.push(call('b'));
     queue.push(call('a'));
-    const first = await matchExpectation({ event: 'function_call', calls: [{ name: 'a' }] }, 0, ctx);
-    const second = await matchExpectation({ event: 'function_call', calls: [{ name: 'b' }] }, 1, ctx);
+    const first = await match({ event: 'function_call', calls: [{ name: 'a' }] }, 0, ctx);
+    const second = await match({ event: 'function_call', calls: [{ name: 'b' }] }, 1, ctx);
     expect(first.ok && second.ok).toBe(true);
   });
 
@@ -189,7 +201,7 @@ describe('matcher (Pipecat matching rules)', () => {
     expect(argsSubset({ a: { b: [1, 2] } }, { a: { b: [1, 2] } })).toBe(true);
     const { queue, ctx } = setup();
     queue.push(call('collect_party_size', { size: 2, note: 'x' }));
-    const out = await matchExpectation({ event: 'function_call', calls: [{ name: 'collect_party_size', args: { size: 2 } }] }, 0, ctx);
+    const out = await match({ event: 'function_call', calls: [{ name: 'collect_party_size', args: { size: 2 } }] }, 0, ctx);
     expect(out.ok).toBe(true);
   });
 
@@ -197,7 +209,7 @@ describe('matcher (Pipecat matching rules)', () => {
     const { queue, ctx } = setup();
     ctx.defaultWithinMs = 80;
     queue.push(call('get_current_weather', { location: 'Boston' }));
-    const out = await matchExpectation({ event: 'function_call', calls: [{ name: 'get_current_weather', args: { location: 'Paris' } }] }, 0, ctx);
+    const out = await match({ event: 'function_call', calls: [{ name: 'get_current_weather', args: { location: 'Paris' } }] }, 0, ctx);
     expect(out.ok).toBe(false);
     if (!out.ok) {
       expect(out.failure.kind).toBe('function_args_mismatch');
@@ -209,7 +221,7 @@ describe('matcher (Pipecat matching rules)', () => {
     const { queue, ctx } = setup();
     ctx.defaultWithinMs = 80;
     queue.push(call('a'));
-    const out = await matchExpectation({ event: 'function_call', calls: [{ name: 'a' }, { name: 'b' }] }, 0, ctx);
+    const out = await match({ event: 'function_call', calls: [{ name: 'a' }, { name: 'b' }] }, 0, ctx);
     expect(out.ok === false && out.failure.kind).toBe('missing_function_call');
     if (!out.ok) expect(out.failure.reason).toContain('matched: a');
   });
@@ -217,13 +229,13 @@ describe('matcher (Pipecat matching rules)', () => {
   it('a bare function_call expectation passes on any call', async () => {
     const { queue, ctx } = setup();
     queue.push(call('create_entities'));
-    expect((await matchExpectation({ event: 'function_call' }, 0, ctx)).ok).toBe(true);
+    expect((await match({ event: 'function_call' }, 0, ctx)).ok).toBe(true);
   });
 
   it('function_call_stopped matches tool_call_id and cancelled through args', async () => {
     const { queue, ctx } = setup();
     queue.push({ name: 'function_call_stopped', at_ms: at(), function_name: 'write_report', tool_call_id: 'call_2', cancelled: true });
-    const out = await matchExpectation({ event: 'function_call_stopped', calls: [{ name: 'write_report', args: { cancelled: true } }] }, 0, ctx);
+    const out = await match({ event: 'function_call_stopped', calls: [{ name: 'write_report', args: { cancelled: true } }] }, 0, ctx);
     expect(out.ok).toBe(true);
   });
 
@@ -231,21 +243,21 @@ describe('matcher (Pipecat matching rules)', () => {
     const { queue, ctx } = setup();
     const t0 = at();
     queue.push(signal('llm_started'));
-    const quiet = await matchExpectation({ event: 'llm_response', absent: true, within_ms: 100 }, 0, ctx);
+    const quiet = await match({ event: 'llm_response', absent: true, within_ms: 100 }, 0, ctx);
     expect(quiet.ok).toBe(true);
     expect(at() - t0).toBeGreaterThanOrEqual(95); // it holds the turn open for the whole window
     const { queue: q2, ctx: c2 } = setup();
-    setTimeout(() => q2.push(text('llm_response', 'again!')), 20);
-    const loud = await matchExpectation({ event: 'llm_response', absent: true, within_ms: 500 }, 0, c2);
+    later(20, () => q2.push(text('llm_response', 'again!')));
+    const loud = await match({ event: 'llm_response', absent: true, within_ms: 500 }, 0, c2);
     expect(loud.ok === false && loud.failure.kind).toBe('unexpected_event');
     if (!loud.ok) expect(loud.failure.reason).toContain('again!');
   });
 
   it('a bot that disconnects mid-wait fails at once as bot_disconnected', async () => {
     const { queue, ctx } = setup();
-    setTimeout(() => queue.close('socket closed (1006)'), 20);
+    later(20, () => queue.close('socket closed (1006)'));
     const t0 = at();
-    const out = await matchExpectation({ event: 'llm_response' }, 0, ctx);
+    const out = await match({ event: 'llm_response' }, 0, ctx);
     expect(out.ok === false && out.failure.kind).toBe('bot_disconnected');
     expect(at() - t0).toBeLessThan(1000);
   });

@@ -1,13 +1,14 @@
 import type { Clock } from '../core/clock.js';
 import type { AudioItem, ClientConnection } from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
-import type { Scenario, Turn } from '../scenario/index.js';
+import type { Scenario } from '../scenario/index.js';
+import type { UserUtterance } from './driver.js';
 
 /**
  * The audio side of a session, behind one seam so the text engine stays small:
  * the microphone (user turns as real-time speech), capture of the bot's audio
  * (onset detection, `response` transcripts, the recording). Text-mode sessions
- * run without one. The implementation is `src/session/audio/`.
+ * run without one. The implementation is `src/session/media/`.
  *
  * Lifecycle: `prepare` (before connecting) → `start` (after bot-ready) →
  * per turn `beginTurn`, `dropPending`, `speak` → `finish` (always called once
@@ -61,7 +62,7 @@ export interface SessionMedia {
    * `within_ms` budget counts from. The voiced span is reported through
    * `markUserSpeech` once it has played.
    */
-  speak(turn: Turn, turnIndex: number, signal: AbortSignal): Promise<number>;
+  speak(utterance: UserUtterance, turnIndex: number, signal: AbortSignal): Promise<number>;
   /** Bot audio as it arrives (eval-bot-audio or protobuf audio frames); `atMs` is ms since session start. */
   onBotAudio(item: AudioItem, atMs: number): void;
   /** The bot's own speaking reports bound one spoken reply. */

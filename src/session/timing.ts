@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
+import { sleepUntil, type TimerDriver } from '../core/timers.js';
 import {
   checkLatency,
   deriveTurnMetrics,
@@ -37,6 +38,8 @@ import { LATENCY_METRICS, type LatencyAssertions } from '../scenario/index.js';
  */
 export interface SessionTimingOptions {
   clock: Clock;
+  /** What the latency verdict's wait sleeps on (see `checkTurn`). */
+  timers: TimerDriver;
   t0Ms: number;
   onError: (message: string) => void;
   /** Longest wait for asserted metrics to become measurable (default 5000 ms). */
@@ -117,7 +120,7 @@ export class SessionTiming {
       if (ready || gone() || this.opts.clock.now() >= deadline) {
         return { failures: checkLatency(index, assertions, derived), waitedMs: Math.round(this.opts.clock.now() - started) };
       }
-      await sleep(POLL_MS, signal);
+      await sleepUntil(this.opts.timers, this.opts.clock.now() + POLL_MS, signal);
     }
   }
 
@@ -136,13 +139,4 @@ function possible(kind: TurnKind, metric: (typeof LATENCY_METRICS)[number]): boo
   if (metric === 'voice_to_voice_ms' || metric === 'interruption_ms') return kind === 'audio';
   if (metric === 'llm_ttfb_ms' || metric === 'first_token_ms') return kind !== 'none';
   return true;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => (signal.removeEventListener('abort', onAbort), resolve()), ms);
-    const onAbort = (): void => (clearTimeout(timer), reject(signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

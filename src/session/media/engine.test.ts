@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { monotonicClock } from '../../core/clock.js';
+import { rms, sineWave, writeWav } from '../../audio/index.js';
+import { connect } from '../../protocol/index.js';
+import { startServer } from '../../protocol/loopback.testutil.js';
 import type { EarshotEvent } from '../../results/events.js';
 import { ModelStore } from '../../speech/index.js';
 import type { MediaContext } from '../media.js';
@@ -79,4 +82,40 @@ turns:
     await media.finish();
     await engine.close();
   });
+
+  it('speaks an utterance no scripted turn prepared (a driver\'s own turn), made when it is said', async () => {
+    const scenario = await files.load(`
+name: spoken
+user: { modality: audio, speech: { service: flite } }
+turns: []
+`, 'spoken.yaml');
+    // A recording at another rate, so the utterance is made (read, resampled) at the call, not looked up.
+    const recording = files.path('caller-line.wav');
+    await writeWav(recording, sineWave(440, 120, 8000, -12), 8000);
+    const engine = new AudioEngine({ record: false, noCache: true });
+    const media = engine.media(scenario, {})!;
+    const { ctx, trace } = context();
+    let voiced: (span: [number, number]) => void = () => undefined;
+    const spoken = new Promise<[number, number]>((resolve) => (voiced = resolve));
+    await media.prepare({ ...ctx, markUserSpeech: (start, end) => voiced([start, end]) });
+    const server = await startServer('pipecat-eval');
+    const conn = await connect(server.server.url(), { codec: 'pipecat-eval' });
+    const peer = (await server.nextPeer()).connection;
+    try {
+      await media.start(conn);
+      const dueMs = await media.speak({ audio: recording }, 4, ctx.signal);
+      expect(dueMs).toBeGreaterThan(ctx.t0Ms);
+      const [startMs, endMs] = await spoken;
+      expect(endMs - startMs).toBeGreaterThan(100);
+      await new Promise((r) => setTimeout(r, 60)); // loopback delivery of the last frames
+      const sent = peer.drain().flatMap((item) => (item.kind === 'audio' ? [item.pcm] : []));
+      expect(sent.filter((pcm) => rms(pcm) > 0).length * 20).toBeGreaterThanOrEqual(120);
+      expect(trace).toContainEqual(expect.stringMatching(/^speech: turn 4 voiced /));
+    } finally {
+      await media.finish();
+      await conn.close();
+      await server.server.close();
+      await engine.close();
+    }
+  }, 20_000);
 });

@@ -1,7 +1,8 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { ManualClock, monotonicClock } from '../core/clock.js';
-import { AudioOptionError } from './errors.js';
-import { ManualTimerDriver, PreciseTimerDriver } from './timers.js';
+import { ManualClock, monotonicClock } from './clock.js';
+import { OptionError } from './errors.js';
+import { ManualTimerDriver, PreciseTimerDriver, sleepUntil, SystemTimerDriver } from './timers.js';
 
 describe('PreciseTimerDriver (real clock)', () => {
   it('never fires before the deadline, and fires each deadline once', async () => {
@@ -69,7 +70,7 @@ describe('PreciseTimerDriver (real clock)', () => {
     for (let i = 0; i < 5; i++) await new Promise<void>((r) => driver.at(monotonicClock.now() + 10, r));
     expect(driver.leadMs).toBeGreaterThanOrEqual(0.5);
     expect(driver.leadMs).toBeLessThanOrEqual(4);
-    expect(() => new PreciseTimerDriver({ leadMs: -1 })).toThrow(AudioOptionError);
+    expect(() => new PreciseTimerDriver({ leadMs: -1 })).toThrow(OptionError);
   });
 });
 
@@ -105,5 +106,76 @@ describe('ManualTimerDriver', () => {
     expect(seen).toEqual([]);
     t.fireDue();
     expect(seen).toEqual([25]);
+  });
+});
+
+describe('SystemTimerDriver (real clock)', () => {
+  it('never fires before the deadline (setTimeout may wake early), a past one on a later turn, and not at all once cancelled', async () => {
+    const driver = new SystemTimerDriver();
+    const early: number[] = [];
+    const start = monotonicClock.now();
+    await Promise.all(
+      Array.from({ length: 10 }, (_, k) => {
+        const due = start + 1.5 + k * 2.7;
+        return new Promise<void>((resolve) =>
+          driver.at(due, () => {
+            if (monotonicClock.now() < due) early.push(due - monotonicClock.now());
+            resolve();
+          }),
+        );
+      }),
+    );
+    expect(early).toEqual([]);
+    let past = false;
+    const fired = new Promise<void>((resolve) => driver.at(monotonicClock.now() - 10, () => ((past = true), resolve())));
+    expect(past).toBe(false);
+    await fired;
+    let cancelled = false;
+    driver.at(monotonicClock.now() + 2, () => (cancelled = true))();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(cancelled).toBe(false);
+  });
+});
+
+describe('sleepUntil', () => {
+  it('wakes at the deadline on manual time, and an abort ends the wait, its timer and its listener', async () => {
+    const clock = new ManualClock(0);
+    const timers = new ManualTimerDriver(clock);
+    await timers.run(sleepUntil(timers, 250));
+    expect(clock.now()).toBe(250);
+
+    const controller = new AbortController();
+    const signal = controller.signal;
+    // A wait that ends normally takes its listener with it (a long session sleeps many times on one signal).
+    const waiting = sleepUntil(timers, 300, signal);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    await timers.run(waiting);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    const aborted = sleepUntil(timers, 10_000, signal);
+    expect(timers.size).toBe(1);
+    controller.abort(new Error('stop'));
+    await expect(aborted).rejects.toThrow('stop');
+    expect(timers.size).toBe(0);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    await expect(sleepUntil(timers, 0, signal)).rejects.toThrow('stop');
+    expect(timers.size).toBe(0);
+  });
+});
+
+describe('ManualTimerDriver.run', () => {
+  it('moves the clock from deadline to deadline until the work settles, and refuses work that waits on something else', async () => {
+    const clock = new ManualClock(1000);
+    const timers = new ManualTimerDriver(clock);
+    const steps: number[] = [];
+    const work = async (): Promise<string> => {
+      for (let i = 0; i < 3; i++) {
+        await sleepUntil(timers, clock.now() + 100);
+        steps.push(clock.now());
+      }
+      return 'done';
+    };
+    await expect(timers.run(work())).resolves.toBe('done');
+    expect(steps).toEqual([1100, 1200, 1300]);
+    await expect(timers.run(new Promise(() => undefined))).rejects.toThrow(/something other than this driver's timers/);
   });
 });

@@ -1,3 +1,4 @@
+import { abortable } from '../../core/abort.js';
 import { errorMessage } from '../../core/errors.js';
 import { audibleBounds, concatPcm, downmix, OnsetDetector, type CallRecorder, type OnsetEvent, type SileroVad } from '../../audio/index.js';
 import type { AudioItem } from '../../protocol/index.js';
@@ -233,22 +234,3 @@ export class BotCapture {
   }
 }
 
-/**
- * Settles with the signal's reason as soon as it aborts, whatever the provider
- * does with the signal: a recognizer that misses an abort (or a custom one
- * that ignores it) must not hold up every later transcription.
- */
-function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    work.catch(() => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
-      (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
-    );
-  });
-}

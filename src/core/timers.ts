@@ -1,20 +1,80 @@
-import { monotonicClock, type Clock, type ManualClock } from '../core/clock.js';
-import { AudioOptionError } from './errors.js';
+import { monotonicClock, type Clock, type ManualClock } from './clock.js';
+import { OptionError } from './errors.js';
 import { DurationHistogram, type DurationSummary } from './histogram.js';
 
 /**
- * When the pacer's callbacks run. Real time uses `PreciseTimerDriver`; unit
- * tests use `ManualTimerDriver`, which fires callbacks exactly when a test moves
- * a `ManualClock`, or late when the test says the event loop stalled.
+ * When timed callbacks run: the one timer seam of the harness, injected next
+ * to the `Clock` wherever something waits. Real time uses `SystemTimerDriver`
+ * (plain `setTimeout`: event-queue deadlines, `send_after`, polls) or, where a
+ * millisecond matters (the pacer's frame deadlines), `PreciseTimerDriver`;
+ * unit tests use `ManualTimerDriver`, which fires callbacks exactly when a test
+ * moves a `ManualClock`, or late when the test says the event loop stalled.
  */
 export interface TimerDriver {
   /**
    * Calls `callback` once the clock reaches `atMs`, as soon after as the driver
    * can. `early`, if given, runs shortly before the deadline (when the driver
    * wakes to wait precisely): work that can be done ahead, so that less is left
-   * to do on the deadline. Returns a cancel function.
+   * to do on the deadline. Returns a cancel function. Never calls back from
+   * inside `at` itself, even for a past deadline: the caller is still arming.
    */
   at(atMs: number, callback: () => void, early?: () => void): () => void;
+}
+
+/**
+ * Plain `setTimeout`, one per wait and no polling: for waits where a
+ * millisecond of jitter changes nothing. `setTimeout` may wake up to a
+ * millisecond early against `performance.now()`; the driver then sleeps the
+ * rest, so a callback never runs before its clock reaches the deadline.
+ */
+export class SystemTimerDriver implements TimerDriver {
+  constructor(readonly clock: Clock = monotonicClock) {}
+
+  at(atMs: number, callback: () => void, early?: () => void): () => void {
+    let handle: NodeJS.Timeout | null = null;
+    const fire = (): void => {
+      const left = atMs - this.clock.now();
+      if (left > 0) {
+        handle = setTimeout(fire, Math.ceil(left));
+        return;
+      }
+      handle = null;
+      early?.();
+      callback();
+    };
+    // Even a past deadline goes through setTimeout: the caller is still arming.
+    handle = setTimeout(fire, Math.max(0, Math.ceil(atMs - this.clock.now())));
+    return () => {
+      if (handle) clearTimeout(handle);
+      handle = null;
+    };
+  }
+}
+
+/** Plain timers on the monotonic clock, for code that has no driver injected (`sleep`). */
+export const systemTimers: TimerDriver = new SystemTimerDriver();
+
+/**
+ * Resolves once `timers` reaches `atMs` (on a later turn of the event loop if
+ * it already has), or rejects with the signal's reason as soon as it aborts.
+ * Either way the timer and the abort listener go with the wait.
+ */
+export function sleepUntil(timers: TimerDriver, atMs: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      cancel();
+      reject(signal?.reason);
+    };
+    const cancel = timers.at(atMs, () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 export interface PreciseTimerOptions {
@@ -61,7 +121,7 @@ export class PreciseTimerDriver implements TimerDriver {
   constructor(options: PreciseTimerOptions = {}) {
     this.clock = options.clock ?? monotonicClock;
     const lead = options.leadMs ?? 'auto';
-    if (lead !== 'auto' && !(lead >= 0 && lead <= 50)) throw new AudioOptionError('leadMs', lead, "'auto' or 0..50 ms");
+    if (lead !== 'auto' && !(lead >= 0 && lead <= 50)) throw new OptionError('timer', 'leadMs', lead, "'auto' or 0..50 ms");
     this.adaptive = lead === 'auto';
     this.lead = lead === 'auto' ? LEAD_START_MS : lead;
   }
@@ -205,6 +265,29 @@ export class ManualTimerDriver implements TimerDriver {
   /** Runs everything already due, at the current (possibly late) time. */
   fireDue(): void {
     this.advanceTo(this.clock.now());
+  }
+
+  /**
+   * Drives `work` on manual time: whenever it has nothing left to do but wait
+   * on this driver's timers, the clock jumps to the next deadline, so a test
+   * of code that waits seconds runs in microseconds. The work must wait on
+   * nothing but these timers and promises; one that waits on anything else
+   * (a socket, a real `setTimeout`) is refused rather than left to hang.
+   */
+  async run<T>(work: Promise<T>): Promise<T> {
+    let settled = false;
+    work.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    for (;;) {
+      // Promise continuations run before an immediate: the work has done all it can at this time.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (settled) return work;
+      const next = this.nextDueMs();
+      if (next === null) throw new Error('ManualTimerDriver.run: the work waits on something other than this driver\'s timers');
+      this.advanceTo(Math.max(next, this.clock.now()));
+    }
   }
 
   private takeNext(limitMs: number): PendingTimer | undefined {

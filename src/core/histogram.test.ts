@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { DurationHistogram } from './histogram.js';
-import { FrameLog } from './frame-log.js';
 
 describe('DurationHistogram', () => {
   it('gives percentiles to 10 µs below 10 ms, 1 ms above, and the exact max', () => {
@@ -30,19 +29,5 @@ describe('DurationHistogram', () => {
     b.record(-0.01); // a frame a hair early counts in the lowest bucket; min keeps the true value
     a.merge(b);
     expect(a.summary()).toMatchObject({ count: 3, maxMs: 3, minMs: -0.01 });
-  });
-});
-
-describe('FrameLog', () => {
-  it('keeps exact records up to its capacity and aggregates everything', () => {
-    const log = new FrameLog(5000);
-    for (let i = 0; i < 9000; i++) log.add(i, i * 20, i * 20 + (i % 10) / 10, i % 2 === 0);
-    expect(log.count).toBe(9000);
-    expect(log.keptCount).toBe(5000);
-    expect(log.truncated).toBe(true);
-    expect(log.record(4099)).toEqual({ index: 4099, dueMs: 81980, sentMs: 81980.9, speech: false });
-    expect(log.record(5000)).toBeUndefined();
-    expect(log.records().length).toBe(5000);
-    expect(log.latenessSummary().maxMs).toBeCloseTo(0.9, 9);
   });
 });

@@ -1,8 +1,9 @@
 import { errorMessage } from '../../core/errors.js';
 import { CallRecorder, type Pacer, type SileroVad } from '../../audio/index.js';
 import type { AudioItem, ClientConnection } from '../../protocol/index.js';
-import type { Scenario, Turn } from '../../scenario/index.js';
+import type { Scenario } from '../../scenario/index.js';
 import type { SttProvider, TtsProvider } from '../../speech/index.js';
+import type { UserUtterance } from '../driver.js';
 import type { MediaArtifacts, MediaContext, SessionMedia } from '../media.js';
 import { BotCapture } from './capture.js';
 import { Microphone } from './mic.js';
@@ -37,6 +38,7 @@ const TICK_MS = 100;
  */
 export class AudioMedia implements SessionMedia {
   private ctx: MediaContext | null = null;
+  private tts: (() => Promise<TtsProvider>) | null = null;
   private readonly spoken = new Map<number, TurnAudio>();
   private mic: Microphone | null = null;
   private capture: BotCapture | null = null;
@@ -52,7 +54,7 @@ export class AudioMedia implements SessionMedia {
     const d = this.deps;
     ctx.trace(`media: ${d.describe}`);
     if (d.userAudio && d.tts) {
-      const tts = memo(d.tts);
+      const tts = (this.tts = memo(d.tts));
       const started = ctx.clock.now();
       let totalMs = 0;
       for (const index of spokenTurns(d.scenario.turns)) {
@@ -91,10 +93,12 @@ export class AudioMedia implements SessionMedia {
     this.mic?.start(connection);
   }
 
-  async speak(turn: Turn, turnIndex: number, signal: AbortSignal): Promise<number> {
+  async speak(utterance: UserUtterance, turnIndex: number, signal: AbortSignal): Promise<number> {
     const ctx = this.required();
-    const audio = this.spoken.get(turnIndex);
-    if (!this.mic || !audio) throw new Error(`turn ${turnIndex} has no audio to speak (${turn.audio ?? turn.user ?? 'nothing'})`);
+    // A scripted turn was made before the call; one a driver makes up during the call is made now.
+    let audio = this.spoken.get(turnIndex);
+    if (!audio && this.mic && this.tts) audio = await loadTurnAudio(utterance, turnIndex, { tts: this.tts, sampleRate: this.deps.sampleRate, signal });
+    if (!this.mic || !audio) throw new Error(`turn ${turnIndex} has no audio to speak (${utterance.audio ?? utterance.user ?? 'nothing'})`);
     this.spoken.delete(turnIndex);
     const spoken = await this.mic.say(audio.samples, `turn ${turnIndex}`, signal);
     this.speechDone.push(

@@ -34,7 +34,7 @@ export function spokenTurns(turns: readonly Turn[]): number[] {
 }
 
 export async function loadTurnAudio(
-  turn: Turn,
+  turn: Pick<Turn, 'user' | 'audio'>,
   turnIndex: number,
   options: { tts: () => Promise<TtsProvider>; voice?: string; sampleRate: number; signal?: AbortSignal },
 ): Promise<TurnAudio> {

@@ -1,0 +1,99 @@
+import type { Clock } from '../core/clock.js';
+import type { TimerDriver } from '../core/timers.js';
+import type { LatencyFailure, TurnKind } from '../metrics/index.js';
+import type { EarshotEvent } from '../results/events.js';
+import type { ExpectationResult, Failure, TurnResult } from '../results/types.js';
+import type { EventName } from '../scenario/events.js';
+import type { LatencyAssertions, Scenario } from '../scenario/index.js';
+import type { ExpectationSpec, MatchContext, MatchOutcome } from './matcher.js';
+
+/**
+ * THE DRIVER SEAM. A session is a runtime (`runtime.ts`: judge and media,
+ * connect, handshake, the event stream, timing, the trace, the result's turn
+ * records, teardown) and a driver on top that decides what the user does and
+ * what counts as success. The script driver (`script-driver.ts`) plays a
+ * scenario's `turns:`; a driver that makes up each user turn from the bot's
+ * replies (a simulated caller) plugs in the same way: it adds its turns as it
+ * goes, sends each with `sendUser`, waits on `nextEvent` for the reply and its
+ * end, reads what the bot said from the events, and records each turn.
+ *
+ * A driver reports the bot's faults as failures of its turns (`endTurn`); a
+ * throw from `run` is a harness error of the turn under way, and the runtime
+ * tears down either way.
+ */
+export interface SessionDriver {
+  /** The turns known before the call (a script's): the result lists them, `not_run` until played. */
+  plannedTurns(): TurnInput[];
+  /** Plays the conversation once the bot is ready and the media started. `signal` aborts when the run is interrupted. */
+  run(runtime: DriverRuntime, signal: AbortSignal): Promise<void>;
+}
+
+export type TurnInput = TurnResult['input'];
+
+/** One user turn's words: `user` text (typed, or spoken when the user side is audio), or an `audio` recording played. */
+export interface UserUtterance {
+  user?: string;
+  audio?: string;
+}
+
+/** What went to the bot, and when. */
+export interface SentInput {
+  /**
+   * Clock time (absolute, like `clock.now()`) the bot was given the input: the
+   * send of text or keys, the due time of speech's first frame. Every deadline
+   * of the turn counts from here.
+   */
+  anchorMs: number;
+  kind: TurnKind;
+}
+
+/** The turn's part of a match: which turn, its anchor, its default budget, the calls it has seen but not claimed. */
+export type TurnMatch = Pick<MatchContext, 'turnIndex' | 'anchorMs' | 'defaultWithinMs' | 'pendingCalls'>;
+
+/** What a driver may do with the session. Waits end early (rejecting) when the run is interrupted. */
+export interface DriverRuntime {
+  readonly scenario: Scenario;
+  readonly clock: Clock;
+  readonly timers: TimerDriver;
+  /** Session start on `clock`: events' `at_ms` count from here. */
+  readonly t0Ms: number;
+  /** Every event observed so far, in arrival order (what the bot said, did and called). */
+  readonly events: readonly EarshotEvent[];
+  /** Why the bot's stream ended, once it has (no event can arrive any more); null while it is open. */
+  readonly streamEnded: string | null;
+
+  log(line: string): void;
+
+  /** Adds a turn that was not planned (a driver deciding its turns as it goes); returns its index. */
+  addTurn(input: TurnInput): number;
+  /** Opens a turn: tags the trace, reports it, marks the media's turn boundary, harvests the metrics of turns that settled. */
+  startTurn(index: number): void;
+  /** The turn's input is out: its timing window and its `started_at_ms` count from `sent.anchorMs`. */
+  markSent(index: number, sent: SentInput): void;
+  /** Adds an expectation's result to the turn and reports it (one `not_run` is only listed). */
+  recordExpectation(turnIndex: number, result: ExpectationResult, failure?: Failure): void;
+  /** Closes the turn (passed unless it has failures) and adds its failures to the run's. */
+  endTurn(index: number, failures: Failure[]): void;
+  /** The turn's `latency:` verdict, after waiting (bounded) for the metrics it bounds. */
+  checkLatency(index: number, assertions: LatencyAssertions | undefined): Promise<{ failures: LatencyFailure[]; waitedMs: number }>;
+
+  /** Forgets bot output still queued: it belongs to an earlier turn. Call before a send, not after (the reply would go too). */
+  dropPendingOutput(): void;
+  sendImage(path: string): Promise<void>;
+  sendDtmf(keys: string): SentInput;
+  /** Types the utterance, or speaks it when the user side is audio; resolves once it is on its way. */
+  sendUser(utterance: UserUtterance, turnIndex: number): Promise<SentInput>;
+
+  /** Matches one expectation against the events (Pipecat's rules, see matcher.ts). */
+  match(exp: ExpectationSpec, expIndex: number, turn: TurnMatch): Promise<MatchOutcome>;
+  /**
+   * Takes events until one satisfies `accept` (passed-over events go to
+   * `onSkip`, else are dropped); rejects with DeadlineError at `deadlineMs`
+   * (clock time) or QueueClosedError once the stream has ended.
+   */
+  nextEvent(accept: (e: EarshotEvent) => boolean, deadlineMs: number, onSkip?: (e: EarshotEvent) => void): Promise<EarshotEvent>;
+  /** The latest arrival (session ms) of `name`, waiting until `deadlineMs` for a first one; rejects as `nextEvent`. */
+  whenSeen(name: EventName, deadlineMs: number): Promise<number>;
+  /** Sleeps until `atMs` (clock time) on the session's timers. */
+  sleepUntil(atMs: number): Promise<void>;
+}

@@ -1,0 +1,53 @@
+import type { Clock } from '../core/clock.js';
+import type { Redactor } from '../core/redact.js';
+import type { TimerDriver } from '../core/timers.js';
+import type { CodecName } from '../protocol/index.js';
+import type { ScenarioResult } from '../results/types.js';
+import type { MediaFactory } from './media.js';
+import type { SessionProgress } from './progress.js';
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+export const BOT_READY_TIMEOUT_MS = 10_000;
+
+export interface SessionOptions {
+  url: string;
+  codec?: CodecName;
+  connectTimeoutMs?: number;
+  /** bot-ready must arrive within this (default 10 s, Pipecat's hard gate). */
+  handshakeTimeoutMs?: number;
+  /** An event-anchored `send_after` waits at most this long for its event (default 30 s, as Pipecat). */
+  sendAfterMaxWaitMs?: number;
+  /** Ask the bot to shut down (`eval-cancel`) when the scenario ends. */
+  stopBot?: boolean;
+  triggerDisconnect?: boolean;
+  judgeCacheDir?: string;
+  noJudgeCache?: boolean;
+  /** Builds the audio side for audio-modality scenarios (see media.ts). */
+  media?: MediaFactory;
+  /** Where this run's stereo recording goes, if its media records one. */
+  recordingPath?: string;
+  /** Longest wait, after a turn's expectations, for the metrics its `latency:` block bounds (default 5 s; see timing.ts). */
+  latencyWaitMs?: number;
+  maxPayloadBytes?: number;
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  /** What the session's waits sleep on (default plain timers on `clock`); tests pass a `ManualTimerDriver`. */
+  timers?: TimerDriver;
+  redactor?: Redactor;
+  signal?: AbortSignal;
+  onProgress?: (progress: SessionProgress) => void;
+  /** Every trace line as it is written (`-v`). */
+  traceEcho?: (line: string) => void;
+  /** Load the scenario's `factory:` code hooks (`--allow-code`); without it such a scenario is an error. */
+  allowCode?: boolean;
+  /** Extra bookkeeping copied into the result (`run:`). */
+  run?: ScenarioResult['run'];
+}
+
+export interface SessionOutcome {
+  result: ScenarioResult;
+  /** The debug trace, for `<name>.trace.log` beside the results. */
+  trace: string;
+  /** Absolute path of the recording, when media wrote one. */
+  recording?: string;
+}

@@ -1,0 +1,396 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { monotonicClock, type Clock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
+import { Redactor } from '../core/redact.js';
+import { sleepUntil, SystemTimerDriver, type TimerDriver } from '../core/timers.js';
+import type { LatencyFailure } from '../metrics/index.js';
+import { ClientMessages, buildEvalUrl, connect, ConnectError, type ClientConnection } from '../protocol/index.js';
+import type { EarshotEvent } from '../results/events.js';
+import type { ExpectationResult, Failure, ScenarioResult, TurnResult } from '../results/types.js';
+import type { EventName } from '../scenario/events.js';
+import type { LatencyAssertions, Scenario } from '../scenario/index.js';
+import { connectFlags, evalConfigure, modeOf, type ModeFlags } from './config.js';
+import type { DriverRuntime, SentInput, SessionDriver, TurnInput, TurnMatch, UserUtterance } from './driver.js';
+import { DeadlineError, EventQueue, QueueClosedError } from './event-queue.js';
+import { buildJudge, type SessionJudge } from './judge-port.js';
+import { matchExpectation, type ExpectationSpec, type MatchOutcome } from './matcher.js';
+import type { SessionMedia } from './media.js';
+import { BOT_READY_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type SessionOptions, type SessionOutcome } from './options.js';
+import { readLoop } from './read-loop.js';
+import { SessionTiming } from './timing.js';
+import { Trace } from './trace.js';
+import { EventTranslator } from './translator.js';
+
+const MIME: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.gif': 'image/gif', '.webp': 'image/webp' };
+
+/**
+ * One scenario run over one connection, everything but the conversation
+ * itself (driver.ts): it builds the judge and the media, connects with the
+ * scenario's URL flags, holds the handshake to Pipecat's bot-ready gate, sends
+ * `eval-configure`/`eval-context`, starts the media, reads and translates the
+ * stream into events, keeps the timeline, the trace and the result's turn
+ * records, and tears down in one order whatever happened. `drive` never
+ * throws for the bot's faults; it rethrows only when the run was interrupted.
+ */
+export class SessionRuntime implements DriverRuntime {
+  readonly clock: Clock;
+  readonly timers: TimerDriver;
+  readonly t0Ms: number;
+  private readonly startedAt = new Date().toISOString();
+  private readonly redactor: Redactor;
+  private readonly trace: Trace;
+  private readonly turns: TurnResult[];
+  private readonly turnStarts = new Map<number, number>();
+  private readonly failures: Failure[] = [];
+  private readonly queue: EventQueue;
+  private readonly timing: SessionTiming;
+  private readonly controller = new AbortController();
+  private readonly signal: AbortSignal;
+  private readonly mode: ModeFlags;
+  private readonly messages = new ClientMessages();
+  private readonly translator: EventTranslator;
+  private judge: SessionJudge | null = null;
+  private noJudgeReason: string | undefined;
+  private media: SessionMedia | null = null;
+  private conn: ClientConnection | null = null;
+  private recording: string | undefined;
+  private recordingStartedAtMs: number | undefined;
+  private errorText: string | undefined;
+  private driven = false;
+
+  constructor(
+    readonly scenario: Scenario,
+    private readonly options: SessionOptions,
+    planned: readonly TurnInput[],
+  ) {
+    this.clock = options.clock ?? monotonicClock;
+    this.timers = options.timers ?? new SystemTimerDriver(this.clock);
+    this.t0Ms = this.clock.now();
+    this.redactor = options.redactor ?? new Redactor(options.env ?? process.env);
+    if (scenario.user.speech?.api_key) this.redactor.add(scenario.user.speech.api_key);
+    if (scenario.judge.eval.api_key) this.redactor.add(scenario.judge.eval.api_key);
+    this.trace = new Trace(this.clock, this.t0Ms, this.redactor, undefined, undefined, options.traceEcho);
+    this.turns = planned.map((input, index) => ({ index, status: 'not_run', duration_ms: 0, input, expectations: [] }));
+    this.queue = new EventQueue(this.clock, this.timers);
+    this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
+    this.timing = new SessionTiming({ clock: this.clock, timers: this.timers, t0Ms: this.t0Ms, latencyWaitMs: options.latencyWaitMs, onError: (l) => this.log(l) });
+    this.mode = modeOf(scenario);
+    this.translator = new EventTranslator({ botAudio: this.mode.botAudio });
+  }
+
+  /** Runs the driver on this session, from building the judge to teardown, and returns the outcome. Once per runtime. */
+  async drive(driver: SessionDriver): Promise<SessionOutcome> {
+    if (this.driven) throw new Error('a session runtime drives one conversation; make a new one');
+    this.driven = true;
+    const { scenario, options } = this;
+    this.log(`run: scenario '${scenario.name}' (${scenario.file}) -> ${options.url}`);
+    this.log(`modality: user ${scenario.user.modality}, judge ${scenario.judge.modality}; judge ${scenario.judge.eval.service}/${scenario.judge.eval.model ?? 'default'}`);
+    if (scenario.requires_code && !options.allowCode) {
+      this.errorText = `scenario names code hooks (${scenario.code_hooks.map((h) => `${h.block}.factory`).join(', ')}); rerun with --allow-code to load them`;
+      return this.finish();
+    }
+    this.buildJudge();
+    if (!(await this.prepareMedia())) return this.finish();
+    const conn = await this.connect();
+    if (!conn) return this.finish();
+    const reader = readLoop(conn, { queue: this.queue, translator: this.translator, trace: this.trace, media: this.media, timing: this.timing, t0: this.t0Ms, emit: this.emit, judge: this.judge });
+    let outcome: SessionOutcome | null = null;
+    try {
+      if (await this.handshake(conn)) {
+        this.configure(conn);
+        if (this.media) await this.media.start(conn);
+        await driver.run(this, this.signal);
+      } else {
+        // A failed handshake is reported as it stood then: the teardown's close is not part of it.
+        outcome = this.finish();
+      }
+    } catch (err) {
+      if (options.signal?.aborted) throw err;
+      const turnIndex = this.trace.turn >= 0 ? this.trace.turn : null;
+      const failure: Failure = { kind: 'harness_error', turn_index: turnIndex, expectation_index: null, event: null, reason: errorMessage(err) };
+      this.log(`error: ${failure.reason}`);
+      this.failures.push(failure);
+      if (turnIndex !== null) this.turns[turnIndex].status = 'failed';
+    } finally {
+      await this.finishMedia();
+      this.harvestMetrics(this.timing.end());
+      if (options.stopBot && conn.isOpen) {
+        conn.send(this.messages.evalCancel());
+        this.log('send: eval-cancel');
+      }
+      await conn.close(1000, 'scenario done');
+      this.controller.abort();
+      await reader;
+    }
+    return outcome ?? this.finish();
+  }
+
+  get events(): readonly EarshotEvent[] {
+    return this.queue.seen;
+  }
+
+  get streamEnded(): string | null {
+    return this.queue.closedReason;
+  }
+
+  log(line: string): void {
+    this.trace.log(line);
+  }
+
+  addTurn(input: TurnInput): number {
+    const index = this.turns.length;
+    this.turns.push({ index, status: 'not_run', duration_ms: 0, input, expectations: [] });
+    return index;
+  }
+
+  startTurn(index: number): void {
+    const record = this.record(index);
+    this.trace.turn = index;
+    const started = this.clock.now();
+    this.turnStarts.set(index, started);
+    record.started_at_ms = Math.round(started - this.t0Ms);
+    this.options.onProgress?.({ type: 'turn_start', turn_index: index, input: record.input });
+    this.media?.beginTurn(index);
+    this.harvestMetrics(this.timing.takeFinal());
+  }
+
+  markSent(index: number, sent: SentInput): void {
+    this.timing.beginTurn(index, sent.anchorMs - this.t0Ms, sent.kind);
+    this.record(index).started_at_ms = Math.round(sent.anchorMs - this.t0Ms);
+  }
+
+  recordExpectation(turnIndex: number, result: ExpectationResult, failure?: Failure): void {
+    this.record(turnIndex).expectations.push(result);
+    // One that never ran is listed in the result; nothing happened to report.
+    if (result.status !== 'not_run') this.options.onProgress?.({ type: 'expectation', turn_index: turnIndex, expectation: result, failure });
+  }
+
+  endTurn(index: number, failures: Failure[]): void {
+    const record = this.record(index);
+    record.status = failures.length ? 'failed' : 'passed';
+    record.duration_ms = Math.round(this.clock.now() - (this.turnStarts.get(index) ?? this.t0Ms));
+    this.options.onProgress?.({ type: 'turn_end', turn: record, failures });
+    this.failures.push(...failures);
+  }
+
+  checkLatency(index: number, assertions: LatencyAssertions | undefined): Promise<{ failures: LatencyFailure[]; waitedMs: number }> {
+    return this.timing.checkTurn(index, assertions, () => this.queue.closedReason !== null, this.signal);
+  }
+
+  dropPendingOutput(): void {
+    this.translator.resetBuffers();
+    this.media?.dropPending('before send');
+    const dropped = this.queue.dropPending((e) => e.name === 'user_transcription');
+    if (dropped) this.log(`discard: dropped ${dropped} queued event(s) before send`);
+  }
+
+  async sendImage(path: string): Promise<void> {
+    const bytes = await readFile(path);
+    this.connection().send(this.messages.evalImage(bytes.toString('base64'), MIME[extname(path).toLowerCase()] ?? 'image/jpeg'));
+    this.log(`send: image ${path}`);
+  }
+
+  sendDtmf(keys: string): SentInput {
+    this.connection().send(this.messages.dtmf(keys));
+    this.judge?.addUser({ kind: 'dtmf', keys });
+    this.log(`send: dtmf ${JSON.stringify(keys)}`);
+    return { anchorMs: this.clock.now(), kind: 'dtmf' };
+  }
+
+  async sendUser(utterance: UserUtterance, turnIndex: number): Promise<SentInput> {
+    let sent: SentInput;
+    if (this.mode.userAudio && this.media) {
+      const anchorMs = await this.media.speak(utterance, turnIndex, this.signal);
+      this.log(`send: speech ${JSON.stringify(utterance.user ?? utterance.audio)} (due at ${(anchorMs - this.t0Ms).toFixed(1)}ms)`);
+      sent = { anchorMs, kind: 'audio' };
+    } else {
+      this.connection().send(this.messages.sendText(utterance.user ?? '', { runImmediately: true, audioResponse: this.mode.botAudio }));
+      this.log(`send: text ${JSON.stringify(utterance.user)}`);
+      sent = { anchorMs: this.clock.now(), kind: 'text' };
+    }
+    if (utterance.user !== undefined) this.judge?.addUser({ kind: 'text', text: utterance.user });
+    return sent;
+  }
+
+  match(exp: ExpectationSpec, expIndex: number, turn: TurnMatch): Promise<MatchOutcome> {
+    return matchExpectation(exp, expIndex, {
+      ...turn,
+      queue: this.queue,
+      clock: this.clock,
+      judge: this.judge,
+      noJudgeReason: this.noJudgeReason,
+      trace: (l) => this.log(l),
+      signal: this.signal,
+    });
+  }
+
+  nextEvent(accept: (e: EarshotEvent) => boolean, deadlineMs: number, onSkip?: (e: EarshotEvent) => void): Promise<EarshotEvent> {
+    return this.queue.next(accept, deadlineMs, this.signal, onSkip);
+  }
+
+  whenSeen(name: EventName, deadlineMs: number): Promise<number> {
+    return this.queue.whenSeen(name, deadlineMs, this.signal);
+  }
+
+  sleepUntil(atMs: number): Promise<void> {
+    // A deadline already past does not wait (not even a turn of the event loop).
+    if (atMs <= this.clock.now()) return Promise.resolve();
+    return sleepUntil(this.timers, atMs, this.signal);
+  }
+
+  private readonly emit = (event: EarshotEvent): void => {
+    this.queue.push(event);
+    this.timing.event(event.name, event.at_ms);
+    this.log(`event: ${event.name}${describe(event)}`);
+  };
+
+  private buildJudge(): void {
+    try {
+      this.judge = buildJudge(this.scenario, { cacheDir: this.options.judgeCacheDir, noCache: this.options.noJudgeCache, env: this.options.env, redactor: this.redactor, trace: (l) => this.log(l) });
+    } catch (err) {
+      this.noJudgeReason = errorMessage(err);
+      this.log(`judge: not available: ${this.noJudgeReason}`);
+    }
+  }
+
+  /** False when the run ends here: the scenario needs media this session cannot have or prepare. */
+  private async prepareMedia(): Promise<boolean> {
+    const wantsMedia = this.mode.botAudio || this.mode.userAudio;
+    this.media = wantsMedia ? (this.options.media?.(this.scenario, { recordingPath: this.options.recordingPath }) ?? null) : null;
+    if (wantsMedia && !this.media) {
+      this.errorText = 'audio modality needs the audio engine, which this build of the session was not given';
+      return false;
+    }
+    if (!this.media) return true;
+    try {
+      await this.media.prepare({ clock: this.clock, t0Ms: this.t0Ms, emit: this.emit, markUserSpeech: (a, b) => this.timing.markUserSpeech(a, b), trace: (l) => this.log(l), signal: this.signal });
+      return true;
+    } catch (err) {
+      await this.finishMedia();
+      if (this.options.signal?.aborted) throw err;
+      this.errorText = errorMessage(err);
+      this.log(`media: not ready: ${this.errorText}`);
+      return false;
+    }
+  }
+
+  /** The open connection, or null (a `connect_failed` failure recorded) when the bot cannot be reached. */
+  private async connect(): Promise<ClientConnection | null> {
+    const { options } = this;
+    const url = buildEvalUrl(options.url, connectFlags(this.scenario, { triggerDisconnect: options.triggerDisconnect }));
+    try {
+      this.conn = await connect(url, {
+        codec: options.codec ?? 'pipecat-eval',
+        connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        clock: this.clock,
+        signal: this.signal,
+        ...(options.maxPayloadBytes ? { maxPayloadBytes: options.maxPayloadBytes } : {}),
+      });
+    } catch (err) {
+      await this.finishMedia();
+      if (this.signal.aborted) throw err;
+      const reason = err instanceof ConnectError ? err.message : `failed to connect to ${options.url}: ${errorMessage(err)}`;
+      this.log(`connect: failed: ${reason}`);
+      this.failures.push({ kind: 'connect_failed', turn_index: null, expectation_index: null, event: null, reason });
+      return null;
+    }
+    this.log('connected');
+    return this.conn;
+  }
+
+  /** client-ready, then bot-ready within the gate; false (a failure recorded) when the bot never says it is ready. */
+  private async handshake(conn: ClientConnection): Promise<boolean> {
+    const timeoutMs = this.options.handshakeTimeoutMs ?? BOT_READY_TIMEOUT_MS;
+    conn.send(this.messages.clientReady({ library: 'earshot', library_version: '0.1.0' }));
+    try {
+      await this.queue.whenSeen('bot_ready', this.clock.now() + timeoutMs, this.signal);
+      this.log('handshake: ok (bot-ready)');
+      return true;
+    } catch (err) {
+      if (!(err instanceof DeadlineError || err instanceof QueueClosedError)) throw err;
+      const reason = err instanceof QueueClosedError ? `the bot closed the connection before bot-ready: ${err.why}` : `bot-ready not received within ${timeoutMs}ms`;
+      this.log(`handshake: failed: ${reason}`);
+      this.failures.push({ kind: err instanceof QueueClosedError ? err.kind : 'handshake_timeout', turn_index: null, expectation_index: null, event: null, reason });
+      return false;
+    }
+  }
+
+  private configure(conn: ClientConnection): void {
+    const configure = evalConfigure(this.scenario);
+    if (configure) {
+      conn.send(this.messages.evalConfigure(configure));
+      this.log(`send: eval-configure ${JSON.stringify(configure)}`);
+    }
+    if (this.scenario.context.length) {
+      conn.send(this.messages.evalContext(this.scenario.context.map((m) => ({ role: String(m.role ?? 'user'), ...m }))));
+      this.log(`send: eval-context (${this.scenario.context.length} messages)`);
+    }
+  }
+
+  private async finishMedia(): Promise<void> {
+    if (!this.media) return;
+    try {
+      const artifacts = await this.media.finish();
+      this.recording = artifacts.recording;
+      this.recordingStartedAtMs = artifacts.recordingStartedAtMs;
+      for (const { turn_index, note } of artifacts.notes ?? []) this.addNote(turn_index, note);
+    } catch (err) {
+      this.log(`media: finish failed: ${errorMessage(err)}`);
+    }
+  }
+
+  private harvestMetrics(derived: ReturnType<SessionTiming['takeFinal']>): void {
+    for (const d of derived) {
+      const record = this.turns[d.turn_index];
+      if (!record) continue;
+      record.metrics = d.metrics;
+      for (const note of d.notes) this.addNote(d.turn_index, note);
+    }
+  }
+
+  private addNote(turnIndex: number, note: string): void {
+    const record = this.turns[turnIndex];
+    if (!record) return;
+    const notes = (record.notes ??= []);
+    if (!notes.includes(note)) notes.push(note);
+  }
+
+  private record(index: number): TurnResult {
+    const record = this.turns[index];
+    if (!record) throw new Error(`turn ${index} is not a turn of this session (${this.turns.length} turn(s); add it first)`);
+    return record;
+  }
+
+  private connection(): ClientConnection {
+    if (!this.conn) throw new Error('the session is not connected');
+    return this.conn;
+  }
+
+  private finish(): SessionOutcome {
+    const { failures } = this;
+    const status = this.errorText !== undefined || failures.some((f) => f.kind === 'harness_error') ? 'error' : failures.length ? 'failed' : 'passed';
+    this.log(`done: ${status.toUpperCase()} (${failures.length} failure(s))`);
+    const result: ScenarioResult = {
+      name: this.scenario.name,
+      file: this.scenario.file,
+      status,
+      started_at: this.startedAt,
+      duration_ms: Math.round(this.clock.now() - this.t0Ms),
+      turns: this.turns,
+      failures,
+      events: this.queue.seen,
+      ...(this.recording !== undefined ? { recording_started_at_ms: this.recordingStartedAtMs ?? 0 } : {}),
+      ...(this.errorText !== undefined ? { error: this.errorText } : {}),
+      ...(this.options.run ? { run: this.options.run } : {}),
+    };
+    return { result: this.redactor.value(result), trace: this.trace.toText(), recording: this.recording };
+  }
+}
+
+function describe(e: EarshotEvent): string {
+  if ('text' in e) return ` ${JSON.stringify(e.text)}`;
+  if (e.name === 'function_call') return ` ${e.function_name ?? '?'}(${JSON.stringify(e.args ?? {})})`;
+  if (e.name === 'function_call_stopped') return ` ${e.function_name ?? '?'} id=${e.tool_call_id ?? '?'} cancelled=${String(e.cancelled)}`;
+  return '';
+}

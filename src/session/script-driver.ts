@@ -1,0 +1,124 @@
+import type { EarshotEvent } from '../results/events.js';
+import type { ExpectationResult, Failure } from '../results/types.js';
+import type { Scenario, Turn } from '../scenario/index.js';
+import type { DriverRuntime, SentInput, SessionDriver, TurnInput } from './driver.js';
+import { DeadlineError, QueueClosedError } from './event-queue.js';
+
+/** An event-anchored `send_after` waits at most this long for its event. */
+export const SEND_AFTER_MAX_WAIT_MS = 30_000;
+
+export interface ScriptDriverOptions {
+  /** An event-anchored `send_after` waits at most this long for its event (default 30 s, as Pipecat). */
+  sendAfterMaxWaitMs?: number;
+}
+
+/**
+ * Plays a scenario's `turns:` in order: each turn waits for its `send_after`,
+ * sends its image and its input (typed, spoken, keys, or nothing for a turn
+ * that only observes), matches its expectations in order against one deadline
+ * anchored at the send, then takes its `latency:` verdict. A failed turn ends
+ * the scenario unless `stop_on_failure: false`: from there the conversation is
+ * in an unknown state.
+ */
+export class ScriptDriver implements SessionDriver {
+  constructor(
+    private readonly scenario: Scenario,
+    private readonly options: ScriptDriverOptions = {},
+  ) {}
+
+  plannedTurns(): TurnInput[] {
+    return this.scenario.turns.map(inputOf);
+  }
+
+  async run(runtime: DriverRuntime): Promise<void> {
+    for (const [index, turn] of this.scenario.turns.entries()) {
+      const failures = await this.runTurn(runtime, turn, index);
+      if (failures.length && this.scenario.stop_on_failure) {
+        runtime.log(`turn ${index} failed; stopping scenario (stop_on_failure)`);
+        break;
+      }
+    }
+  }
+
+  private async runTurn(runtime: DriverRuntime, turn: Turn, index: number): Promise<Failure[]> {
+    runtime.startTurn(index);
+    runtime.log(`--- turn ${index}: ${turn.user !== undefined ? JSON.stringify(turn.user) : turn.dtmf !== undefined ? `dtmf ${turn.dtmf}` : '(observe)'}`);
+    const failures: Failure[] = [];
+    const pendingCalls: EarshotEvent[] = [];
+
+    if (turn.send_after) {
+      const failure = await this.waitSendAfter(runtime, turn, index);
+      if (failure) {
+        failures.push(failure);
+        runtime.endTurn(index, failures);
+        return failures;
+      }
+    }
+    if (turn.image) await runtime.sendImage(turn.image);
+    const sends = turn.user !== undefined || turn.dtmf !== undefined || turn.audio !== undefined;
+    // Anything still queued is an earlier turn's output: this turn's input has not reached the bot yet.
+    if (sends) runtime.dropPendingOutput();
+    let sent: SentInput = { anchorMs: runtime.clock.now(), kind: 'none' };
+    if (turn.dtmf !== undefined) sent = runtime.sendDtmf(turn.dtmf);
+    else if (turn.user !== undefined || turn.audio !== undefined) sent = await runtime.sendUser(turn, index);
+    runtime.markSent(index, sent);
+
+    const recorded: ExpectationResult[] = [];
+    for (const [expIndex, exp] of turn.expect.entries()) {
+      const outcome = await runtime.match(exp, expIndex, { turnIndex: index, anchorMs: sent.anchorMs, defaultWithinMs: exp.within_ms, pendingCalls });
+      const result: ExpectationResult = { index: expIndex, event: exp.event, status: outcome.ok ? 'passed' : 'failed' };
+      if (outcome.ok) {
+        if (outcome.atMs !== undefined) result.matched_after_ms = Math.round(outcome.atMs - (sent.anchorMs - runtime.t0Ms));
+        if (outcome.text !== undefined) result.text = outcome.text;
+        if (outcome.judgeReason !== undefined) result.judge_reason = outcome.judgeReason;
+        runtime.log(`matched: ${exp.event}${outcome.summary ? ` ${JSON.stringify(outcome.summary)}` : ''}`);
+      } else {
+        if (outcome.text !== undefined) result.text = outcome.text;
+        failures.push(outcome.failure);
+        runtime.log(`FAIL: ${exp.event}: [${outcome.failure.kind}] ${outcome.failure.reason}`);
+      }
+      recorded.push(result);
+      runtime.recordExpectation(index, result, outcome.ok ? undefined : outcome.failure);
+      if (!outcome.ok && outcome.endsTurn) break;
+    }
+    for (let i = recorded.length; i < turn.expect.length; i++) runtime.recordExpectation(index, { index: i, event: turn.expect[i].event, status: 'not_run' });
+    const latency = await runtime.checkLatency(index, turn.latency);
+    if (turn.latency) runtime.log(`latency: ${latency.failures.length ? latency.failures.map((f) => f.reason).join('; ') : 'within bounds'} (waited ${latency.waitedMs}ms for the metrics)`);
+    failures.push(...latency.failures);
+    runtime.endTurn(index, failures);
+    return failures;
+  }
+
+  private async waitSendAfter(runtime: DriverRuntime, turn: Turn, index: number): Promise<Failure | null> {
+    const sendAfter = turn.send_after!;
+    if (sendAfter.event === undefined) {
+      runtime.log(`send_after: waiting ${sendAfter.delay_ms}ms`);
+      await runtime.sleepUntil(runtime.clock.now() + sendAfter.delay_ms);
+      return null;
+    }
+    const maxWait = this.options.sendAfterMaxWaitMs ?? SEND_AFTER_MAX_WAIT_MS;
+    runtime.log(`send_after: waiting for '${sendAfter.event}' + ${sendAfter.delay_ms}ms`);
+    try {
+      // Anchored at the event's latest arrival, even one that came before this turn started.
+      const seenAt = await runtime.whenSeen(sendAfter.event, runtime.clock.now() + maxWait);
+      await runtime.sleepUntil(runtime.t0Ms + seenAt + sendAfter.delay_ms);
+      return null;
+    } catch (err) {
+      if (!(err instanceof DeadlineError || err instanceof QueueClosedError)) throw err;
+      const reason =
+        err instanceof QueueClosedError
+          ? `the stream ended before '${sendAfter.event}' was seen: ${err.why}`
+          : `send_after never fired: event '${sendAfter.event}' not seen within ${maxWait}ms`;
+      runtime.log(`FAIL: send_after: ${reason}`);
+      return { kind: err instanceof QueueClosedError ? err.kind : 'send_after_timeout', turn_index: index, expectation_index: null, event: sendAfter.event, reason };
+    }
+  }
+}
+
+function inputOf(turn: Turn): TurnInput {
+  const input: TurnInput = {};
+  if (turn.user !== undefined) input.user = turn.user;
+  if (turn.dtmf !== undefined) input.dtmf = turn.dtmf;
+  if (turn.audio !== undefined) input.audio = turn.audio;
+  return input;
+}
