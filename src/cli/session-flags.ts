@@ -1,9 +1,46 @@
 import { Option, type Command } from 'commander';
-import type { CodecName } from '../protocol/index.js';
-import { secondsToMs } from './options.js';
+import { FUNCTION_CALL_REPORT_LEVELS, type CodecName, type FunctionCallReportLevel } from '../protocol/index.js';
+import { DEFAULT_BOT_INPUT_RATE, HANDSHAKE_MODES, type BotEnables, type HandshakeMode } from '../session/index.js';
+import { nonNegativeInt, positiveInt, secondsToMs } from './options.js';
+
+/** What the bot under test is and takes, beyond its URL: every command that talks to bots. */
+export interface WireFlags {
+  handshake: HandshakeMode;
+  botInputRate: number;
+  botReportLevel?: FunctionCallReportLevel;
+  botVadEvents?: boolean;
+  bargeInGapMs?: number;
+}
+
+export function addWireFlags(command: Command): Command {
+  return command
+    .addOption(new Option('--handshake <mode>', 'rtvi (client-ready → bot-ready), or none for a bot without RTVI that only speaks audio frames (--wire protobuf)').choices([...HANDSHAKE_MODES]).default('rtvi'))
+    .option('--bot-input-rate <hz>', "the bot pipeline's input sample rate: the caller's audio is resampled to it (Pipecat does not resample)", positiveInt, DEFAULT_BOT_INPUT_RATE)
+    .addOption(
+      new Option('--bot-report-level <level>', "the function-call report level the bot's RTVIObserver uses (for wires that cannot raise it: protobuf)").choices([
+        ...FUNCTION_CALL_REPORT_LEVELS,
+      ]),
+    )
+    .option('--bot-vad-events', 'the bot sends raw VAD events itself (RTVIObserverParams(vad_user_speaking_enabled=True)), for wires that cannot ask (protobuf)')
+    .option('--barge-in-gap-ms <ms>', "a pause in the bot's speech up to this long still counts as it talking, while its speaking window is open (default 1000)", nonNegativeInt);
+}
+
+/** The session settings the wire flags carry. */
+export function wireSettings(flags: WireFlags): { handshake: HandshakeMode; botInputRate: number; botEnables?: BotEnables; bargeInGapMs?: number } {
+  const bot: BotEnables = {
+    ...(flags.botReportLevel !== undefined ? { reportLevel: flags.botReportLevel } : {}),
+    ...(flags.botVadEvents ? { vadEvents: true } : {}),
+  };
+  return {
+    handshake: flags.handshake,
+    botInputRate: flags.botInputRate,
+    ...(Object.keys(bot).length ? { botEnables: bot } : {}),
+    ...(flags.bargeInGapMs !== undefined ? { bargeInGapMs: flags.bargeInGapMs } : {}),
+  };
+}
 
 /** How to reach a running bot and how long to wait on it: `earshot run` and `earshot bench`. */
-export interface BotFlags {
+export interface BotFlags extends WireFlags {
   url: string;
   wire: CodecName;
   timeout?: number;
@@ -13,13 +50,14 @@ export interface BotFlags {
 }
 
 export function addBotFlags(command: Command): Command {
-  return command
+  const bot = command
     .requiredOption('--url <ws-url>', 'the bot WebSocket URL, e.g. ws://127.0.0.1:7860')
     .addOption(new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'))
     .option('--timeout <seconds>', 'default within_ms for expectations without one (default 60)', secondsToMs)
     .option('--connect-timeout <seconds>', 'how long to retry connecting (default 10)', secondsToMs)
     .option('--handshake-timeout <seconds>', 'how long to wait for bot-ready (default 10)', secondsToMs)
     .option('--send-after-timeout <seconds>', 'how long an event-anchored send_after waits for its event (default 30)', secondsToMs);
+  return addWireFlags(bot);
 }
 
 /** What a scenario may reach and whether judge verdicts are cached: every command that runs scenarios. */
@@ -39,7 +77,7 @@ export function addTrustFlags(command: Command): Command {
 }
 
 /** The session settings these flags carry (each left out when its flag was not given). */
-export function sessionSettings(flags: BotFlags & TrustFlags): {
+export function sessionSettings(flags: BotFlags & TrustFlags): ReturnType<typeof wireSettings> & {
   codec: CodecName;
   connectTimeoutMs?: number;
   handshakeTimeoutMs?: number;
@@ -48,6 +86,7 @@ export function sessionSettings(flags: BotFlags & TrustFlags): {
   noJudgeCache: boolean;
 } {
   return {
+    ...wireSettings(flags),
     codec: flags.wire,
     ...(flags.connectTimeout ? { connectTimeoutMs: flags.connectTimeout } : {}),
     ...(flags.handshakeTimeout ? { handshakeTimeoutMs: flags.handshakeTimeout } : {}),

@@ -336,3 +336,101 @@ describe('deriveTurnMetrics: bookkeeping', () => {
     expect(deriveTurnMetrics(JSON.parse(JSON.stringify(tl)) as TurnTimeline).metrics.voice_to_voice_ms).toBe(811.75);
   });
 });
+
+describe('deriveTurnMetrics: a barge-in that starts in a pause between sentences', () => {
+  /**
+   * Turn 0's reply: the bot reports speaking at 1900, its first sentence plays
+   * 2000–3000, then a pause (its frames carry silence); turn 1 sends at 2950
+   * and the user starts talking at `userAtMs`, inside the pause.
+   */
+  const inPause = (
+    more: (b: TimelineBuilder) => void,
+    opts: { userAtMs?: number; windowOpen?: boolean; derive?: DeriveOptions } = {},
+  ): DerivedTurnMetrics => {
+    const userAt = opts.userAtMs ?? 3200;
+    const turns = derive(
+      (b) => {
+        b.beginTurn(0, 0, 'audio');
+        b.markUserSpeech(100, 1000);
+        b.addEvent('bot_started_speaking', 1900);
+        audioOn(b, 2000, 3000);
+        if (opts.windowOpen === false) b.addEvent('bot_stopped_speaking', 3010);
+        b.beginTurn(1, 2950, 'audio');
+        b.markUserSpeech(userAt, userAt + 900);
+        more(b);
+      },
+      9000,
+      opts.derive,
+    );
+    return turns[1];
+  };
+  /** The bot stops sending (its stream ends) at `atMs`, reports the stop, then answers at 5000–6000. */
+  const cutInPause = (atMs: number) => (b: TimelineBuilder): void => {
+    b.addEvent('bot_stream_end', atMs);
+    b.addEvent('bot_interrupted', atMs + 40);
+    b.addEvent('bot_stopped_speaking', atMs + 50);
+    b.addEvent('bot_started_speaking', 4950);
+    audioOn(b, 5000, 6000);
+  };
+
+  it("counts it as a barge-in while the bot's speaking window is open, timed to the end of its audio stream", () => {
+    const t = inPause(cutInPause(3350));
+    expect(t.metrics).toMatchObject({ interruption_ms: 150, yielded: true, voice_to_voice_ms: 900, talk_over_ms: 0 });
+    expect(t.unmeasured.interruption_ms).toBeUndefined();
+  });
+
+  it('is no barge-in once the bot has reported that it stopped speaking', () => {
+    const t = inPause(cutInPause(3350), { windowOpen: false });
+    expect(t.metrics).toMatchObject({ interruption_ms: null, yielded: null });
+    expect(t.unmeasured.interruption_ms).toMatch(/^not a barge-in/);
+  });
+
+  it('is no barge-in when the pause is longer than the gap (default 1 s, configurable)', () => {
+    expect(inPause(cutInPause(4150), { userAtMs: 4050 }).metrics.interruption_ms).toBeNull();
+    expect(inPause(cutInPause(4150), { userAtMs: 4050, derive: { bargeInGapMs: 1500 } }).metrics.interruption_ms).toBe(100);
+    expect(inPause(cutInPause(3350), { derive: { bargeInGapMs: 100 } }).metrics.interruption_ms).toBeNull();
+  });
+
+  it('times the stop to the next sentence when the bot resumed before yielding, and does not take that sentence for the answer', () => {
+    const t = inPause((b) => {
+      audioOn(b, 3400, 3650);
+      b.addEvent('bot_stream_end', 3660);
+      b.addEvent('bot_stopped_speaking', 3700);
+      audioOn(b, 5000, 6000);
+    });
+    expect(t.metrics).toMatchObject({ interruption_ms: 450, voice_to_voice_ms: 900, talk_over_ms: 0 });
+  });
+
+  it("keeps the reply's later sentences in the interrupted audio while the window stays open (a bot that does not yield)", () => {
+    const t = inPause((b) => {
+      audioOn(b, 3400, 4400);
+      audioOn(b, 4800, 7000);
+      b.addEvent('bot_stopped_speaking', 7100);
+    });
+    expect(t.metrics).toMatchObject({ interruption_ms: 3800, yielded: false, voice_to_voice_ms: null });
+  });
+
+  it('says when the bot had sent nothing since the sentence: a barge-in without a stop to time', () => {
+    const t = inPause((b) => {
+      b.addEvent('bot_stream_end', 3000);
+      b.addEvent('bot_stopped_speaking', 3400);
+    });
+    expect(t.metrics).toMatchObject({ interruption_ms: null, yielded: true });
+    expect(t.unmeasured.interruption_ms).toMatch(/audio stream had already ended/);
+  });
+
+  it('takes the stream end and the window state from before the send when they were reported then', () => {
+    const [, t] = derive((b) => {
+      b.beginTurn(0, 0, 'audio');
+      b.markUserSpeech(100, 1000);
+      b.addEvent('bot_started_speaking', 1900);
+      audioOn(b, 2000, 3000);
+      b.beginTurn(1, 3100, 'audio');
+      b.markUserSpeech(3200, 4100);
+      b.addEvent('bot_stream_end', 3050);
+      b.addEvent('bot_stopped_speaking', 3300);
+    }, 9000);
+    expect(t.metrics).toMatchObject({ interruption_ms: null, yielded: true });
+    expect(t.unmeasured.interruption_ms).toMatch(/audio stream had already ended/);
+  });
+});

@@ -14,8 +14,16 @@ import type { BotAudioBurst, BotTokenUsage, ServiceMetrics, TurnTimeline } from 
  * - *event anchor*: the end of user speech when the turn has speech; the send for
  *   a `text` or `dtmf` turn without marked speech; none for an observation-only
  *   turn or an audio turn with no voiced samples.
- * - *interrupted audio*: the bot audio burst playing at the start of the user's
- *   speech (onset ≤ start < offset); its presence makes the turn a barge-in.
+ * - *interrupted audio*: the bot's reply playing at the start of the user's
+ *   speech: the burst covering it (onset ≤ start < offset), or, when the user
+ *   starts in a pause of at most `bargeInGapMs` after a burst while the bot's
+ *   speaking window (its bot_started_speaking … bot_stopped_speaking reports)
+ *   is open, the burst before the pause (a Pipecat bot speaks sentence by
+ *   sentence, with pauses). Later bursts join it across such pauses while the
+ *   window stays open. Its presence makes the turn a barge-in. It ends at its
+ *   last burst's offset; when the user started in a pause and no audible audio
+ *   followed, at the end of the bot's audio stream (`bot_stream_end`: the bot
+ *   stopped sending the pause's silence).
  * - *response onset*: the first bot audio onset at or after the end of user speech
  *   (for turns without speech, the first onset in the window); when the bot's
  *   audio began during the user's speech and was still playing at its end, that
@@ -32,7 +40,7 @@ import type { BotAudioBurst, BotTokenUsage, ServiceMetrics, TurnTimeline } from 
  *   the audio was heard before the report arrived.
  * - `bot_speech_ms` = offset of the turn's last burst − response onset (the span of
  *   the reply, pauses included); null while its last burst is still playing.
- * - `interruption_ms` = offset of the interrupted audio − start of user speech
+ * - `interruption_ms` = end of the interrupted audio − start of user speech
  *   (barge-in turns only).
  * - `yielded` = the interrupted audio stopped within `yieldWindowMs` of the start
  *   of the user's speech; false if it never stopped; null when no barge-in.
@@ -41,10 +49,13 @@ import type { BotAudioBurst, BotTokenUsage, ServiceMetrics, TurnTimeline } from 
  */
 
 export const DEFAULT_YIELD_WINDOW_MS = 2000;
+export const DEFAULT_BARGE_IN_GAP_MS = 1000;
 
 export interface DeriveOptions {
   /** How soon after the user's interrupting speech starts the bot's audio must stop to count as yielding. */
   yieldWindowMs?: number;
+  /** The longest pause in the bot's speech that still counts as it playing, while its speaking window is open. */
+  bargeInGapMs?: number;
 }
 
 export interface TurnMetrics {
@@ -77,6 +88,7 @@ export interface DerivedTurnMetrics {
 
 export function deriveTurnMetrics(tl: TurnTimeline, options: DeriveOptions = {}): DerivedTurnMetrics {
   const yieldWindowMs = options.yieldWindowMs ?? DEFAULT_YIELD_WINDOW_MS;
+  const gapMs = options.bargeInGapMs ?? DEFAULT_BARGE_IN_GAP_MS;
   const unmeasured: Partial<Record<LatencyMetric, string>> = {};
   const notes: string[] = [];
   const start = tl.user_speech_start_at_ms;
@@ -84,7 +96,7 @@ export function deriveTurnMetrics(tl: TurnTimeline, options: DeriveOptions = {})
   const speech = start !== null && end !== null ? { start, end } : null;
   const noSpeech = noSpeechReason(tl);
 
-  const interrupted = speech ? playingAt(tl, speech.start) : null;
+  const interrupted = speech ? playingAt(tl, speech.start, gapMs) : null;
   const response = responseOnset(tl, speech, interrupted);
   const talkOverMs = speech ? talkOver(tl.bot_audio, speech, interrupted) : null;
   if (talkOverMs) {
@@ -96,7 +108,7 @@ export function deriveTurnMetrics(tl: TurnTimeline, options: DeriveOptions = {})
   else if (response.talkedOver) {
     unmeasured.voice_to_voice_ms = `the bot's audio began ${formatMs(speech.end - response.burst.onset_at_ms)} before the end of the user's speech and was still playing when it ended (the bot talked over the user)`;
   } else if (response.burst) voiceToVoice = round3(response.burst.onset_at_ms - speech.end);
-  else if (interrupted && (interrupted.offset_at_ms === null || interrupted.offset_at_ms > speech.end)) {
+  else if (interrupted && (interrupted.end_at_ms === null || interrupted.end_at_ms > speech.end)) {
     unmeasured.voice_to_voice_ms = "the interrupted bot audio was still playing at the end of the user's speech and no new onset followed in the turn";
   } else unmeasured.voice_to_voice_ms = "no bot audio onset after the end of the user's speech in the turn";
 
@@ -140,12 +152,17 @@ export function deriveTurnMetrics(tl: TurnTimeline, options: DeriveOptions = {})
   let interruption: number | null = null;
   let yielded: boolean | null = null;
   if (!speech) unmeasured.interruption_ms = noSpeech;
-  else if (!interrupted) unmeasured.interruption_ms = "not a barge-in: no bot audio was playing when the user's speech started";
-  else if (interrupted.offset_at_ms === null) {
+  else if (!interrupted) {
+    unmeasured.interruption_ms = "not a barge-in: no bot audio was playing when the user's speech started";
+  } else if (interrupted.silent) {
+    unmeasured.interruption_ms =
+      "the user started in a pause of the bot's speech (its speaking window open), but its audio stream had already ended: when it stopped cannot be measured from its audio";
+    yielded = true;
+  } else if (interrupted.end_at_ms === null) {
     unmeasured.interruption_ms = "the interrupted bot audio never stopped in the recorded timeline (the bot did not yield)";
     yielded = false;
   } else {
-    interruption = round3(interrupted.offset_at_ms - speech.start);
+    interruption = round3(interrupted.end_at_ms - speech.start);
     yielded = interruption <= yieldWindowMs;
   }
 
@@ -186,10 +203,76 @@ function noSpeechReason(tl: TurnTimeline): string {
   }
 }
 
-/** The burst playing at `atMs` (onset ≤ atMs < offset): audio carried in from before the send, or the turn's own. */
-function playingAt(tl: TurnTimeline, atMs: number): BotAudioBurst | null {
-  const candidates = tl.bot_audio_carried ? [tl.bot_audio_carried, ...tl.bot_audio] : tl.bot_audio;
-  return candidates.find((b) => b.onset_at_ms <= atMs && (b.offset_at_ms === null || b.offset_at_ms > atMs)) ?? null;
+/** The bot's reply playing at the user's onset (see the file comment), as its bursts and where it ended. */
+interface Interrupted {
+  bursts: BotAudioBurst[];
+  /** null while it is still playing (or its stream end is not known yet). */
+  end_at_ms: number | null;
+  /** The user began in a pause after which the bot sent nothing: no stop to time. */
+  silent: boolean;
+}
+
+function playingAt(tl: TurnTimeline, atMs: number, gapMs: number): Interrupted | null {
+  const all = knownBursts(tl);
+  let i = all.findIndex((b) => b.onset_at_ms <= atMs && (b.offset_at_ms === null || b.offset_at_ms > atMs));
+  const inPause = i < 0;
+  if (inPause) {
+    i = lastIndex(all, (b) => b.offset_at_ms !== null && b.offset_at_ms <= atMs);
+    if (i < 0 || atMs - (all[i].offset_at_ms as number) > gapMs || !speakingAt(tl, atMs)) return null;
+  }
+  const bursts = [all[i]];
+  for (let k = i + 1; k < all.length; k++) {
+    const prev = bursts[bursts.length - 1].offset_at_ms;
+    const next = all[k].onset_at_ms;
+    if (prev === null || next - prev > gapMs || !openThroughout(tl, prev, next)) break;
+    bursts.push(all[k]);
+  }
+  const last = bursts[bursts.length - 1];
+  if (!inPause || bursts.length > 1) return { bursts, end_at_ms: last.offset_at_ms, silent: false };
+  // Nothing audible after the user's onset: the bot went quiet where its stream of frames ended.
+  const end = streamEnds(tl).find((t) => t >= (last.offset_at_ms as number));
+  if (end === undefined) return { bursts, end_at_ms: null, silent: false };
+  return end < atMs ? { bursts, end_at_ms: null, silent: true } : { bursts, end_at_ms: end, silent: false };
+}
+
+/** Bursts from before the send (the last one, and one still playing) and the turn's own, by onset, once each. */
+function knownBursts(tl: TurnTimeline): BotAudioBurst[] {
+  const out: BotAudioBurst[] = [];
+  for (const b of [tl.bot_audio_before_send, tl.bot_audio_carried, ...tl.bot_audio]) {
+    if (b && !out.some((o) => o.onset_at_ms === b.onset_at_ms)) out.push(b);
+  }
+  return out.sort((a, b) => a.onset_at_ms - b.onset_at_ms);
+}
+
+/** The bot's own speaking window at `atMs`: its latest report at or before then says open or closed. */
+function speakingAt(tl: TurnTimeline, atMs: number): boolean {
+  let state = false;
+  for (const r of speakingReports(tl)) if (r.at_ms <= atMs) state = r.open;
+  return state;
+}
+
+/** Open at `fromMs` and no bot_stopped_speaking report until `toMs`. */
+function openThroughout(tl: TurnTimeline, fromMs: number, toMs: number): boolean {
+  return speakingAt(tl, fromMs) && !speakingReports(tl).some((r) => !r.open && r.at_ms > fromMs && r.at_ms <= toMs);
+}
+
+/** By time; a timeline written without them falls back on the turn's own marks. */
+function speakingReports(tl: TurnTimeline): Array<{ at_ms: number; open: boolean }> {
+  if (tl.bot_speaking_reports) return tl.bot_speaking_reports;
+  const marks = [
+    ...(tl.events.bot_started_speaking ?? []).map((at_ms) => ({ at_ms, open: true })),
+    ...(tl.events.bot_stopped_speaking ?? []).map((at_ms) => ({ at_ms, open: false })),
+  ];
+  return marks.sort((a, b) => a.at_ms - b.at_ms);
+}
+
+function streamEnds(tl: TurnTimeline): number[] {
+  return tl.bot_stream_ends ?? tl.events.bot_stream_end ?? [];
+}
+
+function lastIndex<T>(list: readonly T[], test: (x: T) => boolean): number {
+  for (let i = list.length - 1; i >= 0; i--) if (test(list[i])) return i;
+  return -1;
 }
 
 type Response = { burst: null; talkedOver: false } | { burst: BotAudioBurst; talkedOver: boolean };
@@ -197,13 +280,13 @@ type Response = { burst: null; talkedOver: false } | { burst: BotAudioBurst; tal
 function responseOnset(
   tl: TurnTimeline,
   speech: { start: number; end: number } | null,
-  interrupted: BotAudioBurst | null,
+  interrupted: Interrupted | null,
 ): Response {
   if (!speech) {
     const first = tl.bot_audio[0];
     return first ? { burst: first, talkedOver: false } : { burst: null, talkedOver: false };
   }
-  const own = tl.bot_audio.filter((b) => b.onset_at_ms !== interrupted?.onset_at_ms);
+  const own = tl.bot_audio.filter((b) => !isPartOf(b, interrupted));
   const covering = own.find(
     (b) => b.onset_at_ms < speech.end && (b.offset_at_ms === null || b.offset_at_ms > speech.end),
   );
@@ -212,11 +295,15 @@ function responseOnset(
   return after ? { burst: after, talkedOver: false } : { burst: null, talkedOver: false };
 }
 
+function isPartOf(b: BotAudioBurst, interrupted: Interrupted | null): boolean {
+  return interrupted !== null && interrupted.bursts.some((m) => m.onset_at_ms === b.onset_at_ms);
+}
+
 /** Overlap of the bursts that began during the user's speech with that speech. */
-function talkOver(bursts: BotAudioBurst[], speech: { start: number; end: number }, interrupted: BotAudioBurst | null): number {
+function talkOver(bursts: BotAudioBurst[], speech: { start: number; end: number }, interrupted: Interrupted | null): number {
   let total = 0;
   for (const b of bursts) {
-    if (b.onset_at_ms === interrupted?.onset_at_ms) continue;
+    if (isPartOf(b, interrupted)) continue;
     if (b.onset_at_ms < speech.start || b.onset_at_ms >= speech.end) continue;
     total += Math.min(b.offset_at_ms ?? speech.end, speech.end) - b.onset_at_ms;
   }

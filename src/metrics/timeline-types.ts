@@ -19,10 +19,14 @@ export const TURN_KINDS: readonly TurnKind[] = ['audio', 'text', 'dtmf', 'none']
  * anchor is the "first token"; the session's `llm_response` arrives only once the
  * LLM has finished, so it cannot time the first token).
  *
+ * `bot_stream_end` marks where a run of the bot's audio frames ended (no frame
+ * followed): the end of its output, silence included, which is where a bot
+ * interrupted in a pause between sentences stopped.
+ *
  * `bot_audio_started` / `bot_audio_stopped` are not kept as marks: they open and
  * close the turn's bot audio bursts.
  */
-export type TimelineEventName = EventName | 'llm_text';
+export type TimelineEventName = EventName | 'llm_text' | 'bot_stream_end';
 
 /** One stretch of audible bot audio, measured from captured audio. */
 export interface BotAudioBurst {
@@ -93,6 +97,20 @@ export interface TurnTimeline {
    * still playing at the send (the audio a barge-in interrupts).
    */
   bot_audio_carried: BotAudioBurst | null;
+  /**
+   * The most recent burst that began before the send, playing or not: a user who
+   * starts in a pause right after it may still be talking over the bot.
+   */
+  bot_audio_before_send?: BotAudioBurst | null;
+  /**
+   * The bot's speaking reports (bot_started_speaking: open, bot_stopped_speaking:
+   * closed) from the last one at or before the send to the end of the window:
+   * its speaking window at any time of the turn. Kept by time, so a report that
+   * arrived before the turn began is still here.
+   */
+  bot_speaking_reports?: Array<{ at_ms: number; open: boolean }>;
+  /** `bot_stream_end` times from the last one at or before the send to the end of the window. */
+  bot_stream_ends?: number[];
   /** Bursts whose onset falls inside this turn's window, in time order. */
   bot_audio: BotAudioBurst[];
   /** Arrival times per event name inside the window, ascending, at most `maxMarksPerName` each. */

@@ -71,6 +71,9 @@ export class TimelineBuilder {
   private lastBurst: BotAudioBurst | null = null;
   private openBurst: BotAudioBurst | null = null;
   private latestMs = -Infinity;
+  /** Recent speaking reports and stream ends by time, for what a turn carries in from before its send. */
+  private readonly reports: Array<{ atMs: number; open: boolean }> = [];
+  private readonly streamEnds: number[] = [];
   private unrouted = 0;
   private lastIndex = -Infinity;
   private ended = false;
@@ -141,6 +144,8 @@ export class TimelineBuilder {
     this.checkOpen('addEvent');
     checkTime('addEvent', atMs);
     this.seen(atMs);
+    if (name === 'bot_started_speaking' || name === 'bot_stopped_speaking') insertRecent(this.reports, { atMs, open: name === 'bot_started_speaking' }, (r) => r.atMs);
+    if (name === 'bot_stream_end') insertRecent(this.streamEnds, atMs, (t) => t);
     if (name === 'bot_audio_started') this.startBurst(atMs);
     else if (name === 'bot_audio_stopped') this.stopBurst(atMs);
     else {
@@ -189,7 +194,7 @@ export class TimelineBuilder {
   /** A snapshot of a live (not yet completed) turn, e.g. to judge it before it settles. */
   peek(index: number): TurnTimeline | null {
     const turn = this.live.find((t) => t.index === index);
-    return turn ? snapshot(turn, false) : null;
+    return turn ? this.snapshot(turn, false) : null;
   }
 
   /** Turns held in memory (live, not yet completed). */
@@ -287,7 +292,17 @@ export class TimelineBuilder {
 
   private complete(bySessionEnd: boolean): void {
     const t = this.live.shift();
-    if (t) this.completed.push(snapshot(t, bySessionEnd));
+    if (t) this.completed.push(this.snapshot(t, bySessionEnd));
+  }
+
+  private snapshot(t: LiveTurn, bySessionEnd: boolean): TurnTimeline {
+    const end = t.windowEndAtMs ?? Infinity;
+    return {
+      ...snapshot(t, bySessionEnd),
+      bot_audio_before_send: t.carried ? { ...t.carried } : null,
+      bot_speaking_reports: around(this.reports, t.sendAtMs, end, (r) => r.atMs).map((r) => ({ at_ms: r.atMs, open: r.open })),
+      bot_stream_ends: around(this.streamEnds, t.sendAtMs, end, (x) => x),
+    };
   }
 
   private checkOpen(method: string): void {
@@ -319,6 +334,28 @@ function snapshot(t: LiveTurn, bySessionEnd: boolean): TurnTimeline {
     bot_tokens: t.botMetrics.tokens ? { ...t.botMetrics.tokens } : null,
     closed_by_session_end: bySessionEnd,
   };
+}
+
+/** Enough history for a turn's send to look back on; older entries belong to turns long settled. */
+const RECENT = 64;
+
+function insertRecent<T>(list: T[], item: T, timeOf: (x: T) => number): void {
+  let i = list.length;
+  while (i > 0 && timeOf(list[i - 1]) > timeOf(item)) i--;
+  list.splice(i, 0, item);
+  if (list.length > RECENT) list.shift();
+}
+
+/** The entries from the last one at or before `fromMs` up to `toMs`. */
+function around<T>(list: readonly T[], fromMs: number, toMs: number, timeOf: (x: T) => number): T[] {
+  let first = 0;
+  for (let i = list.length - 1; i >= 0; i--) {
+    if (timeOf(list[i]) <= fromMs) {
+      first = i;
+      break;
+    }
+  }
+  return list.slice(first).filter((x) => timeOf(x) <= toMs);
 }
 
 function bump(map: Map<string, number>, key: string, n: number): void {

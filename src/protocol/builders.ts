@@ -5,6 +5,7 @@
  */
 import {
   type AboutClient,
+  type AppendToContextMessage,
   type ClientMessageMessage,
   type ClientReadyMessage,
   type DisconnectBotMessage,
@@ -66,6 +67,11 @@ export class ClientMessages {
   /** An application's own client message. */
   custom(t: string, d?: unknown): ClientMessageMessage {
     return { type: 'client-message', id: this.id(), data: d === undefined ? { t } : { t, d } };
+  }
+
+  /** One context message for a bot older than Pipecat 1.0 (see `AppendToContextMessage`); never runs the LLM. */
+  appendToContext(message: LlmContextMessage): AppendToContextMessage {
+    return { type: 'append-to-context', id: this.id(), data: { role: message.role, content: message.content ?? '', run_immediately: false } };
   }
 
   disconnectBot(): DisconnectBotMessage {

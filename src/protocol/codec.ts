@@ -73,9 +73,30 @@ export type ServerCodec = WireCodec<ServerMessage, ClientInbound>;
 
 export interface CodecFactory {
   readonly description: string;
+  /** What the wire carries beyond standard RTVI; a scenario that needs more is refused up front (session/wire-check.ts). */
+  readonly capabilities: ReadonlySet<WireCapability>;
   client(): ClientCodec;
   server(): ServerCodec;
 }
+
+/**
+ * What a wire can carry beyond the standard RTVI messages every RTVI bot
+ * reads. The eval-* control messages travel as ordinary `client-message`s;
+ * only Pipecat's eval serializer (`RTVIEvalSerializer`) intercepts them, so a
+ * production transport drops them without an error, and earshot must know
+ * before it relies on one.
+ */
+export const WIRE_CAPABILITIES = {
+  context: "replace the bot's LLM context (eval-context)",
+  report_level: "raise the bot's function-call report level (eval-configure function_call_report_level)",
+  vad_events: 'turn on raw VAD events (eval-configure vad_user_speaking)',
+  images: "register the image a vision bot asks for (eval-image)",
+  cancel: 'end the bot (eval-cancel)',
+  url_flags: 'per-connection flags on the connect URL (skip_tts, user_audio, capture_bot_audio, trigger_disconnect)',
+  bot_audio: "the bot's audio reaches the client",
+  bare_audio: 'audio frames that stand without RTVI, so a bot with no RTVI processor can be reached',
+} as const;
+export type WireCapability = keyof typeof WIRE_CAPABILITIES;
 
 export const CODEC_NAMES = ['pipecat-eval', 'protobuf'] as const;
 export type CodecName = (typeof CODEC_NAMES)[number];

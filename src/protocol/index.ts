@@ -14,6 +14,8 @@ export {
 export {
   CODEC_NAMES,
   isCodecName,
+  WIRE_CAPABILITIES,
+  type WireCapability,
   type AudioItem,
   type ClientCodec,
   type CodecFactory,

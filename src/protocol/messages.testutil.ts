@@ -88,6 +88,7 @@ export const CLIENT_SAMPLES: { [T in ClientMessageType]: ByType<ClientMessage, T
   dtmf: { type: 'dtmf', id: '5', data: { buttons: ['1', '2', '#'] } },
   'client-message': { type: 'client-message', id: '6', data: { t: 'eval-configure', d: { function_call_report_level: { '*': 'full' }, vad_user_speaking: true } } },
   'disconnect-bot': { type: 'disconnect-bot', id: '7' },
+  'append-to-context': { type: 'append-to-context', id: '9', data: { role: 'system', content: 'Be terse.', run_immediately: false } },
   'llm-function-call-result': {
     type: 'llm-function-call-result',
     id: '8',

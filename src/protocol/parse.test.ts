@@ -10,8 +10,8 @@ function violationOf<M>(r: ParseResult<M>): ProtocolViolation {
   return r.violation;
 }
 
-// Fields whose value is free-form by design (Pipecat types them `Any`).
-const FREE_FORM = new Set(['d', 'result', 'payload', 'platform_details']);
+// Fields whose value is free-form by design (Pipecat types them `Any`; `content` is append-to-context's LLM content).
+const FREE_FORM = new Set(['d', 'result', 'payload', 'platform_details', 'content']);
 
 function wrongTyped(value: unknown): unknown {
   return typeof value === 'string' ? 42 : 'not-the-right-type';

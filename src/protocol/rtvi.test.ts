@@ -74,6 +74,7 @@ function clientCategory(m: ClientMessage): string {
     case 'raw-audio-batch':
       return 'audio';
     case 'client-message':
+    case 'append-to-context':
     case 'llm-function-call-result':
       return 'app';
     default:
@@ -94,7 +95,7 @@ describe('RTVI message types', () => {
   });
 
   it('a switch over every client message type is complete', () => {
-    expect(Object.values(CLIENT_SAMPLES).map(clientCategory)).toEqual(['lifecycle', 'input', 'audio', 'audio', 'input', 'app', 'lifecycle', 'app']);
+    expect(Object.values(CLIENT_SAMPLES).map(clientCategory)).toEqual(['lifecycle', 'input', 'audio', 'audio', 'input', 'app', 'lifecycle', 'app', 'app']);
   });
 
   it('a switch that misses a case does not compile', () => {

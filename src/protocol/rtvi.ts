@@ -230,6 +230,13 @@ export interface DisconnectBotMessage {
   type: 'disconnect-bot';
   id: string;
 }
+/**
+ * Appends one message to the bot's LLM context (RTVI before 1.0: Pipecat
+ * deprecated it in 0.0.85 and removed it in 1.0.0, which answer
+ * `error-response` "Unsupported type"). The only standard way to seed a
+ * context over a production transport, for the bots that still read it.
+ */
+export type AppendToContextMessage = Request<'append-to-context', { role: string; content: unknown; run_immediately?: boolean }>;
 /** The result of a function the client ran on the bot's behalf. */
 export type LlmFunctionCallResultMessage = Request<
   'llm-function-call-result',
@@ -244,6 +251,7 @@ export type ClientMessage =
   | DtmfMessage
   | ClientMessageMessage
   | DisconnectBotMessage
+  | AppendToContextMessage
   | LlmFunctionCallResultMessage;
 
 export type ClientMessageType = ClientMessage['type'];

@@ -137,6 +137,7 @@ export const CLIENT_DATA: { [T in ClientMessageType]: DataSchema } = {
   dtmf: object({ buttons: arrayOf(oneOf(KEYPAD_ENTRIES), 1) }),
   'client-message': object({ t: string, d: optional(anything) }),
   'disconnect-bot': null,
+  'append-to-context': object({ role: string, content: anything, run_immediately: optional(boolean) }),
   'llm-function-call-result': object({
     function_name: string,
     tool_call_id: string,

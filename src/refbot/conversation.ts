@@ -45,11 +45,18 @@ export interface ConversationDeps {
   responseDelayMs: number;
   timing: ReplyTiming;
   botSampleRate: number;
+  /** Silence between the sentences of a spoken reply (0: back to back). */
+  sentenceGapMs: number;
+  /** False: a bot with no RTVI at all (protobuf audio frames only); it starts on connect. */
+  rtvi: boolean;
+  /** The observer's own function-call report level and raw VAD events (before any eval-configure). */
+  reportLevel: FunctionCallReportLevel;
+  vadEvents: boolean;
   dtmfIdleTimeoutMs: number;
   vad: VadSettings;
   log: (line: string) => void;
-  /** `eval-cancel`: the bot shuts down. */
-  onCancel: () => void;
+  /** `eval-cancel` (Pipecat: CancelWorkerFrame) or `disconnect-bot` (EndWorkerFrame): the bot shuts down. */
+  onCancel: (how: 'eval-cancel' | 'disconnect-bot') => void;
   /** `crash-after-turn`: the bot dies. */
   onCrash: () => void;
   /** The client asked for `trigger_disconnect` and left: the bot's disconnect handler runs. */
@@ -64,15 +71,18 @@ export class Conversation {
   private readonly dtmf: DtmfAggregator;
   private readonly userSpeech: UserSpeech;
   private state: ConversationState = { phase: 'connecting' };
-  /** What eval-configure asked for. */
-  private levels: Record<string, FunctionCallReportLevel> = { '*': 'none' };
-  private vadEvents = false;
+  /** The observer's report levels and VAD events: the bot's own, raised by eval-configure on the eval wire. */
+  private levels: Record<string, FunctionCallReportLevel>;
+  private vadEvents: boolean;
   private turns = 0;
   private replies = 0;
+  private readonly segments = { count: 0 };
   private flood: Flood | null = null;
 
   constructor(private readonly deps: ConversationDeps) {
     const { clock, timers, botSampleRate, peer } = deps;
+    this.levels = { '*': deps.reportLevel };
+    this.vadEvents = deps.vadEvents;
     const audioOnWire = this.audioOnWire;
     this.speaker = new Speaker({
       clock,
@@ -122,12 +132,15 @@ export class Conversation {
   async run(): Promise<void> {
     const { peer, truth, conn } = this.deps;
     truth.write({ event: 'connection_open', conn, target: peer.target, flags: { ...peer.flags } });
+    // Without RTVI there is no client-ready to wait for: the bot greets whoever connects.
+    if (!this.deps.rtvi) this.ready();
     try {
       for await (const item of peer.connection) {
         if (this.state.phase === 'hung' || this.state.phase === 'ended') continue;
         switch (item.kind) {
           case 'rtvi':
-            this.onMessage(item.message);
+            // A pipeline without an RTVIProcessor lets client messages pass unread.
+            if (this.deps.rtvi) this.onMessage(item.message);
             break;
           case 'audio':
             this.userSpeech.push(item.pcm, item.sampleRate, item.numChannels, item.at);
@@ -147,7 +160,8 @@ export class Conversation {
       const info = await peer.connection.closed;
       this.shutdown('closed');
       truth.write({ event: 'connection_closed', conn, code: info.code, by_peer: info.byPeer });
-      if (peer.flags.triggerDisconnect) this.deps.onDisconnectHandler();
+      // The eval transport fires on_client_disconnected only when asked; Pipecat's WebSocket transport (protobuf) always does.
+      if (peer.flags.triggerDisconnect || this.deps.codec === 'protobuf') this.deps.onDisconnectHandler();
     }
   }
 
@@ -169,7 +183,7 @@ export class Conversation {
   // ------------------------------------------------------------ messages
 
   private send(message: ServerMessage): void {
-    if (!sends(this.state)) return;
+    if (!sends(this.state) || !this.deps.rtvi) return;
     this.deps.peer.connection.send(message);
   }
 
@@ -187,6 +201,8 @@ export class Conversation {
       case 'client-message': {
         const control = asEvalData(message.data);
         if (!control) return this.deps.log(`conn ${this.deps.conn}: client-message "${message.data.t}" ignored`);
+        // Only Pipecat's eval serializer reads these; its production transport hands them to the app, which drops them.
+        if (this.deps.codec !== 'pipecat-eval') return this.deps.log(`conn ${this.deps.conn}: client-message "${control.t}" ignored: only the eval transport reads it`);
         switch (control.t) {
           case 'eval-configure':
             if (control.d.function_call_report_level) this.levels = { ...control.d.function_call_report_level };
@@ -201,13 +217,17 @@ export class Conversation {
             return this.deps.log(`conn ${this.deps.conn}: eval-image received (${control.d.image.length} base64 chars); this bot has no camera to serve it to`);
           case 'eval-cancel':
             this.deps.log(`conn ${this.deps.conn}: eval-cancel: shutting down`);
-            return this.deps.onCancel();
+            return this.deps.onCancel('eval-cancel');
         }
         return;
       }
       case 'disconnect-bot':
-        this.shutdown('closed');
-        void this.deps.peer.connection.close(1000, 'disconnect-bot');
+        // Pipecat pushes an EndWorkerFrame: the pipeline ends, and with it the bot.
+        this.deps.log(`conn ${this.deps.conn}: disconnect-bot: ending the pipeline`);
+        return this.deps.onCancel('disconnect-bot');
+      case 'append-to-context':
+        // Removed in Pipecat 1.0; this bot speaks RTVI 2.x and answers as Pipecat does now.
+        this.send({ type: 'error-response', id: message.id, data: { error: `Unsupported type ${message.type}` } });
         return;
       case 'raw-audio':
       case 'raw-audio-batch':
@@ -234,7 +254,12 @@ export class Conversation {
     }
     this.send({ type: 'bot-ready', id, data: { version: RTVI_PROTOCOL_VERSION, about: { library: 'earshot-refbot' } } });
     truth.write({ event: 'bot_ready', conn });
-    // A repeated client-ready gets its bot-ready and nothing more: the huge frame, the flood and the greeting come once.
+    this.ready();
+  }
+
+  /** The conversation begins: faults that act once, then the greeting. A repeated client-ready gets its bot-ready and nothing more. */
+  private ready(): void {
+    const { faults, truth, conn } = this.deps;
     if (this.state.phase !== 'connecting') return;
     this.state = { phase: 'listening' };
     if (faults.hugeFrameBytes !== undefined) {
@@ -314,6 +339,8 @@ export class Conversation {
         tts: this.deps.tts,
         truth,
         timing: this.deps.timing,
+        sentenceGapMs: this.deps.sentenceGapMs,
+        segments: this.segments,
         reportLevel: (name) => this.level(name),
         onFault: (fault) => (fault === 'crash' ? this.crash() : this.disconnectMidAudio()),
         onSpeechError: (err) => this.reportError(`speech synthesis failed: ${errorMessage(err)}`),

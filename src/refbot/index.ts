@@ -19,8 +19,8 @@
  *   and `result`, `disabled` sends nothing.
  *   Spoken (not `skip_tts`, not `audio_response: false`), concurrently from
  *   the moment the first sentence has streamed: `bot-tts-started` ·
- *   `metrics`(TTS ttfb) · per sentence `bot-tts-text` just before its first
- *   audio frame, `bot-started-speaking` before the first · audio in 20 ms
+ *   `metrics`(TTS ttfb) · `bot-started-speaking` · per sentence `bot-output`
+ *   and `bot-tts-text` just before its first audio frame · audio in 20 ms
  *   frames in real time · `bot-stopped-speaking` · `bot-tts-stopped` once the
  *   last frame has played. Audio reaches the wire as `eval-bot-audio` only with
  *   `capture_bot_audio=true` on pipecat-eval, as AudioRawFrames always on
@@ -47,11 +47,25 @@
  *   progress · `bot-stopped-speaking` if it was speaking. Audio stops after
  *   the frame already sent.
  * - `eval-context` seeds the brain's memory (no reply); `eval-image` is
- *   accepted and ignored; `eval-cancel` closes and stops the bot; an unknown
+ *   accepted and ignored; `eval-cancel` closes and stops the bot — on the
+ *   eval wire only: on protobuf every eval-* message is ignored, as Pipecat's
+ *   production transport drops them (`reportLevel` / `vadEvents` are the
+ *   bot's own settings there, as in a bot's RTVIObserverParams); an unknown
  *   type gets `error-response`, an unparsable message `error`.
  * - `trigger_disconnect=true`: when that client leaves, the bot's disconnect
- *   handler runs (logged, and a truth line); with `exitOnDisconnect` the bot
- *   then stops, as a bot that cancels its pipeline there.
+ *   handler runs (logged, and a truth line); on protobuf it runs whenever a
+ *   client leaves, as Pipecat's WebSocket transport fires
+ *   on_client_disconnected on every disconnect. With `exitOnDisconnect` the
+ *   bot then stops, as a bot that cancels its pipeline there.
+ * - `disconnect-bot` ends the bot (Pipecat: EndWorkerFrame); `append-to-context`
+ *   (RTVI before 1.0) gets `error-response`, as Pipecat 1.x answers it.
+ * - `sentenceGapMs`: that much silence, as audio frames, between the sentences
+ *   of a spoken reply; the speaking window stays open over it.
+ * - `bot-output` (before each sentence's `bot-tts-text`) and
+ *   `bot-transcription` (after the LLM chunk that ends each sentence), as
+ *   Pipecat's RTVIObserver sends them by default.
+ * - `noRtvi` (protobuf only): no RTVI at all, no client-ready awaited: it
+ *   greets on connect and talks in bare audio frames.
  */
 export { startRefbot, type RefbotExit, type RefbotExitReason, type RefbotHandle, type RefbotOptions } from './server.js';
 export {

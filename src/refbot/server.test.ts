@@ -21,10 +21,54 @@ describe('startRefbot', () => {
   });
 
   it('stops when a client sends eval-cancel, saying so', async () => {
-    const bot = await startRefbot({ wire: 'protobuf' });
-    const conn = await connect(bot.url, { codec: 'protobuf' });
+    const bot = await startRefbot({ wire: 'pipecat-eval' });
+    const conn = await connect(bot.url, { codec: 'pipecat-eval' });
     conn.send(new ClientMessages().evalCancel());
     expect(await bot.closed).toEqual({ reason: 'eval-cancel', exitCode: 0 });
+  });
+
+  it('on protobuf, ignores eval-cancel as a production transport does (only the eval serializer reads it)', async () => {
+    const lines: string[] = [];
+    const bot = await startRefbot({ wire: 'protobuf', log: (l) => lines.push(l) });
+    const conn = await connect(bot.url, { codec: 'protobuf' });
+    const messages = new ClientMessages();
+    conn.send(messages.evalCancel());
+    conn.send(messages.clientReady({ library: 'test' }));
+    const first = await conn.receive();
+    expect(first?.kind === 'rtvi' && first.message.type).toBe('bot-ready');
+    expect(lines.some((l) => l.includes('"eval-cancel" ignored'))).toBe(true);
+    expect(await bot.close()).toEqual({ reason: 'closed', exitCode: 0 });
+  });
+
+  it('ends on RTVI disconnect-bot, as a Pipecat bot ends its pipeline (EndWorkerFrame)', async () => {
+    const bot = await startRefbot({ wire: 'protobuf' });
+    const conn = await connect(bot.url, { codec: 'protobuf' });
+    conn.send(new ClientMessages().disconnectBot());
+    expect(await bot.closed).toEqual({ reason: 'disconnect-bot', exitCode: 0 });
+  });
+
+  it('answers append-to-context as Pipecat 1.x does: an error-response, the context untouched', async () => {
+    const bot = await startRefbot({ wire: 'protobuf' });
+    const conn = await connect(bot.url, { codec: 'protobuf' });
+    const messages = new ClientMessages();
+    conn.send(messages.clientReady({ library: 'test' }));
+    const append = messages.appendToContext({ role: 'system', content: 'Be terse.' });
+    conn.send(append);
+    let reply: unknown;
+    for (;;) {
+      const item = await conn.receive();
+      if (item === null) break;
+      if (item.kind === 'rtvi' && item.message.type === 'error-response') {
+        reply = item.message;
+        break;
+      }
+    }
+    expect(reply).toEqual({ type: 'error-response', id: append.id, data: { error: 'Unsupported type append-to-context' } });
+    await bot.close();
+  });
+
+  it('refuses --no-rtvi on the eval wire, which has no audio frames of its own', async () => {
+    await expect(startRefbot({ noRtvi: true })).rejects.toThrow(RefbotOptionError);
   });
 
   it('a crash fault ends it with exit code 70 and drops the sockets without a close frame', async () => {

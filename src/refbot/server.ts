@@ -1,8 +1,8 @@
 /**
  * `startRefbot`: the reference bot as a server, in this process. Each
  * connection is a Conversation with its own memory; connections may overlap.
- * The bot ends on `close()`, on a client's `eval-cancel` (as a Pipecat bot's
- * pipeline is cancelled), when a crash fault fires, or, with
+ * The bot ends on `close()`, on a client's `eval-cancel` or `disconnect-bot`
+ * (as a Pipecat bot's pipeline is cancelled or ended), when a crash fault fires, or, with
  * `exitOnDisconnect`, when a client that asked for `trigger_disconnect`
  * leaves (as a bot that cancels its pipeline in on_client_disconnected).
  * `closed` says which, with the exit code the CLI uses.
@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import { monotonicClock, type Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import { PreciseTimerDriver, type TimerDriver } from '../audio/index.js';
-import { type CodecName, isCodecName, ListenError, WireServer } from '../protocol/index.js';
+import { type CodecName, FUNCTION_CALL_REPORT_LEVELS, type FunctionCallReportLevel, isCodecName, ListenError, WireServer } from '../protocol/index.js';
 import { FLITE_VOICES } from '../speech/index.js';
 import { type Brain, loadBrain } from './brain/brain.js';
 import { Conversation } from './conversation.js';
@@ -35,6 +35,14 @@ export interface RefbotOptions {
   wire?: CodecName;
   /** Known extra delay before every reply to a user turn (before `bot-llm-started`). */
   responseDelayMs?: number;
+  /** Silence between the sentences of a spoken reply, as a Pipecat TTS leaves (default 0: back to back). */
+  sentenceGapMs?: number;
+  /** A bot with no RTVI at all: protobuf audio frames only, the conversation starts on connect (protobuf wire only). */
+  noRtvi?: boolean;
+  /** Its RTVIObserver's function-call report level (default `none`, Pipecat's); eval-configure raises it on the eval wire. */
+  reportLevel?: FunctionCallReportLevel;
+  /** Its RTVIObserver sends raw VAD events from the start (default off, Pipecat's). */
+  vadEvents?: boolean;
   /** Ground-truth JSONL file (appended); see truth.ts. */
   truthLog?: string;
   /** Fault switches, parsed or as `--fault` strings (`crash-after-turn=2`). */
@@ -46,7 +54,7 @@ export interface RefbotOptions {
   /** TTS utterance cache folder (default: speech's), or no disk cache. */
   ttsCacheDir?: string;
   noTtsCache?: boolean;
-  /** Exit when a client that set `trigger_disconnect=true` disconnects. */
+  /** Exit when a client's disconnect runs the bot's disconnect handler (pipecat-eval: one that set `trigger_disconnect=true`; protobuf: any). */
   exitOnDisconnect?: boolean;
   dtmfIdleTimeoutMs?: number;
   vad?: VadSettings;
@@ -60,7 +68,7 @@ export interface RefbotOptions {
   signal?: AbortSignal;
 }
 
-export type RefbotExitReason = 'closed' | 'eval-cancel' | 'crash' | 'disconnect';
+export type RefbotExitReason = 'closed' | 'eval-cancel' | 'disconnect-bot' | 'crash' | 'disconnect';
 
 export interface RefbotExit {
   reason: RefbotExitReason;
@@ -88,6 +96,11 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
   const voiceName = options.voice ?? 'slt';
   if (!(FLITE_VOICES as readonly string[]).includes(voiceName)) throw new RefbotOptionError('voice', `unknown Flite voice "${voiceName}" (known: ${FLITE_VOICES.join(', ')})`);
   const responseDelayMs = nonNegative('responseDelayMs', options.responseDelayMs ?? 0);
+  const sentenceGapMs = nonNegative('sentenceGapMs', options.sentenceGapMs ?? 0);
+  if (options.reportLevel !== undefined && !FUNCTION_CALL_REPORT_LEVELS.includes(options.reportLevel)) {
+    throw new RefbotOptionError('reportLevel', `expected ${FUNCTION_CALL_REPORT_LEVELS.join(', ')}, got "${String(options.reportLevel)}"`);
+  }
+  if (options.noRtvi && wire !== 'protobuf') throw new RefbotOptionError('noRtvi', `a bot without RTVI speaks bare audio frames, which only the protobuf wire carries (got ${wire})`);
   const sampleRate = options.sampleRate ?? 16000;
   if (!Number.isInteger(sampleRate) || sampleRate < 8000 || sampleRate > 48000) throw new RefbotOptionError('sampleRate', `expected an integer from 8000 to 48000, got ${sampleRate}`);
   const brain = typeof options.brain === 'object' ? options.brain : loadBrain(options.brain);
@@ -152,13 +165,17 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
             responseDelayMs,
             timing,
             botSampleRate: sampleRate,
+            sentenceGapMs,
+            rtvi: options.noRtvi !== true,
+            reportLevel: options.reportLevel ?? 'none',
+            vadEvents: options.vadEvents === true,
             dtmfIdleTimeoutMs: options.dtmfIdleTimeoutMs ?? DEFAULT_DTMF_IDLE_TIMEOUT_MS,
             vad: options.vad ?? {},
             log,
-            onCancel: () => void stop({ reason: 'eval-cancel', exitCode: 0 }, false),
+            onCancel: (how) => void stop({ reason: how, exitCode: 0 }, false),
             onCrash: () => void stop({ reason: 'crash', exitCode: CRASH_EXIT_CODE }, true),
             onDisconnectHandler: () => {
-              log(`conn ${conversation.id}: on_client_disconnected ran (trigger_disconnect)${options.exitOnDisconnect ? '; exiting' : ''}`);
+              log(`conn ${conversation.id}: on_client_disconnected ran${wire === 'protobuf' ? '' : ' (trigger_disconnect)'}${options.exitOnDisconnect ? '; exiting' : ''}`);
               truth.write({ event: 'disconnect_handler', conn: conversation.id, exit: options.exitOnDisconnect === true });
               if (options.exitOnDisconnect) void stop({ reason: 'disconnect', exitCode: 0 }, false);
             },
@@ -182,7 +199,7 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
   }
 
   const url = `ws://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  truth.write({ event: 'listening', url, wire, response_delay_ms: responseDelayMs, faults: describeFaults(faults), pid: process.pid });
+  truth.write({ event: 'listening', url, wire, response_delay_ms: responseDelayMs, sentence_gap_ms: sentenceGapMs, rtvi: options.noRtvi !== true, faults: describeFaults(faults), pid: process.pid });
   options.signal?.addEventListener('abort', () => void stop({ reason: 'closed', exitCode: 0 }, false), { once: true });
   return {
     url,

@@ -45,7 +45,10 @@
  * the reply's first audible sample − play time of the end of the user's voiced
  * speech (`user_speech_stopped.voiced_end_ms`); `interruption_ms` = end of the
  * bot's last audible sample before it stopped − play time of the start of the
- * user's interrupting voiced speech (`user_speech_started.voiced_start_ms`).
+ * user's interrupting voiced speech (`user_speech_started.voiced_start_ms`);
+ * when the user began after that sample (in a pause between sentences, with
+ * `--sentence-gap-ms`: the bot was sending the pause's silence), the end of the
+ * last frame sent (`stopped_ms`) instead, and `in_pause` says so.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Clock } from '../core/clock.js';
@@ -62,7 +65,7 @@ export interface TruthBase {
 
 export type TruthEvent =
   /** The server listens. */
-  | { event: 'listening'; url: string; wire: string; response_delay_ms: number; faults: string[]; pid: number }
+  | { event: 'listening'; url: string; wire: string; response_delay_ms: number; sentence_gap_ms: number; rtvi: boolean; faults: string[]; pid: number }
   | { event: 'connection_open'; conn: number; target: string; flags: Record<string, unknown> }
   | { event: 'bot_ready'; conn: number }
   /**
@@ -147,6 +150,8 @@ export type TruthEvent =
       out_audible_end_sample: number | null;
       audible_end_ms: number | null;
       interruption_ms: number | null;
+      /** The user began after the last audible sample (in a pause between sentences): `interruption_ms` runs to `stopped_ms`. */
+      in_pause?: boolean;
       /** Time from the VAD's barge-in decision to the end of the last frame sent. */
       stop_after_detect_ms: number | null;
     }

@@ -17,6 +17,8 @@ export interface PlannedRun {
   /** `bot` resolved against `bots_dir`. */
   bot_path: string;
   runner_body?: string;
+  /** The manifest entry's `handshake` (earshot), when it sets one. */
+  handshake?: 'rtvi' | 'none';
   scenario: ManifestScenarioRef;
   /**
    * The scenario file relative to the manifest's folder, with `/`: the result's `file`.
@@ -83,6 +85,7 @@ export function planSuite(manifest: Manifest, options: PlanOptions = {}): SuiteP
     bot: string;
     bot_path: string;
     runner_body?: string;
+    handshake?: 'rtvi' | 'none';
     scenario: ManifestScenarioRef;
     loaded: Scenario | Simulation;
     count: number;
@@ -98,6 +101,7 @@ export function planSuite(manifest: Manifest, options: PlanOptions = {}): SuiteP
         count: repeat * (file.kind === 'simulation' ? file.runs : 1),
       };
       if (entry.runner_body !== undefined) pair.runner_body = entry.runner_body;
+      if (entry.handshake !== undefined) pair.handshake = entry.handshake;
       return pair;
     }),
   );
@@ -117,6 +121,7 @@ export function planSuite(manifest: Manifest, options: PlanOptions = {}): SuiteP
         loaded: p.loaded,
       };
       if (p.runner_body !== undefined) run.runner_body = p.runner_body;
+      if (p.handshake !== undefined) run.handshake = p.handshake;
       expanded.push(run);
     }
   }

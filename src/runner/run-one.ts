@@ -185,6 +185,7 @@ async function runOne(run: PlannedRun & { loaded: Scenario }, stem: string, info
         ...sessionOptions(ctx, info, stem, ctx.say),
         url,
         connectTimeoutMs: ctx.bots.connectTimeoutMs,
+        ...(run.handshake !== undefined ? { handshake: run.handshake } : {}),
         stopBot: true,
         run: runInfo(run, { url }, ctx.shard),
       });
@@ -192,7 +193,8 @@ async function runOne(run: PlannedRun & { loaded: Scenario }, stem: string, info
       if (ctx.signal?.aborted) throw err;
       outcome = harnessError(run, info, startedAt, Math.round(ctx.clock.now() - t0), err, ctx.shard);
     }
-    const stop = await stopBot(bot, ctx, false);
+    // A bot without RTVI was not asked to stop: no point waiting for it to leave by itself.
+    const stop = await stopBot(bot, ctx, (run.handshake ?? ctx.session.handshake) === 'none');
     const result: ScenarioResult = { ...outcome.result, name: info.name, file: run.file };
     if (stop.how === 'exited') explainCrash(result.failures, run.bot, bot, ctx.redactor);
     ctx.say?.(stop.line);

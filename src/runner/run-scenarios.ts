@@ -3,6 +3,7 @@ import { formatDiagnostic, validatePaths, type Scenario } from '../scenario/inde
 import { runSession, type AudioEngineOptions } from '../session/index.js';
 import { artifactStem, defaultOutDir, keepArtifacts, sessionOptions } from './artifacts.js';
 import { executeRuns, type RunnerIo, type RunOutcome, type RunSource, type SessionDefaults } from './execute.js';
+import { explainRefusedReconnect, runWarnings } from './preflight.js';
 
 export interface RunScenariosOptions extends RunnerIo {
   paths: readonly string[];
@@ -52,10 +53,17 @@ export function loadScenarios(paths: readonly string[], opts: { defaultWithinMs?
  */
 export async function runScenarios(options: RunScenariosOptions): Promise<RunScenariosOutcome> {
   const scenarios = loadScenarios(options.paths, options);
+  if (options.stopBot && options.session?.handshake === 'none') {
+    throw new UsageError('--stop-bot: a bot without RTVI (--handshake none) cannot be asked to stop; stop it yourself, or run it under `earshot suite`');
+  }
+  const stderr = options.stderr ?? process.stderr;
+  for (const line of runWarnings(scenarios, { codec: options.session?.codec ?? 'pipecat-eval', botInputRate: options.session?.botInputRate, oneBot: true })) {
+    stderr.write(`${line}\n`);
+  }
   return executeRuns({
     ...options,
     runs: scenarios.map((scenario, ordinal) => ({ scenario, ordinal })),
-    source: runningBot(options.url, options.stopBot),
+    source: runningBot(options.url, options.stopBot === true),
     outDir: options.outDir ?? defaultOutDir(),
     // One bot serves them all: a second session at once would talk over the first.
     concurrency: 1,
@@ -69,7 +77,8 @@ interface ListedRun {
 }
 
 /** The source of `earshot run`: every session connects to the one bot at `url`. */
-function runningBot(url: string, stopBot: boolean | undefined): RunSource<ListedRun> {
+function runningBot(url: string, stopBot: boolean): RunSource<ListedRun> {
+  let connected = false;
   return {
     describe: ({ scenario }) => ({ name: scenario.name, file: scenario.file, turn_count: scenario.turns.length }),
     async run({ scenario, ordinal }, info, ctx) {
@@ -81,6 +90,8 @@ function runningBot(url: string, stopBot: boolean | undefined): RunSource<Listed
         if (ctx.signal?.aborted) return null;
         throw err;
       }
+      explainRefusedReconnect(outcome.result, connected, stopBot);
+      if (!outcome.result.failures.some((f) => f.kind === 'connect_failed') && outcome.result.error === undefined) connected = true;
       return keepArtifacts(ctx.outDir, stem, outcome.result, outcome.trace, outcome.recording);
     },
   };

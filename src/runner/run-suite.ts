@@ -6,6 +6,7 @@ import { checkSpawnTemplate, PortAllocator } from '../bots/index.js';
 import { defaultOutDir } from './artifacts.js';
 import { executeRuns, type RunnerIo, type RunOutcome, type SessionDefaults } from './execute.js';
 import { executionOrder, planSuite, type SuitePlan } from './plan.js';
+import { runWarnings } from './preflight.js';
 import { SpawnedBots, type BotSettings } from './run-one.js';
 import { formatShard, parseShard, type ShardSpec } from './shard.js';
 
@@ -43,7 +44,7 @@ export interface SuiteOptions extends RunnerIo {
   spawnTimeoutMs?: number;
   /** WebSocket connect budget once the port accepts connections (the session's default when unset). */
   connectTimeoutMs?: number;
-  /** How long a bot may take to exit after eval-cancel before SIGTERM (default 10 s, as Pipecat). */
+  /** How long a bot may take to exit after eval-cancel (disconnect-bot on protobuf) before SIGTERM (default 10 s, as Pipecat). */
   stopTimeoutMs?: number;
   /** How long after SIGTERM before SIGKILL (default 5 s). */
   termTimeoutMs?: number;
@@ -106,6 +107,10 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
     cwd,
   });
   const shardText = shard ? formatShard(shard) : undefined;
+  const scenarios = [...new Set(plan.runs.flatMap((r) => (r.loaded.kind === 'script' ? [r.loaded] : [])))];
+  for (const line of runWarnings(scenarios, { codec: options.session?.codec ?? 'pipecat-eval', botInputRate: options.session?.botInputRate, oneBot: false })) {
+    (options.stderr ?? process.stderr).write(`${line}\n`);
+  }
   const bots: BotSettings = {
     spawn,
     python: options.python ?? manifest.python ?? DEFAULT_PYTHON,

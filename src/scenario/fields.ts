@@ -282,6 +282,7 @@ export const SUITE_ENTRY_SPEC = ref('suite_entry', {
     bot: text('Bot script, relative to bots_dir.'),
     scenarios: { kind: 'array', items: text('A name under scenarios_dir, or a path (.yaml) relative to the manifest.'), description: 'Scenarios run against this bot.' },
     runner_body: text('JSON file passed to the bot as --runner-body (relative to the manifest).'),
+    handshake: str("earshot: rtvi (default), or none for a bot without RTVI that only speaks audio frames (--wire protobuf).", { enum: ['rtvi', 'none'] }),
   },
 });
 

@@ -47,6 +47,7 @@ export function normalizeManifest(raw: Record<string, unknown>, n: Normalizer): 
       if (!isFile(body)) n.error(`${p}.runner_body`, `runner body not found: ${entry.runner_body} (looked for ${body})`);
       suiteEntry.runner_body = body;
     }
+    if (entry.handshake === 'rtvi' || entry.handshake === 'none') suiteEntry.handshake = entry.handshake;
     const scenarios = Array.isArray(entry.scenarios) ? entry.scenarios : [];
     if (scenarios.length === 0 && !n.hasErrorAt(`${p}.scenarios`)) n.warn(p, `bot ${entry.bot} has no scenarios to run`);
     scenarios.forEach((s, j) => {

@@ -212,6 +212,8 @@ export interface SuiteEntry {
   scenarios: ManifestScenarioRef[];
   /** Absolute path of the JSON body passed to the bot as `--runner-body`. */
   runner_body?: string;
+  /** earshot: `none` for a bot without RTVI (audio frames only); absent means RTVI. */
+  handshake?: 'rtvi' | 'none';
 }
 
 /** A suite manifest (`suite:`), Pipecat's format. Loaded only; running it is the suite module's job. */

@@ -7,10 +7,22 @@ export type { SessionProgress } from './progress.js';
 export type { SessionMedia, MediaContext, MediaArtifacts, MediaFactory, MediaRequest } from './media.js';
 export { SessionTiming, DEFAULT_LATENCY_WAIT_MS, type SessionTimingOptions } from './timing.js';
 export { AudioEngine, checkSphinxInstalled, type AudioEngineOptions } from './media/engine.js';
-export { DEFAULT_USER_SAMPLE_RATE, parseSttOverride, parseTtsOverride, transcriptionPlan, userSpeechPlan } from './media/speech-specs.js';
+export { DEFAULT_BOT_INPUT_RATE, DEFAULT_USER_SAMPLE_RATE, sampleRateWarning, parseSttOverride, parseTtsOverride, transcriptionPlan, userSpeechPlan } from './media/speech-specs.js';
 export { DEFAULT_MAX_TURN_AUDIO_MS } from './media/capture.js';
 export { UserAudioError } from './media/user-audio.js';
 export { requiredReportLevel, needsVadEvents, evalConfigure, connectFlags, modeOf, usesEval } from './config.js';
 export { EventTranslator, type Translation } from './translator.js';
+export {
+  appendToContextProblem,
+  checkWire,
+  formatProblems,
+  HANDSHAKE_MODES,
+  readsAppendToContext,
+  type BotEnables,
+  type HandshakeMode,
+  type WireCheck,
+  type WirePlan,
+  type WireSettings,
+} from './wire-check.js';
 export { EventQueue, DeadlineError, QueueClosedError, type QueueEndKind } from './event-queue.js';
 export { matchExpectation, argsSubset, type ExpectationSpec, type MatchOutcome } from './matcher.js';

@@ -226,6 +226,20 @@ describe('matcher (Pipecat matching rules)', () => {
     if (!out.ok) expect(out.failure.reason).toContain('matched: a');
   });
 
+  it('a call reported without a name fails as function_call_unnamed, saying how to raise the report level', async () => {
+    const { queue, ctx } = setup();
+    ctx.defaultWithinMs = 80;
+    queue.push({ name: 'function_call', at_ms: at(), tool_call_id: 'call_1', args: {} });
+    const named = await match({ event: 'function_call', calls: [{ name: 'get_current_weather' }] }, 0, ctx);
+    expect(named.ok === false && named.failure.kind).toBe('function_call_unnamed');
+    if (!named.ok) expect(named.failure.reason).toContain('RTVIFunctionCallReportLevel.NAME');
+    const withArgs = await match({ event: 'function_call', calls: [{ args: { location: 'Paris' } }] }, 1, ctx);
+    expect(withArgs.ok === false && withArgs.failure.kind).toBe('function_call_unnamed');
+    if (!withArgs.ok) expect(withArgs.failure.reason).toContain('RTVIFunctionCallReportLevel.FULL');
+    // A bare expectation needs no name: the unnamed call satisfies it.
+    expect((await match({ event: 'function_call' }, 2, ctx)).ok).toBe(true);
+  });
+
   it('a bare function_call expectation passes on any call', async () => {
     const { queue, ctx } = setup();
     queue.push(call('create_entities'));

@@ -224,6 +224,17 @@ async function matchCalls(exp: ExpectationSpec, deadline: number, ctx: MatchCont
         );
       } catch (err) {
         if (!(err instanceof DeadlineError) && !(err instanceof QueueClosedError)) throw err;
+        // Calls arrived but hid what the spec checks: say why, not that there were none.
+        const hidden = ctx.pendingCalls.filter((e) => e.name === exp.event && callView(e).name === undefined);
+        const argsHidden = exp.event === 'function_call' && spec.args !== undefined && hidden.every((e) => Object.keys(callView(e).args).length === 0);
+        if (hidden.length > 0 && (spec.name !== undefined || argsHidden)) {
+          return fail(
+            'function_call_unnamed',
+            `the bot reported ${hidden.length} '${exp.event}' call(s) without a name, so '${callSignature(spec)}' cannot be checked: it reports calls at a level that hides names ` +
+              `(Pipecat's RTVIObserver defaults to RTVIFunctionCallReportLevel.NONE). Raise it in the bot: RTVIObserverParams(function_call_report_level={"*": RTVIFunctionCallReportLevel.${spec.args !== undefined ? 'FULL' : 'NAME'}}) ` +
+              "(the eval transport raises it per scenario with eval-configure; the protobuf wire cannot)",
+          );
+        }
         const near = ctx.pendingCalls
           .filter((e) => e.name === exp.event && (spec.name === undefined || callView(e).name === spec.name))
           .map((e) => callView(e).args);

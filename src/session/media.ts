@@ -22,6 +22,8 @@ export interface MediaContext {
   emit(event: EarshotEvent): void;
   /** The first and last voiced sample of a turn's speech, as due at real-time pace (ms since session start). */
   markUserSpeech(startAtMs: number, endAtMs: number): void;
+  /** A run of the bot's audio frames ended here (no frame followed): where its output stream stopped. */
+  markBotStreamEnd(atMs: number): void;
   trace(line: string): void;
   /** Aborted when the run is interrupted (not when the session merely ends). */
   signal: AbortSignal;
@@ -40,6 +42,10 @@ export interface MediaArtifacts {
 export interface MediaRequest {
   /** Where the stereo recording goes, when the media records (the run's output folder decides). */
   recordingPath?: string;
+  /** The rate the caller's audio is sent at (resampled from the scenario's `sample_rate`); default 16000. */
+  botInputRate?: number;
+  /** False for a bot without RTVI: its replies are cut from its audio alone, not at its speaking reports. */
+  speakingReports?: boolean;
 }
 
 /** Builds the media of one scenario run; null when the scenario needs none. */

@@ -5,6 +5,7 @@ import type { CodecName } from '../protocol/index.js';
 import type { ScenarioResult } from '../results/types.js';
 import type { MediaFactory } from './media.js';
 import type { SessionProgress } from './progress.js';
+import type { BotEnables, HandshakeMode } from './wire-check.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export const BOT_READY_TIMEOUT_MS = 10_000;
@@ -17,8 +18,16 @@ export interface SessionOptions {
   handshakeTimeoutMs?: number;
   /** An event-anchored `send_after` waits at most this long for its event (default 30 s, as Pipecat). */
   sendAfterMaxWaitMs?: number;
-  /** Ask the bot to shut down (`eval-cancel`) when the scenario ends. */
+  /** Ask the bot to shut down when the scenario ends: `eval-cancel` on the eval wire, RTVI's `disconnect-bot` elsewhere. */
   stopBot?: boolean;
+  /** `none`: the bot has no RTVI (audio frames only); the session starts on connect (default `rtvi`). */
+  handshake?: HandshakeMode;
+  /** What the bot enables itself where the wire cannot ask (report level, raw VAD events): see wire-check.ts. */
+  botEnables?: BotEnables;
+  /** Sample rate the bot's pipeline takes; the caller's audio is resampled to it (default 16000: Pipecat does not resample). */
+  botInputRate?: number;
+  /** Pauses in the bot's speech up to this long still count as it playing while its speaking window is open (default 1000). */
+  bargeInGapMs?: number;
   triggerDisconnect?: boolean;
   judgeCacheDir?: string;
   noJudgeCache?: boolean;

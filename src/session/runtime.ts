@@ -5,14 +5,14 @@ import { errorMessage } from '../core/errors.js';
 import { Redactor } from '../core/redact.js';
 import { sleepUntil, SystemTimerDriver, type TimerDriver } from '../core/timers.js';
 import type { LatencyFailure } from '../metrics/index.js';
-import { ClientMessages, buildEvalUrl, connect, ConnectError, type ClientConnection } from '../protocol/index.js';
+import { ClientMessages, buildEvalUrl, connect, ConnectError, type ClientConnection, type CodecName } from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
 import type { ExpectationResult, Failure, ScenarioResult, TurnResult } from '../results/types.js';
 import type { EventName } from '../scenario/events.js';
 import type { LatencyAssertions, Scenario } from '../scenario/index.js';
-import { connectFlags, evalConfigure, modeOf, type ModeFlags } from './config.js';
+import { connectFlags, modeOf, type ModeFlags } from './config.js';
 import type { DriverRuntime, SentInput, SessionDriver, TurnInput, TurnMatch, UserUtterance } from './driver.js';
-import { DeadlineError, EventQueue, QueueClosedError } from './event-queue.js';
+import { EventQueue } from './event-queue.js';
 import { buildJudge, type SessionJudge } from './judge-port.js';
 import { matchExpectation, type ExpectationSpec, type MatchOutcome } from './matcher.js';
 import type { SessionMedia } from './media.js';
@@ -21,6 +21,8 @@ import { readLoop } from './read-loop.js';
 import { SessionTiming } from './timing.js';
 import { Trace } from './trace.js';
 import { EventTranslator } from './translator.js';
+import { checkWire, formatProblems, type HandshakeMode } from './wire-check.js';
+import { BotControl } from './bot-control.js';
 
 const MIME: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.gif': 'image/gif', '.webp': 'image/webp' };
 
@@ -74,7 +76,7 @@ export class SessionRuntime implements DriverRuntime {
     this.turns = planned.map((input, index) => ({ index, status: 'not_run', duration_ms: 0, input, expectations: [] }));
     this.queue = new EventQueue(this.clock, this.timers);
     this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
-    this.timing = new SessionTiming({ clock: this.clock, timers: this.timers, t0Ms: this.t0Ms, latencyWaitMs: options.latencyWaitMs, onError: (l) => this.log(l) });
+    this.timing = new SessionTiming({ clock: this.clock, timers: this.timers, t0Ms: this.t0Ms, latencyWaitMs: options.latencyWaitMs, bargeInGapMs: options.bargeInGapMs, onError: (l) => this.log(l) });
     this.mode = modeOf(scenario);
     this.translator = new EventTranslator({ botAudio: this.mode.botAudio });
   }
@@ -90,6 +92,24 @@ export class SessionRuntime implements DriverRuntime {
       this.errorText = `scenario names code hooks (${scenario.code_hooks.map((h) => `${h.block}.factory`).join(', ')}); rerun with --allow-code to load them`;
       return this.finish();
     }
+    const check = checkWire(scenario, { codec: this.codec, handshake: this.handshakeMode, bot: options.botEnables });
+    if (check.problems.length) {
+      this.errorText = formatProblems(check.problems);
+      this.log(`wire: ${this.codec} cannot run this scenario:\n${this.errorText}`);
+      return this.finish();
+    }
+    const control = new BotControl({
+      scenario,
+      wire: { codec: this.codec, handshake: this.handshakeMode },
+      plan: check.plan,
+      messages: this.messages,
+      queue: this.queue,
+      translator: this.translator,
+      clock: this.clock,
+      signal: this.signal,
+      handshakeTimeoutMs: options.handshakeTimeoutMs ?? BOT_READY_TIMEOUT_MS,
+      log: (l) => this.log(l),
+    });
     this.buildJudge();
     if (!(await this.prepareMedia())) return this.finish();
     const conn = await this.connect();
@@ -97,13 +117,16 @@ export class SessionRuntime implements DriverRuntime {
     const reader = readLoop(conn, { queue: this.queue, translator: this.translator, trace: this.trace, media: this.media, timing: this.timing, t0: this.t0Ms, emit: this.emit, judge: this.judge });
     let outcome: SessionOutcome | null = null;
     try {
-      if (await this.handshake(conn)) {
-        this.configure(conn);
+      const unready = await control.handshake(conn);
+      const unconfigured = unready ? null : control.configure(conn);
+      if (unready || unconfigured !== null) {
+        // Reported as it stood then: the teardown's close is not part of it.
+        if (unready) this.failures.push(unready);
+        if (unconfigured !== null) this.errorText = unconfigured;
+        outcome = this.finish();
+      } else {
         if (this.media) await this.media.start(conn);
         await driver.run(this, this.signal);
-      } else {
-        // A failed handshake is reported as it stood then: the teardown's close is not part of it.
-        outcome = this.finish();
       }
     } catch (err) {
       if (options.signal?.aborted) throw err;
@@ -115,10 +138,7 @@ export class SessionRuntime implements DriverRuntime {
     } finally {
       await this.finishMedia();
       this.harvestMetrics(this.timing.end());
-      if (options.stopBot && conn.isOpen) {
-        conn.send(this.messages.evalCancel());
-        this.log('send: eval-cancel');
-      }
+      if (options.stopBot) control.stop(conn);
       await conn.close(1000, 'scenario done');
       this.controller.abort();
       await reader;
@@ -257,14 +277,23 @@ export class SessionRuntime implements DriverRuntime {
   /** False when the run ends here: the scenario needs media this session cannot have or prepare. */
   private async prepareMedia(): Promise<boolean> {
     const wantsMedia = this.mode.botAudio || this.mode.userAudio;
-    this.media = wantsMedia ? (this.options.media?.(this.scenario, { recordingPath: this.options.recordingPath }) ?? null) : null;
+    const request = { recordingPath: this.options.recordingPath, botInputRate: this.options.botInputRate, speakingReports: this.handshakeMode === 'rtvi' };
+    this.media = wantsMedia ? (this.options.media?.(this.scenario, request) ?? null) : null;
     if (wantsMedia && !this.media) {
       this.errorText = 'audio modality needs the audio engine, which this build of the session was not given';
       return false;
     }
     if (!this.media) return true;
     try {
-      await this.media.prepare({ clock: this.clock, t0Ms: this.t0Ms, emit: this.emit, markUserSpeech: (a, b) => this.timing.markUserSpeech(a, b), trace: (l) => this.log(l), signal: this.signal });
+      await this.media.prepare({
+        clock: this.clock,
+        t0Ms: this.t0Ms,
+        emit: this.emit,
+        markUserSpeech: (a, b) => this.timing.markUserSpeech(a, b),
+        markBotStreamEnd: (at) => this.timing.event('bot_stream_end', at),
+        trace: (l) => this.log(l),
+        signal: this.signal,
+      });
       return true;
     } catch (err) {
       await this.finishMedia();
@@ -281,7 +310,7 @@ export class SessionRuntime implements DriverRuntime {
     const url = buildEvalUrl(options.url, connectFlags(this.scenario, { triggerDisconnect: options.triggerDisconnect }));
     try {
       this.conn = await connect(url, {
-        codec: options.codec ?? 'pipecat-eval',
+        codec: this.codec,
         connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         clock: this.clock,
         signal: this.signal,
@@ -299,33 +328,12 @@ export class SessionRuntime implements DriverRuntime {
     return this.conn;
   }
 
-  /** client-ready, then bot-ready within the gate; false (a failure recorded) when the bot never says it is ready. */
-  private async handshake(conn: ClientConnection): Promise<boolean> {
-    const timeoutMs = this.options.handshakeTimeoutMs ?? BOT_READY_TIMEOUT_MS;
-    conn.send(this.messages.clientReady({ library: 'earshot', library_version: '0.1.0' }));
-    try {
-      await this.queue.whenSeen('bot_ready', this.clock.now() + timeoutMs, this.signal);
-      this.log('handshake: ok (bot-ready)');
-      return true;
-    } catch (err) {
-      if (!(err instanceof DeadlineError || err instanceof QueueClosedError)) throw err;
-      const reason = err instanceof QueueClosedError ? `the bot closed the connection before bot-ready: ${err.why}` : `bot-ready not received within ${timeoutMs}ms`;
-      this.log(`handshake: failed: ${reason}`);
-      this.failures.push({ kind: err instanceof QueueClosedError ? err.kind : 'handshake_timeout', turn_index: null, expectation_index: null, event: null, reason });
-      return false;
-    }
+  private get codec(): CodecName {
+    return this.options.codec ?? 'pipecat-eval';
   }
 
-  private configure(conn: ClientConnection): void {
-    const configure = evalConfigure(this.scenario);
-    if (configure) {
-      conn.send(this.messages.evalConfigure(configure));
-      this.log(`send: eval-configure ${JSON.stringify(configure)}`);
-    }
-    if (this.scenario.context.length) {
-      conn.send(this.messages.evalContext(this.scenario.context.map((m) => ({ role: String(m.role ?? 'user'), ...m }))));
-      this.log(`send: eval-context (${this.scenario.context.length} messages)`);
-    }
+  private get handshakeMode(): HandshakeMode {
+    return this.options.handshake ?? 'rtvi';
   }
 
   private async finishMedia(): Promise<void> {

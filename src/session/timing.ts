@@ -10,6 +10,7 @@ import {
   type RtviMetricsInput,
   type TimelineEventName,
   type TurnKind,
+  type TurnTimeline,
 } from '../metrics/index.js';
 import { LATENCY_METRICS, type LatencyAssertions } from '../scenario/index.js';
 
@@ -46,6 +47,8 @@ export interface SessionTimingOptions {
   latencyWaitMs?: number;
   /** How long a turn stays open for late reports after its window closed (the builder's `settleMs`). */
   settleMs?: number;
+  /** Pauses in the bot's speech bridged while its speaking window is open (derive.ts; default 1000 ms). */
+  bargeInGapMs?: number;
 }
 
 export const DEFAULT_LATENCY_WAIT_MS = 5000;
@@ -55,9 +58,12 @@ export class SessionTiming {
   private readonly builder: TimelineBuilder;
   private readonly kinds = new Map<number, TurnKind>();
   private ended = false;
+  private readonly derive: (t: TurnTimeline) => DerivedTurnMetrics;
 
   constructor(private readonly opts: SessionTimingOptions) {
     this.builder = new TimelineBuilder({ settleMs: opts.settleMs });
+    const derive = opts.bargeInGapMs === undefined ? {} : { bargeInGapMs: opts.bargeInGapMs };
+    this.derive = (t) => deriveTurnMetrics(t, derive);
   }
 
   private get nowMs(): number {
@@ -84,7 +90,7 @@ export class SessionTiming {
   /** Final metrics of the turns that have settled since the last call. */
   takeFinal(): DerivedTurnMetrics[] {
     if (!this.ended) this.guard('advance', () => this.builder.advance(this.nowMs));
-    return this.builder.takeCompleted().map((t) => deriveTurnMetrics(t));
+    return this.builder.takeCompleted().map(this.derive);
   }
 
   /** Ends the timeline: every turn still open is final now. */
@@ -93,13 +99,13 @@ export class SessionTiming {
       this.ended = true;
       this.guard('end', () => this.builder.end(Math.max(0, this.nowMs)));
     }
-    return this.builder.takeCompleted().map((t) => deriveTurnMetrics(t));
+    return this.builder.takeCompleted().map(this.derive);
   }
 
   /** Metrics of a live turn as they stand now. */
   snapshot(index: number): DerivedTurnMetrics | null {
     const tl = this.builder.peek(index);
-    return tl ? deriveTurnMetrics(tl) : null;
+    return tl ? this.derive(tl) : null;
   }
 
   /**

@@ -35,6 +35,8 @@ export interface Translation {
 export class EventTranslator {
   private textBuffer: string[] = [];
   private awaitingLlmRestart = false;
+  /** What the bot said about itself in `bot-ready` (Pipecat: its library and version). */
+  botAbout: Record<string, unknown> | undefined;
 
   constructor(private readonly opts: { botAudio: boolean }) {}
 
@@ -49,6 +51,7 @@ export class EventTranslator {
     });
     switch (message.type) {
       case 'bot-ready':
+        this.botAbout = message.data.about;
         return signal('bot_ready');
       case 'user-started-speaking':
         // A new user turn: leftover bot output belongs to an earlier one.

@@ -48,6 +48,8 @@ export class DemoSetupError extends EarshotError {
 /** `<package>/scenarios/audio`, wherever the command is run from (src/tools or dist/tools → the package root). */
 export const DEMO_SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/audio', import.meta.url));
 const DEMO_BASE_PORT = 7860;
+/** The pause a Pipecat TTS leaves between sentences, which the demo's bot leaves too (barge-ins bridge it). */
+const DEMO_SENTENCE_GAP_MS = 400;
 
 export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
   try {
@@ -66,7 +68,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
   const ports = new PortAllocator(DEMO_BASE_PORT);
   const port = await ports.acquire();
   const [command, ...prefix] = options.selfCommand ?? resolveSelfCommand();
-  const bot = BotProcess.spawn({ command, args: [...prefix, 'refbot', '--port', String(port), '--wire', wire], logFile: botLog, clock, env: options.env });
+  // As a real Pipecat bot: sentences with a TTS's pauses between them; on protobuf, what eval-configure cannot ask for is enabled in the bot itself.
+  const realism = ['--sentence-gap-ms', String(DEMO_SENTENCE_GAP_MS), ...(wire === 'protobuf' ? ['--report-level', 'full', '--vad-events'] : [])];
+  const bot = BotProcess.spawn({ command, args: [...prefix, 'refbot', '--port', String(port), '--wire', wire, ...realism], logFile: botLog, clock, env: options.env });
   try {
     const ready = await bot.waitReady({ host: '127.0.0.1', port, timeoutMs: options.spawnTimeoutMs ?? 30_000, signal: options.signal });
     if (!ready.ready) {
@@ -80,7 +84,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
       outDir,
       reporter: options.reporter ?? 'list',
       audio: options.audio,
-      session: { codec: wire },
+      session: { codec: wire, ...(wire === 'protobuf' ? { botEnables: { reportLevel: 'full' as const, vadEvents: true } } : {}) },
       ...(options.env ? { env: options.env } : {}),
       clock,
       ...(options.stdout ? { stdout: options.stdout } : {}),

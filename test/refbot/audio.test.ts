@@ -86,7 +86,8 @@ describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire'
   let bot: BotProcess;
   const truthFile = join(dir, `truth-${wire}.jsonl`);
   beforeAll(async () => {
-    bot = await startBot(['--wire', wire, '--brain', brainFile, '--truth-log', truthFile]);
+    // eval-configure reaches only the eval transport: a production (protobuf) bot enables raw VAD events itself.
+    bot = await startBot(['--wire', wire, '--brain', brainFile, '--truth-log', truthFile, ...(wire === 'protobuf' ? ['--vad-events'] : [])]);
   });
   afterAll(async () => {
     await bot.stop();
@@ -117,14 +118,18 @@ describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire'
       'bot-llm-text…',
       'bot-tts-started', // once the first sentence has streamed: a one-sentence reply's last chunk
       'bot-llm-stopped',
-      'bot-tts-text',
       'bot-started-speaking',
+      'bot-output',
+      'bot-tts-text',
       'bot-stopped-speaking',
       'bot-tts-stopped',
     ]);
     const at = (type: string): number => client.seen.findIndex((s, i) => i >= from && s.message.type === type);
     expect(client.seen[at('user-transcription')].message).toMatchObject({ data: { text: 'what is the capital of france', final: true } });
     expect(client.seen[at('bot-tts-text')].message).toMatchObject({ data: { text: 'The capital of France is Paris.' } });
+    expect(client.seen[at('bot-output')].message).toMatchObject({
+      data: { text: 'The capital of France is Paris.', spoken: true, will_be_spoken: true, aggregated_by: 'sentence', spoken_status: 'completed' },
+    });
 
     // The reply's audio: exactly Flite's rendering of the sentence, paced in real time.
     const frames = client.audio.slice(audioFrom);

@@ -161,7 +161,8 @@ export class Client {
 export function shape(types: string[]): string[] {
   const out: string[] = [];
   for (const t of types) {
-    if (t === 'metrics') continue;
+    // Metrics and the per-sentence bot-transcription interleave with the text stream; their own tests check them.
+    if (t === 'metrics' || t === 'bot-transcription') continue;
     if (t === 'bot-llm-text' && out[out.length - 1] === 'bot-llm-text…') continue;
     out.push(t === 'bot-llm-text' ? 'bot-llm-text…' : t);
   }

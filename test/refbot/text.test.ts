@@ -48,6 +48,26 @@ describe('handshake and greeting', () => {
   });
 });
 
+describe("what Pipecat's observer sends by default besides the LLM text", () => {
+  it('sends bot-transcription once per sentence, right after the chunk that ends it, with the sentence so far', async () => {
+    const client = await textClient();
+    const from = client.seen.length;
+    client.connection.send(client.messages.sendText('What is the weather in San Francisco, and a restaurant for dinner?'));
+    const stopped = await client.waitForType('bot-llm-stopped', 5000, from);
+    const reply = client.replyText(from, stopped);
+    const seen = client.seen.slice(from, stopped);
+    const transcripts = seen.filter((s) => s.message.type === 'bot-transcription').map((s) => (dataOf(s.message) as { text: string }).text);
+    expect(transcripts.length).toBeGreaterThan(1);
+    expect(transcripts.join('')).toBe(reply);
+    for (const t of transcripts) expect(t.trim()).toMatch(/[.!?]$/);
+    const first = seen.findIndex((s) => s.message.type === 'bot-transcription');
+    expect(seen[first - 1].message.type).toBe('bot-llm-text');
+    // Text mode: nothing is spoken, so no bot-output (Pipecat's observer holds it until the bot speaks).
+    expect(client.types(from).includes('bot-output')).toBe(false);
+    await client.close();
+  });
+});
+
 describe('send-text', () => {
   it('answers a question with user-llm-text then one LLM response, and no user speaking events', async () => {
     const client = await textClient();

@@ -23,6 +23,7 @@ interface CalibrateFlags {
   json?: string;
   keep?: string;
   maxP95Ms: number;
+  sentenceGapMs?: number;
   cacheDir?: string;
   cache?: boolean;
 }
@@ -42,6 +43,8 @@ What it does: for each wire and each delay, starts the reference bot (earshot re
 against it --repeat times: a spoken request (voice-to-voice latency of the reply), then a
 question spoken over the bot's reply 1 s into it (interruption latency, and the voice-to-voice
 latency of the answer). Each measurement is paired with the bot's own ground truth.
+With --sentence-gap-ms N the bot speaks its sentences N ms apart and the question starts in
+the first pause, where the bot stops: the barge-in a speaking window bridges.
 
 The error of a sample is earshot's measured duration minus the bot's own duration for the
 same turn. Each is a difference on one process's clock, so no clock mapping enters it. It
@@ -70,6 +73,7 @@ export const calibrateCommand: CliCommand = {
       .option('--json <file>', 'write the table (rows with n, p50_ms, p95_ms, max_ms), the machine and every sample as JSON')
       .option('--keep <dir>', 'keep the truth logs, bot logs, results, traces and recordings here')
       .option('--max-p95-ms <ms>', 'p95 |error| limit', positiveMs, 10)
+      .option('--sentence-gap-ms <ms>', 'the bot speaks sentence by sentence with this much silence between them (as a Pipecat TTS does), and the barge-in starts in the first pause', positiveMs)
       .option('--cache-dir <dir>', 'TTS utterance cache folder (default $EARSHOT_CACHE_DIR/tts or ~/.cache/earshot/tts)')
       .option('--no-cache', 'synthesize every user utterance afresh (no TTS cache)')
       .addHelpText('after', HELP)
@@ -81,6 +85,7 @@ export const calibrateCommand: CliCommand = {
             delaysMs: flags.delays,
             wires: flags.wires,
             p95LimitMs: flags.maxP95Ms,
+            ...(flags.sentenceGapMs !== undefined ? { sentenceGapMs: flags.sentenceGapMs } : {}),
             selfCommand: SELF,
             ...(flags.keep ? { keepDir: flags.keep } : {}),
             audio: { ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}), ...(flags.cache === false ? { noCache: true } : {}) },

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { type CodecName } from '../../protocol/index.js';
+import { FUNCTION_CALL_REPORT_LEVELS, type CodecName, type FunctionCallReportLevel } from '../../protocol/index.js';
 import { startRefbot } from '../../refbot/index.js';
 import type { CliCommand } from '../command.js';
 
@@ -9,6 +9,10 @@ interface RefbotFlags {
   brain?: string;
   wire: CodecName;
   responseDelayMs: number;
+  sentenceGapMs: number;
+  rtvi: boolean;
+  reportLevel?: FunctionCallReportLevel;
+  vadEvents?: boolean;
   truthLog?: string;
   fault?: string[];
   voice: string;
@@ -45,6 +49,14 @@ export const refbotCommand: CliCommand = {
       .option('--brain <file>', 'brain YAML (default: the shipped fixtures/brain.yaml)')
       .addOption(new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'))
       .option('--response-delay-ms <ms>', 'known extra delay before every reply to a user turn', milliseconds, 0)
+      .option('--sentence-gap-ms <ms>', 'speak replies sentence by sentence with this much silence between them, as a Pipecat TTS does (the truth log counts it)', milliseconds, 0)
+      .addOption(
+        new Option('--report-level <level>', "its RTVIObserver's function-call report level (default none, as Pipecat's); eval-configure raises it on the eval wire only").choices([
+          ...FUNCTION_CALL_REPORT_LEVELS,
+        ]),
+      )
+      .option('--vad-events', 'send raw VAD events (vad-user-*-speaking) from the start, as RTVIObserverParams(vad_user_speaking_enabled=True)')
+      .option('--no-rtvi', 'a bot without RTVI: bare audio frames only (protobuf wire), talking from the moment a client connects; test it with earshot --handshake none')
       .option('--truth-log <file>', 'append ground truth as JSONL: speech edges heard, first bot audio sent, barge-in stops (sample positions and times)')
       .option(
         '--fault <name[=arg]>',
@@ -52,7 +64,7 @@ export const refbotCommand: CliCommand = {
         (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
       )
       .option('--voice <name>', 'Flite voice: slt, rms, awb, kal, kal16', 'slt')
-      .option('--exit-on-disconnect', 'exit when a client that asked for trigger_disconnect disconnects (as a bot that cancels its pipeline in on_client_disconnected)')
+      .option('--exit-on-disconnect', 'exit when the disconnect handler runs (pipecat-eval: a client that asked for trigger_disconnect leaves; protobuf: any client leaves), as a bot that cancels its pipeline in on_client_disconnected')
       .option('-q, --quiet', 'no diagnostics on stderr')
       .action(async (flags: RefbotFlags) => {
         const faults = flags.fault ?? [];
@@ -63,6 +75,10 @@ export const refbotCommand: CliCommand = {
           brain: flags.brain,
           wire: flags.wire,
           responseDelayMs: flags.responseDelayMs,
+          sentenceGapMs: flags.sentenceGapMs,
+          noRtvi: !flags.rtvi,
+          ...(flags.reportLevel ? { reportLevel: flags.reportLevel } : {}),
+          vadEvents: flags.vadEvents === true,
           truthLog: flags.truthLog,
           faults,
           voice: flags.voice,
@@ -78,7 +94,7 @@ export const refbotCommand: CliCommand = {
         };
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
-        process.stdout.write(`refbot listening on ${bot.url} (wire ${bot.wire})\n`);
+        process.stdout.write(`refbot listening on ${bot.url} (wire ${bot.wire}${flags.rtvi ? '' : ', no RTVI'})\n`);
         if (faults.length) log?.(`faults: ${faults.join(', ')}`);
         const exit = await bot.closed;
         process.off('SIGINT', onSignal);

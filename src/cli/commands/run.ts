@@ -25,7 +25,7 @@ export const runCommand: CliCommand = {
     addBotFlags(command)
       .option('--out <dir>', 'output folder for results.jsonl, summary.json, traces (default runs/<timestamp>)')
       .option('--reporter <list>', 'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)', 'list')
-      .option('--stop-bot', 'ask the bot to shut down (eval-cancel) after each scenario')
+      .option('--stop-bot', 'ask the bot to shut down after each scenario (eval-cancel; RTVI disconnect-bot on protobuf)')
       .option('--trigger-disconnect', "fire the bot's on_client_disconnected handler when each scenario ends")
       .option('-v, --verbose', 'print the debug trace as it happens');
     addTrustFlags(command);

@@ -5,10 +5,10 @@ import { describePlan, loadSuiteManifest, parseShard, planSuite, runSuite, type 
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt, secondsToMs } from '../options.js';
-import { addTrustFlags, type TrustFlags } from '../session-flags.js';
+import { addTrustFlags, addWireFlags, wireSettings, type TrustFlags, type WireFlags } from '../session-flags.js';
 import { abortOnSignals } from '../signals.js';
 
-interface SuiteFlags extends AudioFlags, TrustFlags {
+interface SuiteFlags extends AudioFlags, TrustFlags, WireFlags {
   pattern?: string;
   scenario?: string;
   concurrency?: number;
@@ -62,11 +62,12 @@ export const suiteCommand: CliCommand = {
       .option('--bots-dir <dir>', "folder bot: paths resolve in (overrides the manifest's bots_dir)")
       .option('--spawn-timeout <seconds>', 'how long a bot may take to accept connections (default 60)', secondsToMs)
       .option('--connect-timeout <seconds>', 'WebSocket connect budget once the port accepts (default 10)', secondsToMs)
-      .option('--stop-timeout <seconds>', 'how long a bot may take to exit after eval-cancel before SIGTERM (default 10)', secondsToMs)
+      .option('--stop-timeout <seconds>', 'how long a bot may take to exit after eval-cancel (disconnect-bot on protobuf) before SIGTERM (default 10)', secondsToMs)
       .option('-t, --timeout <seconds>', 'default within_ms for expectations without one (default 60)', secondsToMs)
       .option('--trigger-disconnect', "fire the bot's on_client_disconnected handler when each scenario ends")
       .option('--list', 'print the runs this invocation would make (after -p, -s, --shard) and exit')
       .option('-v, --verbose', 'print every run’s debug trace as it happens, prefixed with bot and scenario');
+    addWireFlags(command);
     addTrustFlags(command);
     addAudioFlags(command).action(async (manifestPath: string, flags: SuiteFlags) => {
       if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
@@ -115,6 +116,7 @@ export const suiteCommand: CliCommand = {
           signal: signals.signal,
           audio: audioSettings(flags),
           session: {
+            ...wireSettings(flags),
             codec: flags.wire,
             ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
             noJudgeCache: flags.judgeCache === false,

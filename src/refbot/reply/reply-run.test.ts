@@ -24,6 +24,8 @@ function run(text: string, level: FunctionCallReportLevel = 'full'): { sent: Ser
     tts: new BotTts({ voice: 'slt', sampleRate: 16000 }),
     truth: new TruthLog(null, monotonicClock),
     timing: { llmTtfbMs: 1, chunkMs: 1, storyChunkMs: 5 },
+    sentenceGapMs: 0,
+    segments: { count: 0 },
     reportLevel: () => level,
     onFault: () => {},
     onSpeechError: (err) => {

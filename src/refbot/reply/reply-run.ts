@@ -4,16 +4,20 @@
  *   bot-llm-started · metrics(ttfb) · [llm-function-call-started… ·
  *   llm-function-call-in-progress… · (calls run in parallel) ·
  *   llm-function-call-stopped… in completion order] · bot-llm-text… (word
- *   chunks, paced) · metrics(processing) · bot-llm-stopped
+ *   chunks, paced; `bot-transcription` after the chunk that ends each
+ *   sentence, as Pipecat's RTVIObserver does) · metrics(processing) ·
+ *   bot-llm-stopped
  *
  * and, when the reply is spoken, concurrently with the text stream from the
  * moment the first sentence is complete:
  *
- *   bot-tts-started · metrics(ttfb, TTS) · bot-tts-text(S1) ·
- *   bot-started-speaking · [S1 audio, 20 ms frames in real time] ·
- *   bot-tts-text(S2) · [S2 audio] · … · bot-stopped-speaking · bot-tts-stopped
+ *   bot-tts-started · metrics(ttfb, TTS) · bot-started-speaking ·
+ *   bot-output(S1) · bot-tts-text(S1) · [S1 audio, 20 ms frames in real time]
+ *   · [the sentence gap's silence] · bot-output(S2) · bot-tts-text(S2) ·
+ *   [S2 audio] · … · bot-stopped-speaking · bot-tts-stopped
  *
- * `bot-tts-text` goes out just before its sentence's first audio frame, and
+ * `bot-output` and `bot-tts-text` go out just before their sentence's first
+ * audio frame (the observer holds them until the bot speaks), and
  * `bot-stopped-speaking` when the last frame has finished playing.
  *
  * A reply can be aborted at any point (barge-in, run_immediately text, a DTMF
@@ -88,10 +92,18 @@ export class ReplyRun implements SpeechHost {
     const ends = sentenceEnds(plan.reply.text, plan.reply.sentences);
     const interval = plan.reply.isStory ? ctx.timing.storyChunkMs : ctx.timing.chunkMs;
     let streamed = 0;
+    let transcribed = 0;
+    let sentence = '';
     for (const [i, chunk] of plan.reply.chunks.entries()) {
       if (i > 0) await sleep(interval, signal);
       this.send({ type: 'bot-llm-text', data: { text: chunk } });
       streamed += chunk.length;
+      sentence += chunk;
+      if (transcribed < ends.length && streamed >= ends[transcribed]) {
+        while (transcribed < ends.length && streamed >= ends[transcribed]) transcribed++;
+        this.send({ type: 'bot-transcription', data: { text: sentence } });
+        sentence = '';
+      }
       while (speech && speech.handed < ends.length && streamed >= ends[speech.handed]) speech.hand();
       if (plan.crash) {
         ctx.onFault('crash');
@@ -145,13 +157,26 @@ export class ReplyRun implements SpeechHost {
 
   // ------------------------------------------------------------ audio (SpeechHost)
 
-  /** A sentence is about to start: `bot-tts-text`, and `bot-started-speaking` before the first. */
+  /** A sentence is about to start: `bot-started-speaking` before the first, then its `bot-output` and `bot-tts-text`. */
   segmentStarting(text: string, pcm: Int16Array, outStart: number): SpokenSegment {
-    this.send({ type: 'bot-tts-text', data: { text } });
     if (!this.speaking) {
       this.send({ type: 'bot-started-speaking' });
       this.speaking = true;
     }
+    // As Pipecat's observer reports a sentence a TTS without word timestamps has spoken (protocol 2.x fields).
+    this.send({
+      type: 'bot-output',
+      data: {
+        text,
+        spoken: true,
+        will_be_spoken: true,
+        aggregated_by: 'sentence',
+        segment_id: ++this.ctx.segments.count,
+        spoken_status: 'completed',
+        spoken_progress: { accumulated_text: text, remaining_text: '' },
+      },
+    });
+    this.send({ type: 'bot-tts-text', data: { text } });
     return this.audio.segmentStarting(pcm, outStart);
   }
 

@@ -84,7 +84,8 @@ export class SentAudio {
       stopped_ms: end.stoppedMs,
       out_audible_end_sample: end.outAudibleEnd,
       audible_end_ms: end.audibleEndMs,
-      interruption_ms: userStartMs !== null && end.audibleEndMs !== null ? end.audibleEndMs - userStartMs : null,
+      interruption_ms: interruption(end, userStartMs),
+      in_pause: userStartMs !== null && end.audibleEndMs !== null && end.audibleEndMs < userStartMs,
       stop_after_detect_ms: detectedMs === null ? null : end.stoppedMs - detectedMs,
     });
   }
@@ -112,4 +113,15 @@ export class SentAudio {
     const j = Math.floor((end - 1) / frames);
     return s.frameSentMs[j] + ((end - j * frames) * 1000) / this.ctx.speaker.sampleRate;
   }
+}
+
+/**
+ * End of the bot's audio − start of the user's interrupting speech: its last
+ * audible sample, or, when the user began after it (in a pause between
+ * sentences, the bot sending the pause's silence), the end of the last frame
+ * sent: nothing audible marks that stop, the end of the stream does.
+ */
+function interruption(end: AudioEnd, userStartMs: number | null): number | null {
+  if (userStartMs === null || end.audibleEndMs === null) return null;
+  return (end.audibleEndMs >= userStartMs ? end.audibleEndMs : end.stoppedMs) - userStartMs;
 }

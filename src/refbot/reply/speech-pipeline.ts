@@ -30,7 +30,9 @@ export interface SpeechHost {
 /**
  * Synthesis and playback of a reply's sentences: each is synthesized as soon
  * as the text stream completes it, and queued on the speaker as soon as it is
- * synthesized, so sentences play back to back.
+ * synthesized, so sentences play back to back — or, with a sentence gap, with
+ * that much silence between them, sent as frames (a Pipecat bot's speaking
+ * window stays open over it, and the truth log counts it as sent audio).
  */
 export class SpeechPipeline {
   handed = 0;
@@ -109,7 +111,24 @@ export class SpeechPipeline {
           });
         },
       });
+      if (!last && ctx.sentenceGapMs > 0) this.gap();
     }
+  }
+
+  /** The pause after a sentence: silent frames, accounted for like the sentence's own. */
+  private gap(): void {
+    const { ctx } = this.run;
+    const pcm = new Int16Array(Math.round((ctx.sentenceGapMs * ctx.speaker.sampleRate) / 1000));
+    let segment: SpokenSegment | null = null;
+    ctx.speaker.play({
+      pcm,
+      onStart: ({ outStart }) => {
+        segment = this.run.audio.segmentStarting(pcm, outStart);
+      },
+      onFrame: (frame, offset) => {
+        if (segment) this.run.audio.frameSent(segment, frame, offset);
+      },
+    });
   }
 
   /** `audio-burst`: the reply's audio looped to a minute, sent at once. */

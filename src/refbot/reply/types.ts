@@ -32,6 +32,10 @@ export interface ReplyContext {
   tts: BotTts;
   truth: TruthLog;
   timing: ReplyTiming;
+  /** Silence between two sentences of a reply, ms (0: back to back), sent as audio frames as a Pipecat TTS leaves it. */
+  sentenceGapMs: number;
+  /** The connection's `bot-output` segment counter (Pipecat numbers them by frame id). */
+  segments: { count: number };
   reportLevel: (functionName: string) => FunctionCallReportLevel;
   /** The `crash-after-turn` point was reached (after the first chunk) / `disconnect-mid-audio` midway. */
   onFault: (fault: 'crash' | 'disconnect') => void;

@@ -17,7 +17,12 @@ export interface AudioMediaDeps {
   userAudio: boolean;
   /** The bot speaks and is captured (judge modality audio). */
   botAudio: boolean;
+  /** The rate the user's speech is synthesized at (the scenario's `sample_rate`). */
   sampleRate: number;
+  /** The rate the caller's audio is sent at (the bot's input rate); the recording uses it too. */
+  sendRate: number;
+  /** Where a reply's spoken segment ends: at the bot's speaking reports, or (no RTVI) where its audio stops. */
+  cutAt: 'reports' | 'audio';
   /** Null when no turn is spoken. */
   tts: (() => Promise<TtsProvider>) | null;
   /** Null when the scenario asserts no `response`. */
@@ -53,12 +58,15 @@ export class AudioMedia implements SessionMedia {
     this.ctx = ctx;
     const d = this.deps;
     ctx.trace(`media: ${d.describe}`);
+    if (d.userAudio && d.sampleRate !== d.sendRate) {
+      ctx.trace(`media: warning: the scenario speaks at ${d.sampleRate} Hz and the bot takes ${d.sendRate} Hz (--bot-input-rate): the caller's audio is resampled to ${d.sendRate} Hz`);
+    }
     if (d.userAudio && d.tts) {
       const tts = (this.tts = memo(d.tts));
       const started = ctx.clock.now();
       let totalMs = 0;
       for (const index of spokenTurns(d.scenario.turns)) {
-        const audio = await loadTurnAudio(d.scenario.turns[index], index, { tts, sampleRate: d.sampleRate, signal: ctx.signal });
+        const audio = await loadTurnAudio(d.scenario.turns[index], index, { tts, sampleRate: d.sampleRate, sendRate: d.sendRate, signal: ctx.signal });
         this.spoken.set(index, audio);
         totalMs += (audio.samples.length * 1000) / audio.sampleRate;
       }
@@ -67,7 +75,7 @@ export class AudioMedia implements SessionMedia {
     const stt = d.botAudio && d.stt ? await d.stt() : null;
     const vad = d.botAudio ? await d.vad() : null;
     if (d.recordingPath) {
-      this.recorder = await CallRecorder.create({ path: d.recordingPath, sampleRate: d.sampleRate, originMs: 0 });
+      this.recorder = await CallRecorder.create({ path: d.recordingPath, sampleRate: d.sendRate, originMs: 0 });
     }
     if (vad) {
       this.capture = new BotCapture({
@@ -77,6 +85,8 @@ export class AudioMedia implements SessionMedia {
         language: d.language,
         maxTurnAudioMs: d.maxTurnAudioMs,
         emit: ctx.emit,
+        streamEnd: (at) => ctx.markBotStreamEnd(at),
+        cutAt: d.cutAt,
         trace: ctx.trace,
         note: (turn_index, note) => this.notes.push({ turn_index, note }),
         nowMs: () => ctx.clock.now() - ctx.t0Ms,
@@ -85,7 +95,7 @@ export class AudioMedia implements SessionMedia {
       this.ticker.unref();
     }
     if (d.userAudio) {
-      this.mic = new Microphone({ pacer: d.pacer, sampleRate: d.sampleRate, t0Ms: ctx.t0Ms, recorder: this.recorder, label: d.scenario.name, signal: ctx.signal });
+      this.mic = new Microphone({ pacer: d.pacer, sampleRate: d.sendRate, t0Ms: ctx.t0Ms, recorder: this.recorder, label: d.scenario.name, signal: ctx.signal });
     }
   }
 
@@ -97,7 +107,7 @@ export class AudioMedia implements SessionMedia {
     const ctx = this.required();
     // A scripted turn was made before the call; one a driver makes up during the call is made now.
     let audio = this.spoken.get(turnIndex);
-    if (!audio && this.mic && this.tts) audio = await loadTurnAudio(utterance, turnIndex, { tts: this.tts, sampleRate: this.deps.sampleRate, signal });
+    if (!audio && this.mic && this.tts) audio = await loadTurnAudio(utterance, turnIndex, { tts: this.tts, sampleRate: this.deps.sampleRate, sendRate: this.deps.sendRate, signal });
     if (!this.mic || !audio) throw new Error(`turn ${turnIndex} has no audio to speak (${utterance.audio ?? utterance.user ?? 'nothing'})`);
     this.spoken.delete(turnIndex);
     const spoken = await this.mic.say(audio.samples, `turn ${turnIndex}`, signal);

@@ -105,6 +105,39 @@ describe('bot capture', () => {
     await r.capture.finish();
   });
 
+  it("reports where each run of the bot's frames ended, silence included: after a gap in arrivals, and once it has been idle", async () => {
+    const ends: number[] = [];
+    const r = rig({ stt: null, streamEnd: (at) => ends.push(at) });
+    const sent = concatPcm([reply, silence(400, RATE)]);
+    const first = 1000 + (sent.length * 1000) / RATE;
+    stream(r, sent, 1000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ends).toEqual([]);
+    // A second run arrives 1 s after the first ended: the first ended where its last frame did.
+    stream(r, reply, first + 1000);
+    const second = first + 1000 + (reply.length * 1000) / RATE;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(ends).toEqual([first]);
+    r.now.ms = second + 300;
+    r.capture.tick();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(ends).toEqual([first, second]);
+    await r.capture.finish();
+    expect(ends).toEqual([first, second]);
+  });
+
+  it('without speaking reports (a bot without RTVI), ends each spoken segment where its audio stops', async () => {
+    const r = rig({ cutAt: 'audio' });
+    const end = stream(r, concatPcm([reply, silence(900, RATE)]), 0);
+    r.now.ms = end;
+    await until(() => named(r.events, 'response').length > 0);
+    expect(named(r.events, 'response').map((e) => ('text' in e ? e.text : ''))).toEqual(['the capital of germany is berlin']);
+    // A speaking report, if one came, would not cut it.
+    r.capture.speaking('stopped');
+    await r.capture.finish();
+    expect(named(r.events, 'response')).toHaveLength(1);
+  });
+
   it('a drop (barge-in, new turn) abandons the transcription in flight: no stale response', async () => {
     const r = rig();
     r.capture.speaking('started');

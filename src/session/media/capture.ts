@@ -11,7 +11,13 @@ import type { SttProvider } from '../../speech/index.js';
  * and to the recording's bot channel, placed where the detector put it on the
  * session's timeline; and, as Pipecat's harness does, the audio between the
  * bot's `bot-started-speaking` and `bot-stopped-speaking` reports is one
- * spoken segment, transcribed when it ends into a `response` event.
+ * spoken segment, transcribed when it ends into a `response` event. A bot
+ * without RTVI sends no such reports: its segments end where the detector
+ * hears its audio stop (`cutAt: 'audio'`).
+ *
+ * Where each run of the bot's frames ends (no frame followed) is reported too
+ * (`streamEnd`): a bot interrupted in a pause between sentences stops there,
+ * with nothing audible to mark it.
  *
  * Memory is bounded: per turn at most `maxTurnAudioMs` of bot audio is taken
  * in (the rest is dropped with a note on the turn), the detector keeps a ring
@@ -28,6 +34,10 @@ export interface BotCaptureOptions {
   /** Bot audio accepted per turn (default 10 minutes). */
   maxTurnAudioMs?: number;
   emit: (event: EarshotEvent) => void;
+  /** The end of a run of bot audio frames, ms since session start. */
+  streamEnd?: (atMs: number) => void;
+  /** Where a spoken segment ends: at the bot's speaking reports (default), or where its audio stops (a bot without RTVI). */
+  cutAt?: 'reports' | 'audio';
   trace: (line: string) => void;
   note: (turnIndex: number, note: string) => void;
   nowMs: () => number;
@@ -53,6 +63,8 @@ export class BotCapture {
   private placing: Promise<unknown> = Promise.resolve();
   private transcribing: Promise<unknown> = Promise.resolve();
   private lastChunkEndMs = -Infinity;
+  /** The current run's end has been reported (or there is no run yet). */
+  private streamEndReported = true;
   /** The bot's latest speaking report (null: it sends none). */
   private reported: 'started' | 'stopped' | null = null;
   private detectorFailed = false;
@@ -62,6 +74,10 @@ export class BotCapture {
   constructor(private readonly opts: BotCaptureOptions) {
     this.detector = new OnsetDetector({ vad: opts.vad });
     this.maxTurnMs = opts.maxTurnAudioMs ?? DEFAULT_MAX_TURN_AUDIO_MS;
+  }
+
+  private get cutByAudio(): boolean {
+    return this.opts.cutAt === 'audio';
   }
 
   beginTurn(index: number): void {
@@ -92,7 +108,10 @@ export class BotCapture {
         try {
           const placed = await this.detector.push(samples, rate, atMs);
           startMs = placed.startMs;
+          // Placed after a gap: the previous run of frames ended where it did.
+          if (placed.startMs > this.lastChunkEndMs + 0.5) this.reportStreamEnd();
           this.lastChunkEndMs = placed.endMs;
+          this.streamEndReported = false;
           this.report(placed.events);
         } catch (err) {
           this.detectorFailed = true;
@@ -112,10 +131,16 @@ export class BotCapture {
   /** The bot's speaking reports: a segment starts afresh, or ends and is transcribed. */
   speaking(edge: 'started' | 'stopped'): void {
     this.reported = edge;
+    if (this.opts.cutAt === 'audio') return;
     if (edge === 'started') {
       this.clearSegment();
       return;
     }
+    this.endSegment();
+  }
+
+  /** The segment so far is one spoken reply: transcribed into a `response`. */
+  private endSegment(): void {
     const parts = this.segment;
     const rate = this.segmentRate;
     this.clearSegment();
@@ -163,7 +188,7 @@ export class BotCapture {
     // A turn that sends right after the bot said it finished: the bot's next reply may start
     // within the detector's end-of-speech silence (a DTMF answer, a typed question), and must
     // not be merged into the audio before it. A bot still talking (a barge-in) keeps its burst.
-    if (this.reported === 'stopped') this.endBurst();
+    if (!this.cutByAudio && this.reported === 'stopped') this.endBurst();
   }
 
   /**
@@ -171,7 +196,13 @@ export class BotCapture {
    * is reported even when the bot sends nothing more; call it every ~100 ms.
    */
   tick(): void {
-    if (this.closed || this.detectorFailed || !this.detector.speaking) return;
+    if (this.closed || this.detectorFailed) return;
+    if (!this.streamEndReported) {
+      this.placing = this.placing.then(() => {
+        if (this.opts.nowMs() - this.lastChunkEndMs >= IDLE_AFTER_MS) this.reportStreamEnd();
+      });
+    }
+    if (!this.detector.speaking) return;
     const now = this.opts.nowMs();
     if (now - this.lastChunkEndMs < IDLE_AFTER_MS) return;
     this.placing = this.placing.then(async () => {
@@ -198,6 +229,7 @@ export class BotCapture {
   async finish(): Promise<void> {
     this.closed = true;
     await this.placing;
+    this.reportStreamEnd();
     if (!this.detectorFailed) {
       try {
         this.report(await this.detector.finish());
@@ -211,7 +243,17 @@ export class BotCapture {
   }
 
   private report(events: OnsetEvent[]): void {
-    for (const e of events) this.opts.emit({ name: e.type, at_ms: e.atMs });
+    for (const e of events) {
+      this.opts.emit({ name: e.type, at_ms: e.atMs });
+      // Without speaking reports, the detector's stop ends the spoken segment.
+      if (this.opts.cutAt === 'audio' && e.type === 'bot_audio_stopped') this.endSegment();
+    }
+  }
+
+  private reportStreamEnd(): void {
+    if (this.streamEndReported || !Number.isFinite(this.lastChunkEndMs)) return;
+    this.streamEndReported = true;
+    this.opts.streamEnd?.(this.lastChunkEndMs);
   }
 
   private addToSegment(samples: Int16Array, rate: number): void {

@@ -30,6 +30,7 @@ function context(): { ctx: MediaContext; trace: string[]; events: EarshotEvent[]
     t0Ms: monotonicClock.now(),
     emit: (e) => events.push(e),
     markUserSpeech: () => undefined,
+    markBotStreamEnd: () => undefined,
     trace: (l) => trace.push(l),
     signal: new AbortController().signal,
   };

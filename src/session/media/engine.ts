@@ -6,7 +6,7 @@ import type { Scenario } from '../../scenario/index.js';
 import { modeOf } from '../config.js';
 import type { MediaRequest, SessionMedia } from '../media.js';
 import { AudioMedia } from './audio-media.js';
-import { parseSttOverride, parseTtsOverride, specKey, transcriptionPlan, userSpeechPlan } from './speech-specs.js';
+import { DEFAULT_BOT_INPUT_RATE, parseSttOverride, parseTtsOverride, specKey, transcriptionPlan, userSpeechPlan } from './speech-specs.js';
 
 /**
  * The audio engine of a run: the pieces every session of the process shares —
@@ -82,6 +82,8 @@ export class AudioEngine {
       userAudio: mode.userAudio,
       botAudio: mode.botAudio,
       sampleRate: speech.sampleRate,
+      sendRate: request.botInputRate ?? DEFAULT_BOT_INPUT_RATE,
+      cutAt: request.speakingReports === false ? 'audio' : 'reports',
       tts: mode.userAudio ? () => this.ttsFor(speech.spec, baseDir) : null,
       stt: mode.botAudio && wantsResponse ? () => this.sttFor(transcription.spec, baseDir) : null,
       language: transcription.spec.language,
@@ -89,7 +91,7 @@ export class AudioEngine {
       ...(this.records && request.recordingPath ? { recordingPath: request.recordingPath } : {}),
       maxTurnAudioMs: this.options.maxTurnAudioMs,
       describe: [
-        mode.userAudio ? `user speech ${spokenBy} (${speech.source}) at ${speech.sampleRate} Hz` : 'user types',
+        mode.userAudio ? `user speech ${spokenBy} (${speech.source}) at ${speech.sampleRate} Hz, sent at ${request.botInputRate ?? DEFAULT_BOT_INPUT_RATE} Hz` : 'user types',
         mode.botAudio ? (wantsResponse ? `bot transcribed by ${heardBy} (${transcription.source})` : 'bot audio captured (no response asserted, not transcribed)') : 'bot silent',
         this.records && request.recordingPath ? `recording ${request.recordingPath}` : 'no recording',
       ].join('; '),

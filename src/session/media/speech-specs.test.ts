@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { encodeWav, sineWave } from '../../audio/index.js';
 import { UsageError } from '../../core/errors.js';
 import { ScenarioFiles } from './scenario.testutil.js';
-import { DEFAULT_USER_SAMPLE_RATE, parseSttOverride, parseTtsOverride, transcriptionPlan, userSpeechPlan } from './speech-specs.js';
+import { DEFAULT_USER_SAMPLE_RATE, parseSttOverride, parseTtsOverride, sampleRateWarning, transcriptionPlan, userSpeechPlan } from './speech-specs.js';
 
 const files = new ScenarioFiles();
 afterAll(() => files.cleanup());
@@ -22,6 +22,16 @@ turns:
 `;
 
 describe('speech plans: which TTS speaks the user and which STT hears the bot', () => {
+  it("warns, at the field, when the scenario speaks at another rate than the bot takes (--bot-input-rate)", async () => {
+    const s = await files.load(PIPECAT_AUDIO, 'rate.yaml');
+    expect(sampleRateWarning(s, 16000)).toMatch(
+      /rate\.yaml:5:60: warning: user\.speech\.sample_rate: 24000 Hz differs from the bot's input rate 16000 Hz \(--bot-input-rate\); the caller's audio is resampled to 16000 Hz/,
+    );
+    expect(sampleRateWarning(s, 24000)).toBeNull();
+    // A text-mode caller sends no audio: nothing to warn about.
+    expect(sampleRateWarning(await files.load(PIPECAT_AUDIO.replace('modality: audio\n  speech', 'modality: text\n  speech'), 'typed.yaml'), 16000)).toBeNull();
+  });
+
   it("follows the scenario's user.speech and judge.transcription when nothing overrides them", async () => {
     const s = await files.load(PIPECAT_AUDIO);
     expect(userSpeechPlan(s)).toMatchObject({ source: 'scenario', sampleRate: 24000, spec: { provider: 'kokoro', voice: 'af_heart' } });

@@ -1,6 +1,6 @@
 import { UsageError } from '../../core/errors.js';
 import { parseSttSpec, parseTtsSpec, STT_PROVIDERS, TTS_PROVIDERS, type SttSpec, type TtsSpec } from '../../speech/index.js';
-import type { Scenario } from '../../scenario/index.js';
+import { formatLocation, locationOf, type Scenario } from '../../scenario/index.js';
 
 /**
  * Which voice speaks the user's turns and which recognizer transcribes the
@@ -16,6 +16,20 @@ import type { Scenario } from '../../scenario/index.js';
 
 /** Rate of the user's audio when the scenario sets none (what Pipecat's eval bots read). */
 export const DEFAULT_USER_SAMPLE_RATE = 16000;
+/** Rate the caller's audio is sent at unless `--bot-input-rate` says otherwise: a Pipecat pipeline's default input rate, and it does not resample. */
+export const DEFAULT_BOT_INPUT_RATE = 16000;
+
+/**
+ * The located warning for a scenario whose speech rate differs from the rate
+ * the bot takes (the audio is resampled), or null.
+ */
+export function sampleRateWarning(scenario: Scenario, botInputRate: number): string | null {
+  if (scenario.user.modality !== 'audio') return null;
+  const rate = userSpeechPlan(scenario).sampleRate;
+  if (rate === botInputRate) return null;
+  const loc = locationOf(scenario, 'user.speech.sample_rate');
+  return `${formatLocation(loc)}: warning: user.speech.sample_rate: ${rate} Hz differs from the bot's input rate ${botInputRate} Hz (--bot-input-rate); the caller's audio is resampled to ${botInputRate} Hz, since Pipecat does not resample its input`;
+}
 
 export interface UserSpeechPlan {
   /** null: the default provider (kokoro where its model is present, else flite). */

@@ -53,6 +53,23 @@ describe('user turn audio', () => {
     expect(voiced.end).toBeLessThanOrEqual(audio.samples.length);
   });
 
+  it("resamples the speech to the rate the bot takes (Pipecat does not): same sound, the bot's sample count", async () => {
+    const text = 'What is the capital of Germany?';
+    const at24 = await loadTurnAudio(turn({ user: text }), 1, { tts: async () => flite, sampleRate: 24000 });
+    const sent = await loadTurnAudio(turn({ user: text }), 1, { tts: async () => flite, sampleRate: 24000, sendRate: 16000 });
+    expect(sent.sampleRate).toBe(16000);
+    expect(sent.samples.length).toBe(Math.round((at24.samples.length * 16000) / 24000));
+    // The voiced span starts and ends at the same instants at either rate (within a 5 ms gate window).
+    const a = audibleBounds(at24.samples, 24000)!;
+    const b = audibleBounds(sent.samples, 16000)!;
+    expect(Math.abs(a.first / 24 - b.first / 16)).toBeLessThan(5);
+    expect(Math.abs(a.end / 24 - b.end / 16)).toBeLessThan(5);
+    // A recording goes straight to the bot's rate.
+    const tone = files.write('tone48.wav', encodeWav(sineWave(300, 500, 48000, -6), 48000));
+    const played = await loadTurnAudio(turn({ audio: tone }), 0, { tts: noTts, sampleRate: 24000, sendRate: 16000 });
+    expect([played.sampleRate, played.samples.length]).toEqual([16000, 8000]);
+  });
+
   it('only turns with text or a recording speak', () => {
     expect(spokenTurns([turn({}), turn({ user: 'hi' }), turn({ dtmf: '1' }), turn({ audio: '/x.wav', user: 'x' })])).toEqual([1, 3]);
   });

@@ -1,12 +1,15 @@
 import { EarshotError, errorMessage } from '../../core/errors.js';
-import { audibleBounds, readWav } from '../../audio/index.js';
+import { audibleBounds, readWav, resample } from '../../audio/index.js';
 import type { TtsProvider } from '../../speech/index.js';
 import type { Turn } from '../../scenario/index.js';
 
 /**
  * The audio of each spoken user turn, made before the call starts: a turn's
  * `audio:` recording (any WAV: downmixed to mono, resampled to the stream's
- * rate) or its `user:` text synthesized. Doing it up front keeps synthesis
+ * rate) or its `user:` text synthesized at the scenario's `sample_rate` and
+ * resampled to the rate the bot takes (`sendRate`: Pipecat does not resample
+ * its input, so 24 kHz speech into a 16 kHz pipeline is heard as slowed-down
+ * noise). Doing it up front keeps synthesis
  * time out of the conversation: a barge-in scheduled 800 ms into the bot's
  * speech starts at 800 ms, not 800 ms plus however long the TTS took.
  */
@@ -36,15 +39,16 @@ export function spokenTurns(turns: readonly Turn[]): number[] {
 export async function loadTurnAudio(
   turn: Pick<Turn, 'user' | 'audio'>,
   turnIndex: number,
-  options: { tts: () => Promise<TtsProvider>; voice?: string; sampleRate: number; signal?: AbortSignal },
+  options: { tts: () => Promise<TtsProvider>; voice?: string; sampleRate: number; sendRate?: number; signal?: AbortSignal },
 ): Promise<TurnAudio> {
+  const sendRate = options.sendRate ?? options.sampleRate;
   if (turn.audio !== undefined) {
     // readWav's own errors already name the file and what is wrong with it.
-    const pcm = await readWav(turn.audio, { sampleRate: options.sampleRate });
+    const pcm = await readWav(turn.audio, { sampleRate: sendRate });
     if (!audibleBounds(pcm.samples, pcm.sampleRate)) {
       throw new UserAudioError(turnIndex, turn.audio, 'the recording is silent (nothing above -50 dBFS): the bot would hear nothing');
     }
-    return { samples: pcm.samples, sampleRate: options.sampleRate, label: turn.audio };
+    return { samples: pcm.samples, sampleRate: sendRate, label: turn.audio };
   }
   const text = turn.user ?? '';
   if (!text.trim()) throw new UserAudioError(turnIndex, 'user', 'empty text cannot be spoken');
@@ -59,5 +63,6 @@ export async function loadTurnAudio(
   if (out.sampleRate !== options.sampleRate) {
     throw new UserAudioError(turnIndex, tts.name, `returned ${out.sampleRate} Hz audio, asked for ${options.sampleRate} Hz`);
   }
-  return { samples: out.pcm, sampleRate: out.sampleRate, label: text };
+  const samples = sendRate === out.sampleRate ? out.pcm : await resample(out.pcm, out.sampleRate, sendRate);
+  return { samples, sampleRate: sendRate, label: text };
 }

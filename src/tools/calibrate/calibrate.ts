@@ -15,7 +15,14 @@ import { loadScenario, type Scenario } from '../../scenario/index.js';
 import { AudioEngine, checkSphinxInstalled, runSession, type AudioEngineOptions } from '../../session/index.js';
 import { BotProcess, describeExit, PortAllocator, resolveSelfCommand } from '../../bots/index.js';
 import { CALIBRATION_METRICS, matchRun, type MatchedSample } from './match.js';
-import { CALIBRATION_BRAIN, CALIBRATION_BRAIN_FILE, CALIBRATION_SCENARIO, CALIBRATION_SCENARIO_FILE } from './scenario.js';
+import {
+  CALIBRATION_BRAIN,
+  CALIBRATION_BRAIN_FILE,
+  CALIBRATION_SCENARIO_FILE,
+  calibrationScenario,
+  MIN_CALIBRATION_GAP_MS,
+  PAUSE_BARGE_IN_AFTER_MS,
+} from './scenario.js';
 import { parseTruthLog, truthConnections } from './truth.js';
 
 /**
@@ -47,6 +54,12 @@ export interface CalibrateOptions {
   keepDir?: string;
   /** p95 |error| limit in ms (default 10). */
   p95LimitMs?: number;
+  /**
+   * The bot speaks sentence by sentence with this much silence between them
+   * (`earshot refbot --sentence-gap-ms`), and the barge-in starts in the first
+   * pause: the interruption a speaking window bridges. Default: none.
+   */
+  sentenceGapMs?: number;
   /** How to run `earshot` for the bot; default this package's built CLI. */
   selfCommand?: readonly string[];
   /** TTS cache settings (`--cache-dir`, `--no-cache`); recordings are written only with `keepDir`. */
@@ -82,6 +95,8 @@ export interface CalibrationOutcome {
   passed: boolean;
   samples: CalibrationSampleRecord[];
   configs: CalibrationConfigOutcome[];
+  /** The bot's sentence gap, when the calibration ran in that mode. */
+  sentence_gap_ms?: number;
   /** The machine's 1-, 5- and 15-minute load averages when the calibration started and ended: other load disturbs real-time timing. */
   load_average: { start: number[]; end: number[] };
   /** A signal stopped it before every configuration ran. */
@@ -105,6 +120,10 @@ export async function runCalibration(options: CalibrateOptions = {}): Promise<Ca
   if (!Number.isInteger(repeat) || repeat < 1) throw new CalibrationSetupError(`repeat must be a positive integer, got ${repeat}`);
   if (!delays.length || delays.some((d) => !Number.isFinite(d) || d < 0)) throw new CalibrationSetupError(`delays must be numbers of ms >= 0, got ${delays.join(',')}`);
   if (!wires.length) throw new CalibrationSetupError('no wire to calibrate');
+  const gap = options.sentenceGapMs;
+  if (gap !== undefined && !(Number.isFinite(gap) && gap >= MIN_CALIBRATION_GAP_MS && gap <= 5000)) {
+    throw new CalibrationSetupError(`sentence gap must be ${MIN_CALIBRATION_GAP_MS} to 5000 ms (the barge-in and the bot's stop must both fall in the pause), got ${gap}`);
+  }
   checkSphinxInstalled();
   const loadAtStart = loadavg();
 
@@ -113,7 +132,7 @@ export async function runCalibration(options: CalibrateOptions = {}): Promise<Ca
   const brainFile = join(workDir, CALIBRATION_BRAIN_FILE);
   const scenarioFile = join(workDir, CALIBRATION_SCENARIO_FILE);
   await writeFile(brainFile, CALIBRATION_BRAIN);
-  await writeFile(scenarioFile, CALIBRATION_SCENARIO);
+  await writeFile(scenarioFile, gap === undefined ? calibrationScenario() : calibrationScenario(PAUSE_BARGE_IN_AFTER_MS));
   const engine = new AudioEngine({ clock: monotonicClock, record: options.keepDir !== undefined, ...options.audio });
   const ports = new PortAllocator(BASE_PORT);
   const samples: CalibrationSampleRecord[] = [];
@@ -155,6 +174,7 @@ export async function runCalibration(options: CalibrateOptions = {}): Promise<Ca
     configs,
     load_average,
     interrupted,
+    ...(gap !== undefined ? { sentence_gap_ms: gap } : {}),
     ...(options.keepDir ? { keptDir: workDir } : {}),
   };
 }
@@ -180,7 +200,9 @@ async function calibrateOne(c: OneConfig): Promise<{ samples: CalibrationSampleR
   await Promise.all([truthFile, join(c.dir, 'results.jsonl')].map((f) => rm(f, { force: true })));
   const port = await c.ports.acquire();
   const [command, ...prefix] = options.selfCommand ?? resolveSelfCommand();
+  const gap = options.sentenceGapMs;
   const args = [...prefix, 'refbot', '--port', String(port), '--wire', wire, '--response-delay-ms', String(delay), '--truth-log', truthFile, '--brain', c.brainFile];
+  if (gap !== undefined) args.push('--sentence-gap-ms', String(gap));
   const bot = BotProcess.spawn({ command, args, logFile: botLog, env: options.env });
   const runs: Array<{ result: ScenarioResult; sessionEpochMs: number; fromEpochMs: number; toEpochMs: number }> = [];
   try {
@@ -215,7 +237,8 @@ async function calibrateOne(c: OneConfig): Promise<{ samples: CalibrationSampleR
   const connections = truthConnections(parseTruthLog(await readFile(truthFile, 'utf8').catch(() => ''), truthFile));
   const samples: CalibrationSampleRecord[] = [];
   for (const [i, run] of runs.entries()) {
-    const match = matchRun({ run: i + 1, sessionEpochMs: run.sessionEpochMs, fromEpochMs: run.fromEpochMs, toEpochMs: run.toEpochMs, turns: run.result.turns }, connections);
+    const observed = { run: i + 1, sessionEpochMs: run.sessionEpochMs, fromEpochMs: run.fromEpochMs, toEpochMs: run.toEpochMs, turns: run.result.turns };
+    const match = matchRun(observed, connections, { bargeInInPause: gap !== undefined });
     const mine = match.samples.map((s) => ({ ...s, codec: wire, delay_ms: delay }));
     samples.push(...mine);
     options.onProgress?.(describeRun(wire, delay, i + 1, c.repeat, run.result, mine));

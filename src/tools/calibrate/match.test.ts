@@ -95,9 +95,24 @@ describe('matchRun', () => {
     expect(m.samples[1].note).toContain('no earshot turn measured');
   });
 
+  it('in the sentence-gap mode, pairs a barge-in only when the bot stopped in the pause the caller began in', () => {
+    const inPause = (flag: boolean): TruthLine[] =>
+      oneConnection().map((l) =>
+        l.event === 'bot_audio_stopped' ? { ...l, audible_end_ms: 5300, stopped_ms: 5605, in_pause: flag } : l,
+      );
+    const pause = matchRun(run([undefined, question, bargeIn]), truthConnections(inPause(true)), { bargeInInPause: true });
+    const int = pause.samples.find((s) => s.metric === 'interruption_ms')!;
+    expect(int).toMatchObject({ measured_ms: 106.1, truth_ms: 105, error_ms: 1.1 });
+    // The bot edge is its stream's end, not the sentence's last audible sample 305 ms earlier.
+    expect(int.bot_edge_offset_ms).toBeCloseTo(0.3, 6);
+    const missed = matchRun(run([undefined, question, bargeIn]), truthConnections(inPause(false)), { bargeInInPause: true });
+    expect(missed.samples.find((s) => s.metric === 'interruption_ms')).toMatchObject({ truth_ms: null, error_ms: null });
+    expect(missed.samples.find((s) => s.metric === 'interruption_ms')?.note).toContain('did not start in a sentence pause');
+  });
+
   it('refuses a pair whose speech edges are further apart than the tolerance', () => {
     const late: ObservedTurnMetrics = { ...question, user_speech_end_at_ms: onSession(2400) + 400 };
-    const m = matchRun(run([undefined, late]), truthConnections(oneConnection()), 300);
+    const m = matchRun(run([undefined, late]), truthConnections(oneConnection()), { toleranceMs: 300 });
     expect(m.samples[0]).toMatchObject({ turn_index: 1, measured_ms: 2091.1, truth_ms: null, error_ms: null });
     expect(m.samples[0].note).toBe("the bot logged no speech edge near earshot's");
     // What the bot did is then unaccounted for: each reply and the barge-in stop is a missing sample too.

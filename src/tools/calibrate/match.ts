@@ -78,7 +78,15 @@ export interface RunMatch {
 
 export const DEFAULT_MATCH_TOLERANCE_MS = 300;
 
-export function matchRun(run: ObservedRun, connections: readonly TruthConnection[], toleranceMs = DEFAULT_MATCH_TOLERANCE_MS): RunMatch {
+export interface MatchOptions {
+  /** Within `toleranceMs` of each other, the two sides' speech edges are the same edge (default 300). */
+  toleranceMs?: number;
+  /** The sentence-gap mode: a barge-in counts only when the bot stopped in the pause the caller began in. */
+  bargeInInPause?: boolean;
+}
+
+export function matchRun(run: ObservedRun, connections: readonly TruthConnection[], options: MatchOptions = {}): RunMatch {
+  const toleranceMs = options.toleranceMs ?? DEFAULT_MATCH_TOLERANCE_MS;
   const inWindow = connections.filter((c) => c.openEpochMs >= run.fromEpochMs && c.openEpochMs <= run.toEpochMs);
   // A connect retry can leave a connection that never got audio: prefer the one the session spoke on.
   const conn = inWindow.find((c) => c.speechStarts.length > 0 || c.speechStops.length > 0) ?? inWindow[0] ?? null;
@@ -136,8 +144,13 @@ export function matchRun(run: ObservedRun, connections: readonly TruthConnection
       s.measured_ms = measuredInt;
       s.truth_ms = stop?.interruptionMs ?? null;
       if (edge) s.user_edge_offset_ms = round3(start - edge.voicedEpochMs);
-      if (stop?.audibleEndEpochMs != null && measuredInt !== null) s.bot_edge_offset_ms = round3(start + measuredInt - stop.audibleEndEpochMs);
+      const stopEdge = stop?.inPause ? stop.stoppedEpochMs : stop?.audibleEndEpochMs;
+      if (stopEdge != null && measuredInt !== null) s.bot_edge_offset_ms = round3(start + measuredInt - stopEdge);
       s.note = why(conn, edge, stop, measuredInt, 'the bot logged no barge-in stop after this speech', 'earshot measured no interruption latency for this turn');
+      if (options.bargeInInPause && stop && !stop.inPause) {
+        s.truth_ms = null;
+        s.note = 'the barge-in did not start in a sentence pause with the bot stopping there (the scenario timing missed the pause on this machine)';
+      }
       finish(s);
       samples.push(s);
     }
@@ -155,6 +168,7 @@ export function matchRun(run: ObservedRun, connections: readonly TruthConnection
     }
     for (const x of conn.stops) {
       if (x.reason !== 'barge_in' || usedBargeStops.has(x) || x.interruptionMs === null) continue;
+      if (options.bargeInInPause && !x.inPause) continue;
       const s = base('interruption_ms', null);
       s.truth_ms = x.interruptionMs;
       s.note = 'the bot yielded to a barge-in that no earshot turn measured';

@@ -81,7 +81,8 @@ export function errorSources(samples: readonly CalibrationSampleRecord[]): Error
 
 /** The table, the verdict and the error sources, as the terminal shows them. */
 export function renderCalibration(outcome: CalibrationOutcome): string {
-  const lines = ['|measured − truth| per codec, metric and bot response delay (ms):', '', renderCalibrationTable(outcome.rows), ''];
+  const mode = outcome.sentence_gap_ms === undefined ? '' : `, the bot speaking with ${outcome.sentence_gap_ms} ms sentence gaps and the barge-in starting in one`;
+  const lines = [`|measured − truth| per codec, metric and bot response delay (ms)${mode}:`, '', renderCalibrationTable(outcome.rows), ''];
   const sources = errorSources(outcome.samples);
   if (sources.length) {
     const fmt = (v: number | null): string => (v === null ? '-' : `${v >= 0 ? '+' : ''}${v.toFixed(1)}`);
@@ -113,6 +114,7 @@ export function calibrationJson(outcome: CalibrationOutcome, command: string, ma
     machine,
     load_average: outcome.load_average,
     p95_limit_ms: outcome.p95_limit_ms,
+    ...(outcome.sentence_gap_ms !== undefined ? { sentence_gap_ms: outcome.sentence_gap_ms } : {}),
     passed: outcome.passed,
     interrupted: outcome.interrupted,
     rows: outcome.rows,

@@ -11,12 +11,35 @@
  *   voice-to-voice latency of the answer.
  * The greeting is one word so a run stays short (~10 s plus the configured
  * response delay, twice).
+ *
+ * With a sentence gap (`earshot calibrate --sentence-gap-ms 400`, the bot
+ * speaking as a Pipecat TTS does), the question starts in the pause after the
+ * story's first sentence instead, and the bot stops there: the barge-in that
+ * only a speaking window bridged across pauses counts as one.
  */
 
 export const CALIBRATION_SCENARIO_FILE = 'calibration.yaml';
 export const CALIBRATION_BRAIN_FILE = 'calibration-brain.yaml';
 /** How far into the story's audio (from its first audible sample) the user starts talking over it. */
 export const BARGE_IN_AFTER_MS = 1000;
+
+/**
+ * The send of the question, from the story's first audible sample, that puts
+ * the caller's first voiced sample about 150 ms into the pause after the
+ * first sentence: Flite (slt, 16 kHz) makes that sentence audible for 3138 ms
+ * and the question's first audible sample sits 223 ms into its audio, plus up
+ * to one 20 ms frame before the microphone sends it. The bot takes ~150 ms to
+ * hear the barge-in and stop: inside the pause for any gap of 300 ms or more
+ * (the pause is the gap plus Flite's own 377 ms of edge silence).
+ */
+export const PAUSE_BARGE_IN_AFTER_MS = 3050;
+/** The shortest sentence gap whose pause holds both the caller's onset and the bot's stop. */
+export const MIN_CALIBRATION_GAP_MS = 300;
+
+/** The scenario, with the barge-in `afterMs` into the story (mid-sentence, or in the first pause). */
+export function calibrationScenario(afterMs: number = BARGE_IN_AFTER_MS): string {
+  return CALIBRATION_SCENARIO.replace(`delay_ms: ${BARGE_IN_AFTER_MS}`, `delay_ms: ${afterMs}`);
+}
 
 export const CALIBRATION_SCENARIO = `# earshot calibrate: one voice-to-voice turn, then a barge-in that also gets an answer.
 name: calibration

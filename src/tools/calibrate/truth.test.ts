@@ -57,7 +57,7 @@ describe('truthConnections', () => {
       { turn: 2, voicedEpochMs: ORIGIN + 5500, bargeIn: true, seq: 7 },
     ]);
     expect(c1.speechStops).toEqual([{ turn: 1, voicedEpochMs: ORIGIN + 2400, seq: 5 }]);
-    expect(c1.stops).toEqual([{ reply: 2, reason: 'barge_in', interruptionMs: 105, audibleEndEpochMs: ORIGIN + 5605, seq: 8 }]);
+    expect(c1.stops).toEqual([{ reply: 2, reason: 'barge_in', interruptionMs: 105, audibleEndEpochMs: ORIGIN + 5605, stoppedEpochMs: null, inPause: false, seq: 8 }]);
     expect(c2).toMatchObject({ conn: 2, speechStops: [], replies: [] });
   });
 

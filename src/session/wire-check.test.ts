@@ -1,0 +1,117 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { formatDiagnostic } from '../scenario/index.js';
+import { ScenarioFiles } from './media/scenario.testutil.js';
+import { appendToContextProblem, checkWire, readsAppendToContext } from './wire-check.js';
+
+const files = new ScenarioFiles();
+afterAll(() => files.cleanup());
+
+const WEATHER = `name: weather
+turns:
+  - user: "What is the weather in Paris?"
+    expect:
+      - event: llm_response
+      - event: function_call
+        name: get_current_weather
+`;
+
+const EVERYTHING = `name: everything
+context:
+  - role: system
+    content: Be terse.
+turns:
+  - user: "Hello"
+    image: pic.png
+    expect:
+      - event: vad_user_started_speaking
+      - event: function_call
+        args: { location: "Paris" }
+`;
+
+const lines = (problems: ReturnType<typeof checkWire>['problems']): string[] => problems.map((d) => formatDiagnostic(d));
+
+describe('checkWire: what each wire carries', () => {
+  it('on the eval wire, asks for what the scenario needs with eval-configure and seeds the context with eval-context', async () => {
+    files.write('pic.png', 'not really a png');
+    const s = await files.load(EVERYTHING, 'eval.yaml');
+    const check = checkWire(s, { codec: 'pipecat-eval', handshake: 'rtvi' });
+    expect(check.problems).toEqual([]);
+    expect(check.plan).toEqual({ configure: { function_call_report_level: { '*': 'full' }, vad_user_speaking: true }, context: 'eval-context', stop: 'eval-cancel' });
+  });
+
+  it('on protobuf, refuses each need the wire cannot serve at the field that needs it, saying what to do instead', async () => {
+    files.write('pic.png', 'not really a png');
+    const s = await files.load(EVERYTHING, 'pb.yaml');
+    const check = checkWire(s, { codec: 'protobuf', handshake: 'rtvi' });
+    const out = lines(check.problems);
+    expect(out).toHaveLength(3);
+    expect(out[0]).toMatch(/pb\.yaml:10:9: error: turns\[0\]\.expect\[1\]: needs the bot to report function calls at level 'full'.*eval-configure is read only by Pipecat's eval transport.*--bot-report-level full/);
+    expect(out[1]).toMatch(/pb\.yaml:9:16: error: turns\[0\]\.expect\[0\]\.event: raw VAD events are off.*vad_user_speaking_enabled=True.*--bot-vad-events/);
+    expect(out[2]).toMatch(/pb\.yaml:7:12: error: turns\[0\]\.image: the protobuf wire cannot register an image/);
+    // The context is decided once the bot says who it is (append-to-context, where it still reads it); RTVI's disconnect-bot stops it.
+    expect(check.plan).toEqual({ configure: null, context: 'append-to-context', stop: 'disconnect-bot' });
+  });
+
+  it('on protobuf, runs what the bot enables itself (--bot-report-level, --bot-vad-events), and no lower', async () => {
+    const s = await files.load(WEATHER, 'weather.yaml');
+    expect(lines(checkWire(s, { codec: 'protobuf', handshake: 'rtvi' }).problems)).toEqual([
+      expect.stringMatching(/weather\.yaml:6:9: error: turns\[0\]\.expect\[1\]: needs the bot to report function calls at level 'name'/),
+    ]);
+    expect(checkWire(s, { codec: 'protobuf', handshake: 'rtvi', bot: { reportLevel: 'name' } }).problems).toEqual([]);
+    expect(checkWire(s, { codec: 'protobuf', handshake: 'rtvi', bot: { reportLevel: 'full' } }).problems).toEqual([]);
+    expect(lines(checkWire(s, { codec: 'protobuf', handshake: 'rtvi', bot: { reportLevel: 'none' } }).problems)[0]).toContain('(--bot-report-level none is not enough)');
+  });
+
+  it('decides append-to-context from bot-ready: Pipecat before 1.0 reads it, later ones and other bots do not', async () => {
+    expect(readsAppendToContext({ library: 'pipecat-ai', library_version: '0.0.98' })).toBe(true);
+    expect(readsAppendToContext({ library: 'pipecat-ai', library_version: '1.2.0' })).toBe(false);
+    expect(readsAppendToContext({ library: 'earshot-refbot' })).toBe(false);
+    expect(readsAppendToContext(undefined)).toBe(false);
+    const s = await files.load(EVERYTHING.replace('    image: pic.png\n', ''), 'ctx.yaml');
+    expect(appendToContextProblem(s, 'protobuf', { library: 'pipecat-ai', library_version: '0.0.90' })).toBeNull();
+    const problem = appendToContextProblem(s, 'protobuf', { library: 'pipecat-ai', library_version: '1.1.0' });
+    expect(problem && formatDiagnostic(problem)).toMatch(
+      /ctx\.yaml:3:3: error: context: the protobuf wire cannot seed the bot's context: eval-context is read only by Pipecat's eval transport.*this bot \(pipecat-ai 1\.1\.0\) does not read append-to-context/,
+    );
+  });
+});
+
+describe('checkWire: a bot without RTVI (--handshake none)', () => {
+  it('takes spoken turns and audio expectations, and never asks anything of the bot', async () => {
+    const s = await files.load(`name: spoken
+user: { modality: audio, speech: { service: flite, voice: slt } }
+judge: { modality: audio, transcription: { service: sphinx } }
+turns:
+  - expect: [{ event: response }]
+  - user: "What is the capital of Japan?"
+    expect:
+      - event: bot_audio_started
+      - event: response
+        text_contains: tokyo
+    latency: { voice_to_voice_ms: { max: 4000 } }
+`);
+    expect(checkWire(s, { codec: 'protobuf', handshake: 'none' })).toEqual({ plan: { configure: null, context: 'none', stop: 'none' }, problems: [] });
+  });
+
+  it('refuses what needs RTVI, each at its field: typed text, keys, RTVI events, RTVI-timed metrics, a text judge, the eval wire', async () => {
+    const s = await files.load(`name: typed
+turns:
+  - user: "Hello"
+    expect: [{ event: llm_response }]
+  - dtmf: "1"
+    send_after: { event: bot_stopped_speaking }
+    expect: [{ event: bot_audio_started }]
+    latency: { llm_ttfb_ms: { max: 900 } }
+`, 'typed.yaml');
+    const out = lines(checkWire(s, { codec: 'pipecat-eval', handshake: 'none' }).problems);
+    expect(out[0]).toMatch(/typed\.yaml:1:1: error: --handshake none needs a wire whose audio frames stand without RTVI \(--wire protobuf\)/);
+    expect(out.slice(1)).toEqual([
+      expect.stringMatching(/typed\.yaml:1:1: error: judge\.modality: a bot without RTVI \(--handshake none\) is judged from its audio/),
+      expect.stringMatching(/typed\.yaml:3:11: error: turns\[0\]\.user: a bot without RTVI \(--handshake none\) cannot take typed text/),
+      expect.stringMatching(/typed\.yaml:4:23: error: turns\[0\]\.expect\[0\]\.event: 'llm_response' is an RTVI report/),
+      expect.stringMatching(/typed\.yaml:5:11: error: turns\[1\]\.dtmf: keypad input is an RTVI message/),
+      expect.stringMatching(/typed\.yaml:6:26: error: turns\[1\]\.send_after\.event: 'bot_stopped_speaking' is an RTVI report/),
+      expect.stringMatching(/typed\.yaml:8:29: error: turns\[1\]\.latency\.llm_ttfb_ms: llm_ttfb_ms is measured from the bot's RTVI reports/),
+    ]);
+  });
+});

@@ -1,0 +1,201 @@
+import { CODECS, type CodecName, type EvalConfigure, type FunctionCallReportLevel, type WireCapability } from '../protocol/index.js';
+import { formatDiagnostic, locationOf, type Diagnostic, type EventName, type LatencyMetric, type Scenario } from '../scenario/index.js';
+import { needsVadEvents, requiredReportLevel, usesEval } from './config.js';
+
+/**
+ * Whether a scenario can run on the chosen wire, decided before connecting.
+ *
+ * Each codec declares what it carries (`CodecFactory.capabilities`). A
+ * scenario that needs what the wire lacks is refused up front, pointing at
+ * the field that needs it, because the alternative is worse: Pipecat's
+ * production transport drops the eval-* control messages without an error, so
+ * a `context:` would pass without the context ever being applied. Where
+ * standard RTVI has an equivalent, it is used instead: `disconnect-bot` ends
+ * a bot (`--stop-bot`), `append-to-context` seeds a context on bots that still
+ * read it (Pipecat before 1.0, learnt from `bot-ready`'s `about`).
+ *
+ * What the wire cannot ask for, the bot may have enabled itself (its
+ * RTVIObserver's `function_call_report_level`, `vad_user_speaking_enabled`):
+ * `BotEnables` says so (`--bot-report-level`, `--bot-vad-events`).
+ *
+ * Without RTVI at all (`--handshake none`: a bot that only speaks audio
+ * frames), the user turns must be spoken and only what the bot's audio shows
+ * can be expected: `response` (transcribed), `bot_audio_started`,
+ * `bot_audio_stopped`.
+ */
+
+/** `rtvi`: client-ready → bot-ready, then RTVI both ways. `none`: a bot with no RTVI; the session starts on connect. */
+export type HandshakeMode = 'rtvi' | 'none';
+export const HANDSHAKE_MODES: readonly HandshakeMode[] = ['rtvi', 'none'];
+
+/** What the bot under test enables on its own, where the wire cannot ask for it. */
+export interface BotEnables {
+  /** The report level its RTVIObserver uses for every function (`function_call_report_level`). */
+  reportLevel?: FunctionCallReportLevel;
+  /** Its RTVIObserver sends `vad-user-*-speaking` (`vad_user_speaking_enabled=True`). */
+  vadEvents?: boolean;
+}
+
+export interface WireSettings {
+  codec: CodecName;
+  handshake: HandshakeMode;
+  bot?: BotEnables;
+}
+
+export interface WirePlan {
+  /** The `eval-configure` to send after bot-ready; null when nothing is asked or the wire cannot carry it. */
+  configure: EvalConfigure | null;
+  /** How `context:` is seeded: `append-to-context` only once bot-ready says the bot reads it (`appendToContextProblem`). */
+  context: 'none' | 'eval-context' | 'append-to-context';
+  /** How `--stop-bot` ends the bot. */
+  stop: 'eval-cancel' | 'disconnect-bot' | 'none';
+}
+
+export interface WireCheck {
+  plan: WirePlan;
+  /** One located error per field the wire cannot serve; the scenario must not run when there is any. */
+  problems: Diagnostic[];
+}
+
+const LEVEL_RANK: Record<FunctionCallReportLevel, number> = { disabled: 0, none: 1, name: 2, full: 3 };
+/** What a bot without RTVI can show: its audio only. */
+const AUDIO_EVENTS: ReadonlySet<EventName> = new Set<EventName>(['response', 'bot_audio_started', 'bot_audio_stopped']);
+/** Latency metrics measured from RTVI reports (the rest come from audio). */
+const RTVI_METRICS: readonly LatencyMetric[] = ['llm_ttfb_ms', 'first_token_ms', 'speech_padding_ms'];
+const CALL_EVENTS = new Set<string>(['function_call', 'function_call_stopped']);
+const VAD_EVENTS = new Set<string>(['vad_user_started_speaking', 'vad_user_stopped_speaking']);
+
+const EVAL_ONLY = "is read only by Pipecat's eval transport (RTVIEvalSerializer); a production transport drops it without an error";
+
+export function checkWire(scenario: Scenario, settings: WireSettings): WireCheck {
+  const caps = CODECS[settings.codec].capabilities;
+  const has = (c: WireCapability): boolean => caps.has(c);
+  const problems: Diagnostic[] = [];
+  const at = (path: string, message: string): void => void problems.push(diagnostic(scenario, path, message));
+  const rtvi = settings.handshake === 'rtvi';
+  const plan: WirePlan = { configure: null, context: 'none', stop: !rtvi ? 'none' : has('cancel') ? 'eval-cancel' : 'disconnect-bot' };
+
+  if (!rtvi) {
+    if (!has('bare_audio')) at('', `--handshake none needs a wire whose audio frames stand without RTVI (--wire protobuf); ${settings.codec} carries RTVI messages only`);
+    checkWithoutRtvi(scenario, at);
+  }
+
+  const level = requiredReportLevel(scenario);
+  const vad = needsVadEvents(scenario);
+  const configure: EvalConfigure = {};
+  if (level !== null && rtvi) {
+    const declared = settings.bot?.reportLevel;
+    if (has('report_level')) configure.function_call_report_level = { '*': level };
+    else if (declared === undefined || LEVEL_RANK[declared] < LEVEL_RANK[level]) {
+      const path = reportLevelPath(scenario, level);
+      const given = declared === undefined ? '' : ` (--bot-report-level ${declared} is not enough)`;
+      at(
+        path,
+        `needs the bot to report function calls at level '${level}'${given}, and the ${settings.codec} wire cannot ask for it: eval-configure ${EVAL_ONLY}. ` +
+          `Raise it in the bot (RTVIObserverParams(function_call_report_level={"*": RTVIFunctionCallReportLevel.${level.toUpperCase()}})) and pass --bot-report-level ${level}, or run the bot's eval transport (--wire pipecat-eval)`,
+      );
+    }
+  }
+  if (vad && rtvi) {
+    if (has('vad_events')) configure.vad_user_speaking = true;
+    else if (settings.bot?.vadEvents !== true) {
+      at(
+        vadPath(scenario),
+        `raw VAD events are off unless the bot turns them on, and the ${settings.codec} wire cannot ask for them: eval-configure ${EVAL_ONLY}. ` +
+          'Enable them in the bot (RTVIObserverParams(vad_user_speaking_enabled=True)) and pass --bot-vad-events, or run the bot\'s eval transport (--wire pipecat-eval)',
+      );
+    }
+  }
+  if (Object.keys(configure).length) plan.configure = configure;
+
+  if (scenario.context.length && rtvi) plan.context = has('context') ? 'eval-context' : 'append-to-context';
+  if (!has('images')) {
+    scenario.turns.forEach((t, i) => {
+      if (t.image !== undefined) at(`turns[${i}].image`, `the ${settings.codec} wire cannot register an image: eval-image ${EVAL_ONLY}. Run this scenario against the bot's eval transport (--wire pipecat-eval)`);
+    });
+  }
+  return { plan, problems };
+}
+
+/**
+ * After bot-ready: the located error for a `context:` the bot cannot take, or
+ * null when it reads `append-to-context` (Pipecat before 1.0, by `about`).
+ */
+export function appendToContextProblem(scenario: Scenario, codec: CodecName, about: Record<string, unknown> | undefined): Diagnostic | null {
+  if (readsAppendToContext(about)) return null;
+  const who = about && typeof about.library === 'string' ? `${about.library}${typeof about.library_version === 'string' ? ` ${about.library_version}` : ''}` : 'one whose bot-ready names no library';
+  return diagnostic(
+    scenario,
+    'context',
+    `the ${codec} wire cannot seed the bot's context: eval-context ${EVAL_ONLY}, and this bot (${who}) does not read append-to-context (Pipecat removed it in 1.0). ` +
+      "Run this scenario against the bot's eval transport (bot.py -t eval, --wire pipecat-eval), or seed the context in the bot",
+  );
+}
+
+/** Pipecat answered append-to-context until 1.0.0 (deprecated since 0.0.85). */
+export function readsAppendToContext(about: Record<string, unknown> | undefined): boolean {
+  if (!about || about.library !== 'pipecat-ai' || typeof about.library_version !== 'string') return false;
+  const m = /^(\d+)\.\d+\.\d+/.exec(about.library_version);
+  return m !== null && Number(m[1]) < 1;
+}
+
+/** Problems as the session's error text: one located line each. */
+export function formatProblems(problems: readonly Diagnostic[]): string {
+  return problems.map((d) => formatDiagnostic(d)).join('\n');
+}
+
+function checkWithoutRtvi(scenario: Scenario, at: (path: string, message: string) => void): void {
+  const none = 'a bot without RTVI (--handshake none)';
+  if (scenario.judge.modality !== 'audio') {
+    at('judge.modality', `${none} is judged from its audio: set judge.modality: audio (text mode reads the bot's LLM text, which only RTVI carries)`);
+  }
+  if (scenario.context.length) at('context', `${none} cannot have its context seeded: that takes RTVI`);
+  scenario.turns.forEach((turn, i) => {
+    const p = `turns[${i}]`;
+    if (turn.user !== undefined && turn.audio === undefined && scenario.user.modality !== 'audio') {
+      at(`${p}.user`, `${none} cannot take typed text: speak the turn (user.modality: audio) or play a recording (audio:)`);
+    }
+    if (turn.dtmf !== undefined) at(`${p}.dtmf`, `keypad input is an RTVI message; ${none} cannot receive it`);
+    if (turn.send_after?.event !== undefined && !AUDIO_EVENTS.has(turn.send_after.event)) {
+      at(`${p}.send_after.event`, `'${turn.send_after.event}' is an RTVI report; ${none} sends only audio: anchor on bot_audio_started or bot_audio_stopped`);
+    }
+    turn.expect.forEach((exp, j) => {
+      if (!AUDIO_EVENTS.has(exp.event)) {
+        at(`${p}.expect[${j}].event`, `'${exp.event}' is an RTVI report; ${none} sends only audio: expect response (its speech, transcribed), bot_audio_started or bot_audio_stopped`);
+      }
+    });
+    for (const metric of RTVI_METRICS) {
+      if (turn.latency?.[metric] !== undefined) at(`${p}.latency.${metric}`, `${metric} is measured from the bot's RTVI reports; ${none} sends none`);
+    }
+  });
+}
+
+/** The first call expectation that needs `level`, for the error's location. */
+function reportLevelPath(scenario: Scenario, level: FunctionCallReportLevel): string {
+  const judged = usesEval(scenario);
+  for (const [i, turn] of scenario.turns.entries()) {
+    for (const [j, exp] of turn.expect.entries()) {
+      if (!CALL_EVENTS.has(exp.event)) continue;
+      const calls = exp.calls ?? [];
+      const needs = level === 'full' ? judged || calls.some((c) => c.args !== undefined) : calls.some((c) => c.name !== undefined);
+      if (needs) return `turns[${i}].expect[${j}]`;
+    }
+  }
+  return 'turns';
+}
+
+function vadPath(scenario: Scenario): string {
+  for (const [i, turn] of scenario.turns.entries()) {
+    if (turn.send_after?.event !== undefined && VAD_EVENTS.has(turn.send_after.event)) return `turns[${i}].send_after.event`;
+    const j = turn.expect.findIndex((e) => VAD_EVENTS.has(e.event));
+    if (j >= 0) return `turns[${i}].expect[${j}].event`;
+  }
+  return 'turns';
+}
+
+function diagnostic(scenario: Scenario, path: string, message: string): Diagnostic {
+  const loc = locationOf(scenario, path);
+  const d: Diagnostic = { severity: 'error', file: loc.file, line: loc.line, col: loc.col, path, message };
+  if (loc.included_from) d.included_from = `${loc.included_from.file}:${loc.included_from.line}:${loc.included_from.col}`;
+  return d;
+}
