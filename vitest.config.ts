@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 const REALTIME = [
   'test/e2e/audio.e2e.test.ts',
   'test/e2e/bench.e2e.test.ts',
+  'test/e2e/wires.e2e.test.ts',
   'test/refbot/audio.test.ts',
   'src/session/media/mic.test.ts',
 ];

@@ -221,8 +221,8 @@ describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire'
     mic.stream.stop();
     await client.close();
 
-    // (the story's text may still be streaming when the user starts)
-    expect(shape(client.types(cut, interrupted + 1)).filter((t) => t !== 'bot-llm-text…')).toEqual(['user-started-speaking', 'bot-interrupted']);
+    // (the story's text may still be streaming when the user starts; the protobuf bot sends raw VAD events of its own)
+    expect(shape(client.types(cut, interrupted + 1)).filter((t) => t !== 'bot-llm-text…' && !t.startsWith('vad-'))).toEqual(['user-started-speaking', 'bot-interrupted']);
     expect(client.types(interrupted + 1)).toContain('bot-stopped-speaking');
     if (wire === 'protobuf') expect(client.interruptions.length).toBe(1);
     const heard = client.seen.filter((x, i) => i > cut && x.message.type === 'user-transcription').map((x) => JSON.stringify(x.message));
@@ -244,5 +244,60 @@ describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire'
     expect(stop.stop_after_detect_ms as number).toBeLessThan(80);
     expect(stop.interruption_ms as number).toBeGreaterThan(0);
     expect(stop.interruption_ms as number).toBeLessThan(500);
+  });
+});
+
+describe('speaking as a Pipecat bot does: sentences with pauses, and a bot without RTVI', () => {
+  const GAP_MS = 400;
+  const TWO = `greeting: Hello.
+fallback: Sorry.
+rules:
+  - name: capital-japan
+    when: { all: [capital, japan] }
+    reply: The capital of Japan is Tokyo. It is a very large city.
+`;
+  const twoBrain = join(dir, 'two.yaml');
+  writeFileSync(twoBrain, TWO);
+
+  it('--sentence-gap-ms: each pause is that much silence sent as frames, inside one speaking window', async () => {
+    const bot = await startBot(['--wire', 'protobuf', '--brain', twoBrain, '--sentence-gap-ms', String(GAP_MS)]);
+    try {
+      const client = await Client.open(bot.url, { codec: 'protobuf' });
+      await client.handshake();
+      await client.waitForType('bot-tts-stopped', 10_000);
+      const from = client.seen.length;
+      const audioFrom = client.audio.length;
+      client.connection.send(client.messages.sendText('What is the capital of Japan?'));
+      await client.waitForType('bot-tts-stopped', 20_000, from);
+      const received = concat(client.audio.slice(audioFrom).map((f) => f.pcm));
+      const [s1, s2] = await Promise.all([say('The capital of Japan is Tokyo.'), say('It is a very large city.')]);
+      const expected = concat([s1, new Int16Array((GAP_MS * RATE) / 1000), s2]);
+      expect(received.length).toBe(expected.length);
+      expect(Buffer.from(received.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
+      const types = client.types(from);
+      expect(types.filter((t) => t === 'bot-started-speaking' || t === 'bot-stopped-speaking')).toEqual(['bot-started-speaking', 'bot-stopped-speaking']);
+      expect(types.filter((t) => t === 'bot-output' || t === 'bot-tts-text')).toEqual(['bot-output', 'bot-tts-text', 'bot-output', 'bot-tts-text']);
+      await client.close();
+    } finally {
+      await bot.stop();
+    }
+  });
+
+  it('--no-rtvi: greets whoever connects in bare audio frames, and sends no RTVI message at all', async () => {
+    const bot = await startBot(['--wire', 'protobuf', '--brain', twoBrain, '--no-rtvi']);
+    try {
+      const client = await Client.open(bot.url, { codec: 'protobuf' });
+      const hello = await say('Hello.');
+      const deadline = performance.now() + 10_000;
+      while (concat(client.audio.map((f) => f.pcm)).length < hello.length && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      // client-ready goes unanswered: there is no RTVI processor to read it.
+      client.connection.send(client.messages.clientReady({ library: 'test' }));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(Buffer.from(concat(client.audio.map((f) => f.pcm)).buffer).equals(Buffer.from(hello.buffer))).toBe(true);
+      expect(client.seen).toEqual([]);
+      await client.close();
+    } finally {
+      await bot.stop();
+    }
   });
 });

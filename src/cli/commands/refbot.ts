@@ -94,7 +94,8 @@ export const refbotCommand: CliCommand = {
         };
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
-        process.stdout.write(`refbot listening on ${bot.url} (wire ${bot.wire}${flags.rtvi ? '' : ', no RTVI'})\n`);
+        process.stdout.write(`refbot listening on ${bot.url} (wire ${bot.wire})\n`);
+        if (!flags.rtvi) log?.('no RTVI: bare audio frames only, talking from the moment a client connects');
         if (faults.length) log?.(`faults: ${faults.join(', ')}`);
         const exit = await bot.closed;
         process.off('SIGINT', onSignal);
