@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CODEC_NAMES, type CodecName } from './codec.js';
+import { CODEC_NAMES, type CodecName, WIRE_CAPABILITIES } from './codec.js';
 import { CODECS, getCodec } from './codecs.js';
 import { UnknownCodecError } from './errors.js';
 import { AUDIO_CARRIERS, CLIENT_MESSAGE_SAMPLES, CLIENT_SAMPLES, SERVER_SAMPLES } from './messages.testutil.js';
@@ -13,6 +13,12 @@ describe('codec table', () => {
       expect(CODECS[name].client()).toMatchObject({ name, role: 'client' });
       expect(CODECS[name].server()).toMatchObject({ name, role: 'server' });
     }
+  });
+
+  it('declares what each wire carries beyond RTVI: the eval wire its eval-* controls, protobuf bare audio frames', () => {
+    expect([...CODECS['pipecat-eval'].capabilities].sort()).toEqual(['bot_audio', 'cancel', 'context', 'images', 'report_level', 'url_flags', 'vad_events']);
+    expect([...CODECS.protobuf.capabilities].sort()).toEqual(['bare_audio', 'bot_audio']);
+    for (const name of CODEC_NAMES) for (const c of CODECS[name].capabilities) expect(Object.keys(WIRE_CAPABILITIES)).toContain(c);
   });
 
   it('names the known codecs when asked for an unknown one', () => {

@@ -4,66 +4,18 @@
  * brain, replies, interruptions, and the fault switches that act per
  * connection. The message order it produces is described in index.ts.
  */
-import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
-import type { TimerDriver } from '../audio/index.js';
-import {
-  asEvalData,
-  type ClientInbound,
-  type CodecName,
-  type FunctionCallReportLevel,
-  RTVI_PROTOCOL_VERSION,
-  type ServerMessage,
-  type WirePeer,
-} from '../protocol/index.js';
-import { type Brain, BrainMemory, type Reply } from './brain/brain.js';
+import { asEvalData, type ClientInbound, type FunctionCallReportLevel, RTVI_PROTOCOL_VERSION, type ServerMessage } from '../protocol/index.js';
+import { BrainMemory, type Reply } from './brain/brain.js';
 import { type ConversationState, interruptible, sends, takesTurns } from './conversation-state.js';
 import { Flood, sendGarbage, sendHugeFrame, sendMalformed } from './faults/output.js';
-import type { Faults } from './faults/switches.js';
 import { DtmfAggregator } from './input/dtmf-aggregator.js';
-import type { SpeechModels } from './input/speech-models.js';
 import { UserSpeech } from './input/user-speech.js';
-import type { SpeechEdge, VadSettings } from './input/utterance-detector.js';
+import type { SpeechEdge } from './input/utterance-detector.js';
 import { interruptedTail, ReplyRun } from './reply/reply-run.js';
 import { Speaker } from './reply/speaker.js';
-import type { BotTts } from './reply/tts.js';
-import type { ReplyPlan, ReplyTiming } from './reply/types.js';
-import type { TruthLog } from './truth.js';
-
-export interface ConversationDeps {
-  conn: number;
-  peer: WirePeer;
-  codec: CodecName;
-  brain: Brain;
-  clock: Clock;
-  /** Paces the bot's audio (the precise driver). */
-  timers: TimerDriver;
-  tts: BotTts;
-  models: SpeechModels;
-  truth: TruthLog;
-  faults: Faults;
-  responseDelayMs: number;
-  timing: ReplyTiming;
-  botSampleRate: number;
-  /** Silence between the sentences of a spoken reply (0: back to back). */
-  sentenceGapMs: number;
-  /** False: a bot with no RTVI at all (protobuf audio frames only); it starts on connect. */
-  rtvi: boolean;
-  /** The observer's own function-call report level and raw VAD events (before any eval-configure). */
-  reportLevel: FunctionCallReportLevel;
-  vadEvents: boolean;
-  dtmfIdleTimeoutMs: number;
-  vad: VadSettings;
-  log: (line: string) => void;
-  /** `eval-cancel` (Pipecat: CancelWorkerFrame) or `disconnect-bot` (EndWorkerFrame): the bot shuts down. */
-  onCancel: (how: 'eval-cancel' | 'disconnect-bot') => void;
-  /** `crash-after-turn`: the bot dies. */
-  onCrash: () => void;
-  /** The client asked for `trigger_disconnect` and left: the bot's disconnect handler runs. */
-  onDisconnectHandler: () => void;
-}
-
-type TurnInput = { kind: 'text'; text: string } | { kind: 'dtmf'; digits: string; text: string } | { kind: 'audio'; text: string; userEndMs: number | null };
+import type { ReplyPlan } from './reply/types.js';
+import type { ConversationDeps, TurnInput } from './conversation-deps.js';
 
 export class Conversation {
   private readonly memory = new BrainMemory();

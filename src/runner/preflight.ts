@@ -1,7 +1,6 @@
-import type { CodecName } from '../protocol/index.js';
 import type { ScenarioResult } from '../results/index.js';
 import type { Scenario } from '../scenario/index.js';
-import { DEFAULT_BOT_INPUT_RATE, sampleRateWarning } from '../session/index.js';
+import { DEFAULT_BOT_INPUT_RATE, sampleRateWarning, type SessionOptions } from '../session/index.js';
 
 /**
  * What a runner says before it starts and after a scenario, about running
@@ -10,7 +9,7 @@ import { DEFAULT_BOT_INPUT_RATE, sampleRateWarning } from '../session/index.js';
  */
 
 export interface PreflightSettings {
-  codec: CodecName;
+  codec: NonNullable<SessionOptions['codec']>;
   botInputRate?: number;
   /** Every scenario meets the same bot process (`earshot run`). */
   oneBot: boolean;

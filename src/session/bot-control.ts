@@ -4,7 +4,7 @@ import type { Failure } from '../results/types.js';
 import type { Scenario } from '../scenario/index.js';
 import { DeadlineError, QueueClosedError, type EventQueue } from './event-queue.js';
 import type { EventTranslator } from './translator.js';
-import { appendToContextProblem, formatProblems, type WirePlan, type WireSettings } from './wire-check.js';
+import { appendToContextProblem, checkWire, formatProblems, type WirePlan, type WireSettings } from './wire-check.js';
 
 export interface BotControlDeps {
   scenario: Scenario;
@@ -17,6 +17,13 @@ export interface BotControlDeps {
   signal: AbortSignal;
   handshakeTimeoutMs: number;
   log: (line: string) => void;
+}
+
+/** The control for this scenario on this wire, or the located errors of what the wire cannot serve (checked before connecting). */
+export function prepareControl(d: Omit<BotControlDeps, 'plan'>): BotControl | string {
+  const check = checkWire(d.scenario, d.wire);
+  if (check.problems.length) return formatProblems(check.problems);
+  return new BotControl({ ...d, plan: check.plan });
 }
 
 /**

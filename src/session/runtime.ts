@@ -21,8 +21,8 @@ import { readLoop } from './read-loop.js';
 import { SessionTiming } from './timing.js';
 import { Trace } from './trace.js';
 import { EventTranslator } from './translator.js';
-import { checkWire, formatProblems, type HandshakeMode } from './wire-check.js';
-import { BotControl } from './bot-control.js';
+import type { HandshakeMode } from './wire-check.js';
+import { prepareControl } from './bot-control.js';
 
 const MIME: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.gif': 'image/gif', '.webp': 'image/webp' };
 
@@ -60,6 +60,8 @@ export class SessionRuntime implements DriverRuntime {
   private recordingStartedAtMs: number | undefined;
   private errorText: string | undefined;
   private driven = false;
+  private readonly codec: CodecName;
+  private readonly handshakeMode: HandshakeMode;
 
   constructor(
     readonly scenario: Scenario,
@@ -78,6 +80,8 @@ export class SessionRuntime implements DriverRuntime {
     this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
     this.timing = new SessionTiming({ clock: this.clock, timers: this.timers, t0Ms: this.t0Ms, latencyWaitMs: options.latencyWaitMs, bargeInGapMs: options.bargeInGapMs, onError: (l) => this.log(l) });
     this.mode = modeOf(scenario);
+    this.codec = options.codec ?? 'pipecat-eval';
+    this.handshakeMode = options.handshake ?? 'rtvi';
     this.translator = new EventTranslator({ botAudio: this.mode.botAudio });
   }
 
@@ -92,16 +96,9 @@ export class SessionRuntime implements DriverRuntime {
       this.errorText = `scenario names code hooks (${scenario.code_hooks.map((h) => `${h.block}.factory`).join(', ')}); rerun with --allow-code to load them`;
       return this.finish();
     }
-    const check = checkWire(scenario, { codec: this.codec, handshake: this.handshakeMode, bot: options.botEnables });
-    if (check.problems.length) {
-      this.errorText = formatProblems(check.problems);
-      this.log(`wire: ${this.codec} cannot run this scenario:\n${this.errorText}`);
-      return this.finish();
-    }
-    const control = new BotControl({
+    const control = prepareControl({
       scenario,
-      wire: { codec: this.codec, handshake: this.handshakeMode },
-      plan: check.plan,
+      wire: { codec: this.codec, handshake: this.handshakeMode, bot: options.botEnables },
       messages: this.messages,
       queue: this.queue,
       translator: this.translator,
@@ -110,6 +107,11 @@ export class SessionRuntime implements DriverRuntime {
       handshakeTimeoutMs: options.handshakeTimeoutMs ?? BOT_READY_TIMEOUT_MS,
       log: (l) => this.log(l),
     });
+    if (typeof control === 'string') {
+      this.errorText = control;
+      this.log(`wire: ${this.codec} cannot run this scenario:\n${control}`);
+      return this.finish();
+    }
     this.buildJudge();
     if (!(await this.prepareMedia())) return this.finish();
     const conn = await this.connect();
@@ -326,14 +328,6 @@ export class SessionRuntime implements DriverRuntime {
     }
     this.log('connected');
     return this.conn;
-  }
-
-  private get codec(): CodecName {
-    return this.options.codec ?? 'pipecat-eval';
-  }
-
-  private get handshakeMode(): HandshakeMode {
-    return this.options.handshake ?? 'rtvi';
   }
 
   private async finishMedia(): Promise<void> {
