@@ -28,9 +28,10 @@ const MIME: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpe
 
 /**
  * One scenario run over one connection, everything but the conversation
- * itself (driver.ts): it builds the judge and the media, connects with the
- * scenario's URL flags, holds the handshake to Pipecat's bot-ready gate, sends
- * `eval-configure`/`eval-context`, starts the media, reads and translates the
+ * itself (driver.ts): it checks the scenario against the wire (wire-check.ts),
+ * builds the judge and the media, connects with the scenario's URL flags,
+ * holds the handshake to Pipecat's bot-ready gate (none for a bot without
+ * RTVI), applies what the scenario asks of the bot (bot-control.ts), starts the media, reads and translates the
  * stream into events, keeps the timeline, the trace and the result's turn
  * records, and tears down in one order whatever happened. `drive` never
  * throws for the bot's faults; it rethrows only when the run was interrupted.

@@ -182,6 +182,15 @@ turns:
   }, 120_000);
 });
 
+describe('usage errors for settings that cannot apply', () => {
+  it('--stop-bot with --handshake none: a bot without RTVI cannot be asked to stop (exit 2, one line)', async () => {
+    const run = await earshot(['run', 'scenarios/audio/capital_question.yaml', '--wire', 'protobuf', '--handshake', 'none', '--stop-bot', '--url', 'ws://127.0.0.1:9']).done;
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--stop-bot: a bot without RTVI (--handshake none) cannot be asked to stop');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
 describe('a barge-in that starts in a pause between sentences', () => {
   const truth = join(dir, 'gap-truth.jsonl');
   const brain = file('story-brain.yaml', CALIBRATION_BRAIN);
