@@ -162,7 +162,8 @@ turns:
       - event: response
         text_contains: tokyo
         within_ms: 20000
-    latency: { voice_to_voice_ms: { max: 5000 } }
+    # The bundled scenarios' bound: the bot answers in ~2 s; the rest is room for a busy machine.
+    latency: { voice_to_voice_ms: { max: 6000 } }
 `,
       );
       const o = out('no-rtvi');
