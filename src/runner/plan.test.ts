@@ -44,6 +44,15 @@ suite:
 const brief = (runs: PlannedRun[]): string[] => runs.map((r) => `${r.bot} ${r.file} #${r.repeat_index}`);
 
 describe('planSuite', () => {
+  it("carries an entry's handshake (earshot: none for a bot without RTVI) into each of its runs", async () => {
+    const plan = planSuite(await loadManifest(project(`suite:\n  - bot: bots/raw.py\n    handshake: none\n    scenarios: [greeting]\n  - bot: bots/rtvi.py\n    scenarios: [greeting]\n`)));
+    expect(plan.runs.map((r) => [r.bot, r.handshake])).toEqual([
+      ['bots/raw.py', 'none'],
+      ['bots/rtvi.py', undefined],
+    ]);
+    await expect(loadManifest(project(`suite:\n  - bot: bots/raw.py\n    handshake: nope\n    scenarios: [greeting]\n`))).rejects.toThrow(/suite\[0\]\.handshake/);
+  });
+
   it('expands bot × scenario in manifest order, with files relative to the manifest', async () => {
     const plan = planSuite(await loadManifest(project(TWO_BOTS)));
     expect(brief(plan.runs)).toEqual([
