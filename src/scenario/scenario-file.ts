@@ -83,7 +83,7 @@ export function splitScenarioFile(doc: YMap, stem: string): SplitFile {
 
 function fileName(doc: YMap): string | undefined {
   const value = entry(doc, 'name')?.value;
-  return value?.kind === 'scalar' && value.type === 'str' && value.value !== null && String(value.value).trim() !== '' ? String(value.value) : undefined;
+  return value ? scalarText(value) : undefined;
 }
 
 function splitList(doc: YMap, list: YEntry, stem: string): SplitFile {
@@ -135,7 +135,7 @@ function splitList(doc: YMap, list: YEntry, stem: string): SplitFile {
     const at = entryName?.value.loc ?? item.loc;
     merged.push({ key: 'name', keyLoc: entryName?.keyLoc ?? item.loc, value: { kind: 'scalar', type: 'str', value: id, source: id, singleLine: true, quoted: false, loc: at } });
     merged.push(...item.entries.filter((e) => e.key !== 'scenarios' && e.key !== 'name'));
-    parts.push(toPart({ kind: 'map', entries: merged, loc: item.loc }, id, index, own, true, new Set(item.entries.map((e) => e.key))));
+    parts.push(toPart({ kind: 'map', entries: merged, loc: item.loc }, id, index, own, true, overridden));
   });
   return { format: 'list', nodes, ...(name !== undefined ? { name } : {}), parts, diagnostics };
 }
