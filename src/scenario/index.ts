@@ -10,12 +10,14 @@ export {
   loadSimulation,
   loadRunnable,
   loadManifest,
+  loadScenarioFile,
   inspectFile,
   loadRawDocument,
   locationOf,
   DEFAULT_WITHIN_MS,
   type LoadOptions,
   type Inspection,
+  type FileKind,
 } from './load.js';
 export { validatePaths, type FileValidation, type ValidatePathsOptions } from './walk.js';
 export {
@@ -23,6 +25,7 @@ export {
   formatDiagnostic,
   formatLocation,
   displayPath,
+  strictDiagnostics,
   type Diagnostic,
   type Severity,
   type SourceLocation,
@@ -31,12 +34,15 @@ export { DEFAULT_LIMITS, SourceCache, type LoadLimits } from './source.js';
 export { findScenarioRoot, isInside, type RootCache } from './root.js';
 export { generateSchema, schemaText, writeSchemas, SCHEMA_FILES, type SchemaFileName } from './schema-gen.js';
 export { scenarioRef } from './manifest.js';
+export { unrunnableFactories } from './hooks.js';
+export { expandManifest, type ExpandedEntry, type ExpandedScenario, type ExpandOptions, type ManifestExpansion } from './manifest-expand.js';
 export {
   DEFAULT_OLLAMA_MODEL,
   DEFAULT_OLLAMA_EXTRA,
   DEFAULT_SPAWN,
   DEFAULT_PADDING_SECS,
   DEFAULT_TRANSCRIPTION_SERVICE,
+  DEFAULT_EXPLAIN_BELOW,
   SIMULATION_MEASURES,
 } from './fields.js';
 export * from './events.js';

@@ -30,14 +30,15 @@ afterEach(() => {
 });
 
 describe('earshot validate', () => {
-  it('exits 0 when every file is valid, listing each file and skipping include fragments', () => {
+  it('exits 0 when every file is valid, listing each file and the fragments it skips with who uses them', () => {
     const r = earshot('validate', 'evals');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(
       'valid    evals/greeting.yaml (script: greeting)\n' +
-        'skipped  evals/judge.yaml (not a scenario, simulation or manifest: an include fragment)\n\n' +
-        '1 valid, 0 invalid, 1 skipped\n',
+        "  evals/greeting.yaml:3:1: warning: turns: a scenario's own keys at the top level ('turns:') are deprecated since Pipecat 1.11.0 (it loads as the one scenario 'greeting'); put it under a 'scenarios:' list: scenarios: [{name: ..., turns: ...}]\n" +
+        'skipped  evals/judge.yaml (include fragment, used by evals/greeting.yaml)\n\n' +
+        '1 valid, 0 invalid (1 scripted, 0 simulations, 0 manifests; 1 file), 1 fragment skipped\n',
     );
   });
 
@@ -46,18 +47,45 @@ describe('earshot validate', () => {
     const r = earshot('validate', 'evals');
     expect(r.status).toBe(1);
     expect(r.stdout).toContain(
-      'invalid  evals/bad.yaml\n' +
+      'invalid  evals/bad.yaml (script: bad)\n' +
+        "  evals/bad.yaml:2:1: warning: turns: a scenario's own keys at the top level ('turns:') are deprecated since Pipecat 1.11.0 (it loads as the one scenario 'bad'); put it under a 'scenarios:' list: scenarios: [{name: ..., turns: ...}]\n" +
         '  evals/bad.yaml:6:20: error: turns[0].expect[0].within_ms: expected a positive integer (ms), got "abc"\n' +
         "  evals/bad.yaml:7:9: warning: turns[0].expect[0].evnt: unknown key 'evnt'; did you mean 'event'?\n",
     );
-    expect(r.stdout).toContain('1 valid, 1 invalid, 1 skipped');
+    expect(r.stdout).toContain('1 valid, 1 invalid (1 scripted, 0 simulations, 0 manifests; 2 files), 1 fragment skipped');
     expect(r.stdout).not.toMatch(/\n\s+at /); // no stack trace
   });
 
-  it('an include fragment named explicitly is invalid', () => {
-    const r = earshot('validate', 'evals/judge.yaml');
-    expect(r.status).toBe(1);
-    expect(r.stdout).toContain("evals/judge.yaml:1:1: error: not a scenario: a scenario file needs 'turns:'");
+  it('a scenarios: file lists its scenario ids; a problem of one scenario names it; the count is of scenarios', () => {
+    project.write(
+      'evals/pair.yaml',
+      'name: pair\njudge: !include judge.yaml\nscenarios:\n  - name: ask\n    turns:\n      - user: hi\n        expect:\n          - event: response\n            text_contians: hello\n  - name: caller\n    persona: p\n    goal: g\n    success: s\n',
+    );
+    const r = earshot('validate', 'evals/pair.yaml');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(
+      'valid    evals/pair.yaml (1 scripted, 1 simulation: pair/ask, pair/caller)\n' +
+        "  evals/pair.yaml:9:13: warning: turns[0].expect[0].text_contians: unknown key 'text_contians'; did you mean 'text_contains'? [pair/ask]\n\n" +
+        '2 valid, 0 invalid (1 scripted, 1 simulation, 0 manifests; 1 file), 0 fragments skipped\n',
+    );
+  });
+
+  it('never skips a file silently: a fragment is skipped when a file beside it includes it, any other non-scenario is invalid', () => {
+    const used = earshot('validate', 'evals/judge.yaml');
+    expect(used.status).toBe(0);
+    expect(used.stdout).toContain('skipped  evals/judge.yaml (include fragment, used by evals/greeting.yaml)');
+    project.write('evals/scenario.yaml', 'name: typo\nscenario:\n  - name: a\n    turns: []\n');
+    const orphan = earshot('validate', 'evals');
+    expect(orphan.status).toBe(1);
+    expect(orphan.stdout).toContain(
+      "invalid  evals/scenario.yaml\n  evals/scenario.yaml:1:1: error: a scenario file needs 'scenarios:' (a list of scenarios; 'turns:' or 'persona:' at the top level is the deprecated one-scenario shape); did you mean 'scenarios:' for 'scenario:'?; nothing among the inputs or in its folder includes it, so it is not an include fragment either\n",
+    );
+    project.write('evals/notes.yaml', 'title: not a scenario\n');
+    const notes = earshot('validate', 'evals/notes.yaml');
+    expect(notes.status).toBe(1);
+    expect(notes.stdout).toContain(
+      "evals/notes.yaml:1:1: error: not a scenario: a scenario file needs 'name:' and 'scenarios:' (or, deprecated, 'turns:' or 'persona:'), a manifest 'suite:'; nothing among the inputs or in its folder includes it, so it is not an include fragment either",
+    );
   });
 
   it('exits 2 on usage errors: a missing path, no path, a folder without YAML', () => {
@@ -71,15 +99,18 @@ describe('earshot validate', () => {
     expect(empty.stderr).toBe('earshot: no .yaml or .yml files found in empty\n');
   });
 
-  it('--json prints one JSON array of normalized files, without source maps, with secrets masked', () => {
+  it('--json prints one object per scenario (id, file, kind, status, diagnostics, the normalized model), without source maps, secrets masked', () => {
     project.write('evals/bad.yaml', 'name: bad\nturns: 3\n');
+    project.write('evals/pair.yaml', 'name: pair\nturns: [{user: hi}]\nscenarios:\n  - name: a\n  - name: b\n    stop_on_failure: false\n');
     const r = earshot('validate', '--json', 'evals');
     expect(r.status).toBe(1);
     const out = JSON.parse(r.stdout) as Record<string, unknown>[];
-    expect(out.map((e) => [e.status, e.kind])).toEqual([
-      ['invalid', null],
-      ['valid', 'script'],
-      ['skipped', null],
+    expect(out.map((e) => [e.id, e.kind, e.status])).toEqual([
+      ['bad', 'script', 'invalid'],
+      ['greeting', 'script', 'valid'],
+      [project.path('evals/judge.yaml'), 'fragment', 'skipped'],
+      ['pair/a', 'script', 'valid'],
+      ['pair/b', 'script', 'valid'],
     ]);
     const greeting = out[1];
     expect(greeting).toMatchObject({
@@ -92,8 +123,36 @@ describe('earshot validate', () => {
       turns: [{ expect: [{ event: 'llm_response', declared_event: 'response', within_ms: 60000, absent: false, eval: 'greets' }] }],
     });
     expect(greeting.locations).toBeUndefined();
+    expect(greeting.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'deprecated', path: 'turns' })]);
     expect(r.stdout).not.toContain('sk-test-0123456789');
-    expect(out[0].diagnostics).toEqual([expect.objectContaining({ severity: 'error', line: 2, col: 8, path: 'turns' })]);
+    expect(out[0].diagnostics).toEqual(expect.arrayContaining([expect.objectContaining({ severity: 'error', line: 2, col: 8, path: 'turns' })]));
+    expect(out[2]).toMatchObject({ file: project.path('evals/judge.yaml'), used_by: [project.path('evals/greeting.yaml')], diagnostics: [] });
+    expect(out.slice(3).map((e) => [e.name, e.file_name, e.index, e.stop_on_failure])).toEqual([
+      ['pair/a', 'pair', 0, true],
+      ['pair/b', 'pair', 1, false],
+    ]);
+  });
+
+  it('--strict turns every warning into an error: a misspelled text_contians: fails validation', () => {
+    project.write('evals/typo.yaml', 'name: typo\nscenarios:\n  - name: a\n    turns:\n      - user: hi\n        expect:\n          - event: response\n            text_contians: Paris\n');
+    expect(earshot('validate', 'evals/typo.yaml').status).toBe(0);
+    const strict = earshot('validate', '--strict', 'evals/typo.yaml');
+    expect(strict.status).toBe(1);
+    expect(strict.stdout).toContain(
+      "evals/typo.yaml:8:13: error: turns[0].expect[0].text_contians: unknown key 'text_contians'; did you mean 'text_contains'? (an error under --strict)",
+    );
+  });
+
+  it('a manifest is valid when every scenario file it names loads; entries resolve under scenarios_dir', () => {
+    project.write('evals/manifest.yaml', 'scenarios_dir: .\nsuite:\n  - bot: b.py\n    scenarios: [greeting]\n');
+    expect(earshot('validate', 'evals/manifest.yaml').stdout).toBe(
+      'valid    evals/manifest.yaml (manifest)\n\n0 valid, 0 invalid (0 scripted, 0 simulations, 1 manifest; 1 file), 0 fragments skipped\n'.replace('0 valid', '1 valid'),
+    );
+    project.write('evals/broken.yaml', 'name: broken\nscenarios: []\n');
+    project.write('evals/manifest.yaml', 'scenarios_dir: .\nsuite:\n  - bot: b.py\n    scenarios: [greeting, broken]\n');
+    const r = earshot('validate', 'evals/manifest.yaml');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('evals/manifest.yaml:4:27: error: suite[0].scenarios[1]: scenario file broken does not load (1 error)');
   });
 
   it('--allow-outside-root lets !include leave the scenario root', () => {
