@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { CLI, ROOT } from '../support/paths.js';
 import { inspectFile, loadRawDocument, validatePaths, type Manifest, type Scenario } from '../../src/scenario/index.js';
 
 /**
@@ -9,11 +10,9 @@ import { inspectFile, loadRawDocument, validatePaths, type Manifest, type Scenar
  * repository) load unchanged: zero errors, zero warnings, the same data
  * PyYAML reads with Pipecat's loader rules, and the CLI agrees.
  */
-const REPO = resolve(import.meta.dirname, '..', '..');
-const CORPUS = resolve(process.env.EARSHOT_COMPAT_DIR ?? join(REPO, '..', 'shared', 'compat', 'pipecat-release-evals'));
+const CORPUS = resolve(process.env.EARSHOT_COMPAT_DIR ?? join(ROOT, '..', 'shared', 'compat', 'pipecat-release-evals'));
 const SCENARIOS = join(CORPUS, 'scenarios');
 const FRAGMENTS = ['judge_audio.yaml', 'judge_text.yaml', 'user_audio.yaml'];
-const CLI = join(REPO, 'dist', 'cli', 'main.js');
 
 function yamlFiles(): string[] {
   return readdirSync(SCENARIOS)
