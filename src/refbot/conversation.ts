@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
-import type { TimerDriver } from '../audio/index.js';
+import type { TimerDriver } from '../core/timers.js';
 import {
   asEvalData,
   type ClientInbound,

@@ -10,7 +10,7 @@
 import { createServer, type Server } from 'node:http';
 import { monotonicClock, type Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
-import { PreciseTimerDriver, type TimerDriver } from '../audio/index.js';
+import { PreciseTimerDriver, type TimerDriver } from '../core/timers.js';
 import { type CodecName, isCodecName, ListenError, WireServer } from '../protocol/index.js';
 import { FLITE_VOICES } from '../speech/index.js';
 import { type Brain, loadBrain } from './brain/brain.js';

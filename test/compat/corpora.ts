@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { CLI, ROOT } from '../support/paths.js';
 
 /**
  * Where Pipecat's corpora live (BSD-2, kept outside this repository):
@@ -9,10 +10,9 @@ import { dirname, join, resolve } from 'node:path';
  * `pipecat-evals-newest/` (the 1.11 `scenarios:` lists). `$EARSHOT_COMPAT_DIR`
  * may also name the older corpus itself, as it used to.
  */
-const REPO = resolve(import.meta.dirname, '..', '..');
 
 function compatDir(): string {
-  return resolve(process.env.EARSHOT_COMPAT_DIR ?? join(REPO, '..', 'shared', 'compat'));
+  return resolve(process.env.EARSHOT_COMPAT_DIR ?? join(ROOT, '..', 'shared', 'compat'));
 }
 
 export function olderCorpus(): string {
@@ -34,7 +34,7 @@ export function requireCorpus(dir: string, what: string): void {
   }
 }
 
-export const CLI = join(REPO, 'dist', 'cli', 'main.js');
+export { CLI };
 
 /** Python with PyYAML: Debian's python3-yaml serves /usr/bin/python3; a pyenv or venv python3 on PATH may have its own. */
 function pythonWithYaml(): string {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeWav } from '../../src/audio/index.js';
 import type { ScenarioResult } from '../../src/results/index.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
-import { CLI, earshot, readResults, type CliRun } from '../suite/cli.testutil.js';
+import { CLI } from '../support/paths.js';
+import { earshot, readResults, type CliRun } from '../suite/cli.testutil.js';
 
 /**
  * Audio end to end, offline: the real CLI in a subprocess speaks Flite into a

@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../src/results/index.js';
+import { ROOT } from '../support/paths.js';
 
 /**
  * The package as a user gets it: `npm pack`, the tarball installed into a
@@ -21,7 +22,6 @@ import type { RunSummary } from '../../src/results/index.js';
  * registry on a fresh CI machine (`npm ci` caches tarballs, not metadata) and
  * unpack onnxruntime-node and sharp again: a minute, and on the network.
  */
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const run = promisify(execFile);
 

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audibleBounds, type MicStream, Pacer } from '../../src/audio/index.js';
 import type { CodecName } from '../../src/protocol/index.js';
 import { createTts, type TtsProvider } from '../../src/speech/index.js';
-import { type BotProcess, Client, readTruth, shape, startBot } from './support.js';
+import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
+import { Client, readTruth, shape } from './support.js';
 
 /**
  * The reference bot hearing real speech: a Flite-spoken question streamed as
@@ -83,10 +84,10 @@ function concat(parts: Int16Array[]): Int16Array {
 }
 
 describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire', (wire: CodecName) => {
-  let bot: BotProcess;
+  let bot: RefbotProcess;
   const truthFile = join(dir, `truth-${wire}.jsonl`);
   beforeAll(async () => {
-    bot = await startBot(['--wire', wire, '--brain', brainFile, '--truth-log', truthFile]);
+    bot = await startRefbotProcess(['--wire', wire, '--brain', brainFile, '--truth-log', truthFile]);
   });
   afterAll(async () => {
     await bot.stop();

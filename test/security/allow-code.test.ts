@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
-import { earshot, readResults, ROOT } from '../suite/cli.testutil.js';
+import { ROOT } from '../support/paths.js';
+import { earshot, readResults } from '../suite/cli.testutil.js';
 
 /**
  * `factory:` code hooks run the scenario author's code, so they load only

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fliteSpeech } from './flite.testutil.js';
-import { audibleBounds } from './level.js';
-import { concatPcm, mixPcm, silence } from './pcm.js';
-import { resample } from './resample.js';
-import { SileroVad } from './silero.js';
-import { OnsetDetector, type OnsetEvent, type PlacedChunk } from './onset.js';
-import { AudioOptionError } from './errors.js';
+import { fliteSpeech } from '../../../src/audio/flite.testutil.js';
+import { audibleBounds } from '../../../src/audio/level.js';
+import { concatPcm, mixPcm, silence } from '../../../src/audio/pcm.js';
+import { resample } from '../../../src/audio/resample.js';
+import { SileroVad } from '../../../src/audio/silero.js';
+import { OnsetDetector, type OnsetEvent, type PlacedChunk } from '../../../src/audio/onset.js';
+import { AudioOptionError } from '../../../src/audio/errors.js';
 
 let vad: SileroVad;
 let tts: Int16Array; // Flite at 16 kHz, as synthesized: leading and trailing silence included

@@ -1,12 +1,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { TempProject } from '../../scenario/scenario.testutil.js';
+import { TempProject } from '../../../../src/scenario/scenario.testutil.js';
+import { CLI } from '../../../support/paths.js';
 
 /** `earshot validate`, run as a user runs it: the built CLI in a subprocess. */
-const CLI = resolve(import.meta.dirname, '..', '..', '..', 'dist', 'cli', 'main.js');
-
 let project: TempProject;
 let outside: TempProject;
 

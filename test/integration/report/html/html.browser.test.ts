@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { Redactor } from '../../core/redact.js';
-import { summarize, type ScenarioResult } from '../../results/index.js';
-import { makeResult, stereoWav } from '../../results/fixtures.testutil.js';
-import { launchChromium, watchPage, type PageWatch } from '../../../test/support/chromium.js';
-import { writeHtmlReport } from './html.js';
+import { Redactor } from '../../../../src/core/redact.js';
+import { summarize, type ScenarioResult } from '../../../../src/results/index.js';
+import { makeResult, stereoWav } from '../../../../src/results/fixtures.testutil.js';
+import { launchChromium, watchPage, type PageWatch } from '../../../support/chromium.js';
+import { writeHtmlReport } from '../../../../src/report/html/html.js';
 
 /**
  * The HTML report as a person opens it: from file://, in headless Chromium,

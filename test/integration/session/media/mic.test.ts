@@ -1,10 +1,10 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { CallRecorder, concatPcm, decodeWav, Pacer, rms, silence, sineWave } from '../../audio/index.js';
-import { CODEC_NAMES, connect, type ClientConnection } from '../../protocol/index.js';
-import { startServer } from '../../protocol/loopback.testutil.js';
+import { CallRecorder, concatPcm, decodeWav, Pacer, rms, silence, sineWave } from '../../../../src/audio/index.js';
+import { CODEC_NAMES, connect, type ClientConnection } from '../../../../src/protocol/index.js';
+import { startServer } from '../../../../src/protocol/loopback.testutil.js';
 import { readFile } from 'node:fs/promises';
-import { Microphone } from './mic.js';
-import { ScenarioFiles } from './scenario.testutil.js';
+import { Microphone } from '../../../../src/session/media/mic.js';
+import { ScenarioFiles } from '../../../../src/session/media/scenario.testutil.js';
 
 /** earshot's microphone on a real socket, received by a real server peer, on both codecs. */
 const RATE = 16000;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fliteSpeech } from './flite.testutil.js';
-import { audibleBounds } from './level.js';
-import { concatPcm, silence, sineWave } from './pcm.js';
-import { resample } from './resample.js';
-import { SileroVad } from './silero.js';
-import { StreamingVad, type VadEvent, type VadFrame } from './vad.js';
-import { AudioOptionError, VadModelError } from './errors.js';
-import { readWav } from './wav.js';
+import { fliteSpeech } from '../../../src/audio/flite.testutil.js';
+import { audibleBounds } from '../../../src/audio/level.js';
+import { concatPcm, silence, sineWave } from '../../../src/audio/pcm.js';
+import { resample } from '../../../src/audio/resample.js';
+import { SileroVad } from '../../../src/audio/silero.js';
+import { StreamingVad, type VadEvent, type VadFrame } from '../../../src/audio/vad.js';
+import { AudioOptionError, VadModelError } from '../../../src/audio/errors.js';
+import { readWav } from '../../../src/audio/wav.js';
 
 let model: SileroVad;
 let speech: Int16Array; // Flite, 16 kHz, trimmed to its audible span

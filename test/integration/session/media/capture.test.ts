@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { audibleBounds, CallRecorder, concatPcm, readWav, rms, SileroVad, silence } from '../../audio/index.js';
-import type { EarshotEvent } from '../../results/events.js';
-import { createStt, createTts, type SttProvider } from '../../speech/index.js';
-import { BotCapture, type BotCaptureOptions } from './capture.js';
-import { ScenarioFiles } from './scenario.testutil.js';
+import { audibleBounds, CallRecorder, concatPcm, readWav, rms, SileroVad, silence } from '../../../../src/audio/index.js';
+import type { EarshotEvent } from '../../../../src/results/events.js';
+import { createStt, createTts, type SttProvider } from '../../../../src/speech/index.js';
+import { BotCapture, type BotCaptureOptions } from '../../../../src/session/media/capture.js';
+import { ScenarioFiles } from '../../../../src/session/media/scenario.testutil.js';
 
 /**
  * The bot capture on real speech (Flite's rendering of a reply) delivered as a

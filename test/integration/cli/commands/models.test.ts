@@ -1,17 +1,16 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LocalHub } from '../../speech/models/hub.testutil.js';
-import { findModel, requiredFiles } from '../../speech/models/registry.js';
+import { LocalHub } from '../../../../src/speech/models/hub.testutil.js';
+import { findModel, requiredFiles } from '../../../../src/speech/models/registry.js';
+import { CLI } from '../../../support/paths.js';
 
 /**
  * `earshot models`, run as a user runs it: the built CLI in a subprocess,
  * pulling from a hub on localhost (no model hub is reachable here).
  */
-const CLI = resolve(import.meta.dirname, '..', '..', '..', 'dist', 'cli', 'main.js');
-
 let dir: string;
 let hub: LocalHub;
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BrainMemory, loadBrain } from './brain.js';
+import { BrainMemory, loadBrain } from '../../../../src/refbot/brain/brain.js';
 
 /**
  * The brain in audio, for real: the user's questions are spoken by Flite

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ClientMessages, connect } from '../protocol/index.js';
-import { RefbotOptionError } from './errors.js';
-import { FaultSpecError } from './faults/switches.js';
-import { startRefbot } from './server.js';
+import { ClientMessages, connect } from '../../../src/protocol/index.js';
+import { RefbotOptionError } from '../../../src/refbot/errors.js';
+import { FaultSpecError } from '../../../src/refbot/faults/switches.js';
+import { startRefbot } from '../../../src/refbot/server.js';
 
 /** `startRefbot`: the bot in this process, as `earshot demo` and `calibrate` use it. */
 describe('startRefbot', () => {
