@@ -117,7 +117,7 @@ describe('the packed package', () => {
     expect(seen.exports).toEqual(PUBLIC_VALUES);
     expect(seen.reporters).toEqual(['list', 'dot', 'json', 'jsonl', 'junit', 'html', 'github']);
     expect(seen.version).toBe(manifest.version);
-    expect(seen.schemaTitle).toBe('earshot scripted scenario');
+    expect(seen.schemaTitle).toBe('earshot scenario file (scripted scenarios and simulations)');
     expect(seen.internalImport).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
 
     expect(seen.botUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);

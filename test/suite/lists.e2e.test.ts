@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,5 +128,36 @@ describe("pipecat eval suite's filters and flags on earshot suite", () => {
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('-a/--audio records audio; it cannot go with --no-record');
     expect((await list('-a', '-k', 'script')).length).toBe(4);
+  }, 30_000);
+});
+
+describe('earshot suite before it starts any bot', () => {
+  const manifest = (scenario: string): string => {
+    const file = join(tmp, `${scenario}.manifest.yaml`);
+    writeFileSync(file, `bots_dir: ${join(FIXTURES, '..', 'bots')}\nscenarios_dir: ${join(FIXTURES, '..', '..', 'e2e', 'lists')}\nsuite:\n  - bot: good.mjs\n    scenarios: [${scenario}]\n`);
+    return file;
+  };
+
+  it('prints the warnings of the files, located, then runs; --strict makes them errors: exit 2, no bot started', async () => {
+    const pids = join(tmp, 'pids-strict');
+    const out = join(tmp, 'strict');
+    const warned = await earshot(['suite', manifest('misspelled'), ...PYTHON, '--out', join(tmp, 'warned'), '--reporter', 'dot']).done;
+    expect(warned.stderr).toMatch(/^test\/e2e\/lists\/misspelled\.yaml:9:13: warning: turns\[0\]\.expect\[0\]\.text_contians: unknown key 'text_contians'; did you mean 'text_contains'\?\n/);
+    expect(warned.code).toBe(0);
+    const strict = await earshot(['suite', manifest('misspelled'), ...PYTHON, '--out', out, '--strict'], { EARSHOT_TEST_PID_DIR: pids }).done;
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toMatch(/misspelled\.yaml:9:13: error: turns\[0\]\.expect\[0\]\.text_contians: unknown key/);
+    expect(existsSync(pids)).toBe(false);
+    expect(readResults(out)).toEqual([]);
+  }, 60_000);
+
+  it('refuses a Python factory judge in one located line naming --judge: exit 2, no bot started', async () => {
+    const pids = join(tmp, 'pids-factory');
+    const run = await earshot(['suite', manifest('python_judge'), ...PYTHON, '--out', join(tmp, 'factory')], { EARSHOT_TEST_PID_DIR: pids }).done;
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "earshot: cannot run in Node:\ntest/e2e/lists/python_judge.yaml:6:14: error: judge.eval.factory: evals.judges.typesafe_classifier is a Python callable (Pipecat's factory:), which earshot cannot run in Node; judge with --judge openai:MODEL[@URL] or --judge ollama:MODEL\n",
+    );
+    expect(existsSync(pids)).toBe(false);
   }, 30_000);
 });
