@@ -64,7 +64,7 @@ export class ListReporter implements Reporter {
   }
 
   onScenarioStart(info: ScenarioStart): void {
-    this.running.set(resultKey({ file: info.file, run: info }), {
+    this.running.set(resultKey({ file: info.file, name: info.name, run: info }), {
       info,
       startedAtMs: this.options.clock.now(),
       turnsDone: 0,
@@ -78,7 +78,7 @@ export class ListReporter implements Reporter {
   }
 
   onTurnEnd(scenario: ScenarioStart, turn: TurnResult, failures: readonly Failure[]): void {
-    const run = this.running.get(resultKey({ file: scenario.file, run: scenario }));
+    const run = this.running.get(resultKey({ file: scenario.file, name: scenario.name, run: scenario }));
     if (run) run.turnsDone += 1;
     const prefix = this.running.size > 1 ? `${this.safe(scenarioLabel(scenario))} › ` : '';
     const lines = [`  ${this.symbol(turn.status)} ${prefix}turn ${turn.index + 1} ${this.safe(turnInput(turn), 80)} ${this.p.dim(this.turnTiming(turn))}`];

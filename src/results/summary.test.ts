@@ -47,6 +47,19 @@ describe('summarize', () => {
     expect(summarize(runs).scenarios[0]).toMatchObject({ outcome: 'flaky', ok: false, pass_rate: 0.5 });
   });
 
+  it('keeps the scenarios of one file apart: a scenarios: list is one outcome per scenario, no result superseding another', () => {
+    const s = summarize([
+      makeResult({ file: 'weather.yaml', name: 'weather/rain' }),
+      makeResult({ file: 'weather.yaml', name: 'weather/sun', status: 'failed' }),
+    ]);
+    expect(s.results).toBe(2);
+    expect(s.superseded).toBe(0);
+    expect(s.scenarios.map((o) => [o.name, o.outcome])).toEqual([
+      ['weather/rain', 'passed'],
+      ['weather/sun', 'failed'],
+    ]);
+  });
+
   it('keeps the same scenario against different bots apart', () => {
     const s = summarize([
       makeResult({ file: 'capital.yaml', bot: 'voice-a.py' }),

@@ -58,7 +58,7 @@ export interface RunSummary {
   /** passed / (results − skipped); null when there is nothing to rate. */
   pass_rate: number | null;
   outcomes: Record<Outcome, number>;
-  /** One entry per (file, bot), sorted by file then bot. */
+  /** One entry per (file, name, bot), sorted by file, name, then bot. */
   scenarios: ScenarioOutcome[];
   /** Failure kind → number of failures, over all results. */
   failure_kinds: Record<string, number>;
@@ -140,7 +140,7 @@ export function summarize(all: readonly ScenarioResult[], options: SummaryOption
   return summary;
 }
 
-/** `runs` are one (file, bot)'s results, already in repeat order. */
+/** `runs` are one (file, name, bot)'s results, already in repeat order. */
 function outcomeOf(runs: ScenarioResult[]): ScenarioOutcome {
   const last = runs[runs.length - 1];
   const id = resultIdentity(last);

@@ -101,10 +101,13 @@ export interface ScenarioResult {
 
 /**
  * Which run of a scenario a result is. A result line is identified by
- * (file, bot, repeat_index) — see `resultKey` — so shards and merges agree.
+ * (file, name, bot, repeat_index) — see `resultKey` — so shards and merges agree.
  */
 export interface ScenarioRun {
+  /** The suite entry's label: its `name:`, else its `bot:` path as written. */
   bot?: string;
+  /** The entry's `bot:` path as written, when its `name:` label differs from it. */
+  bot_path?: string;
   /** 0-based index of the repeat (`--repeat N` runs 0..N-1); absent means 0. */
   repeat_index?: number;
   /** 1-based retry of the same (file, bot, repeat_index); the highest attempt wins in a merge. */

@@ -1,8 +1,10 @@
 import { UsageError } from '../core/errors.js';
-import { formatDiagnostic, validatePaths, type Scenario } from '../scenario/index.js';
+import type { ScenarioResult } from '../results/index.js';
+import { formatDiagnostic, validatePaths, type Diagnostic, type Runnable, type Scenario } from '../scenario/index.js';
 import { runSession, type AudioEngineOptions } from '../session/index.js';
-import { artifactStem, defaultOutDir, keepArtifacts, sessionOptions } from './artifacts.js';
+import { artifactStem, defaultOutDir, keepArtifacts, sessionOptions, SIMULATION_SKIPPED, skippedResult } from './artifacts.js';
 import { executeRuns, type RunnerIo, type RunOutcome, type RunSource, type SessionDefaults } from './execute.js';
+import { printWarnings, refuseUnrunnable, replacedBlocks } from './preflight.js';
 
 export interface RunScenariosOptions extends RunnerIo {
   paths: readonly string[];
@@ -13,6 +15,13 @@ export interface RunScenariosOptions extends RunnerIo {
   defaultWithinMs?: number;
   allowOutsideRoot?: boolean;
   allowCode?: boolean;
+  /** `--strict`: every warning of the files is an error, and nothing runs. */
+  strict?: boolean;
+  /**
+   * `--judge openai:MODEL[@URL]` / `--judge ollama:MODEL`: replaces every scenario's judge (so a
+   * Python `factory:` judge is no obstacle); given to each session as `judgeOverride`.
+   */
+  judge?: string;
   stopBot?: boolean;
   triggerDisconnect?: boolean;
   session?: Omit<SessionDefaults, 'triggerDisconnect'>;
@@ -22,36 +31,78 @@ export interface RunScenariosOptions extends RunnerIo {
    * beside results.jsonl as `<stem>.wav`.
    */
   audio?: AudioEngineOptions;
+  /** For shorter paths in warnings and errors (default the working directory). */
+  cwd?: string;
 }
 
 export type RunScenariosOutcome = RunOutcome;
 
-/** Loads scenario files, throwing one UsageError that lists every located problem. */
-export function loadScenarios(paths: readonly string[], opts: { defaultWithinMs?: number; allowOutsideRoot?: boolean; cwd?: string } = {}): Scenario[] {
-  const checked = validatePaths(paths, { defaultWithinMs: opts.defaultWithinMs, allowOutsideRoot: opts.allowOutsideRoot });
+export interface LoadScenariosOptions {
+  defaultWithinMs?: number;
+  allowOutsideRoot?: boolean;
+  strict?: boolean;
+  cwd?: string;
+}
+
+/** Every scenario of every file, in file then list order, and the files' warnings (each once). */
+export interface LoadedRunnables {
+  scenarios: Runnable[];
+  warnings: Diagnostic[];
+}
+
+/**
+ * Loads scenario files and folders, every scenario of each (`scenarios:`
+ * lists), simulations included; throws one UsageError that lists every
+ * located problem (with `strict`, the warnings too).
+ */
+export function loadRunnables(paths: readonly string[], opts: LoadScenariosOptions = {}): LoadedRunnables {
+  const checked = validatePaths(paths, { defaultWithinMs: opts.defaultWithinMs, allowOutsideRoot: opts.allowOutsideRoot, strict: opts.strict });
   const problems: string[] = [];
-  const scenarios: Scenario[] = [];
+  const scenarios: Runnable[] = [];
+  const warnings: Diagnostic[] = [];
   for (const file of checked) {
     if (file.status === 'invalid') {
       problems.push(...file.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(d, { cwd: opts.cwd })));
-    } else if (file.status === 'valid' && file.loaded) {
-      if (file.loaded.kind === 'script') scenarios.push(file.loaded);
-      else if (file.loaded.kind === 'manifest') problems.push(`${file.file}: is a suite manifest; run it with \`earshot suite ${file.file}\``);
-      else problems.push(`${file.file}: is a simulation (persona:); simulations run with \`earshot suite\` or a later \`earshot simulate\``);
+    } else if (file.status === 'valid' && file.kind === 'manifest') {
+      problems.push(`${file.file}: is a suite manifest; run it with \`earshot suite ${file.file}\``);
+    } else if (file.status === 'valid') {
+      scenarios.push(...file.scenarios.flatMap((s) => (s.loaded ? [s.loaded] : [])));
+      warnings.push(...file.diagnostics);
     }
   }
   if (problems.length) throw new UsageError(`invalid scenario input:\n${problems.join('\n')}`);
   if (!scenarios.length) throw new UsageError(`no scenarios found in ${paths.join(', ')}`);
-  return scenarios;
+  return { scenarios, warnings };
+}
+
+/** Loads scenario files and folders: every scripted scenario of each, in order; a simulation is a usage error here. */
+export function loadScenarios(paths: readonly string[], opts: LoadScenariosOptions = {}): Scenario[] {
+  const { scenarios } = loadRunnables(paths, opts);
+  const simulations = scenarios.filter((s) => s.kind === 'simulation');
+  if (simulations.length) {
+    const names = simulations.map((s) => `${s.name} (${s.file})`).join(', ');
+    throw new UsageError(`simulations (persona:) cannot run yet; the simulated caller is a later issue: ${names}`);
+  }
+  return scenarios as Scenario[];
 }
 
 /**
- * `earshot run`: scenarios one after another against one running bot. Each
- * result is appended to results.jsonl the moment its scenario ends; a signal
- * stops the run between (or inside) scenarios and keeps what is finished.
+ * `earshot run`: every scenario of the files, one after another, against one
+ * running bot. The files' warnings are printed first; a Python `factory:` no
+ * flag replaces refuses the run before it starts. Each result is appended to
+ * results.jsonl the moment its scenario ends; a simulation is reported
+ * skipped (it cannot run yet); a signal stops the run between (or inside)
+ * scenarios and keeps what is finished.
  */
 export async function runScenarios(options: RunScenariosOptions): Promise<RunScenariosOutcome> {
-  const scenarios = loadScenarios(options.paths, options);
+  const cwd = options.cwd ?? process.cwd();
+  const { scenarios, warnings } = loadRunnables(options.paths, { ...options, cwd });
+  printWarnings(warnings, options.stderr ?? process.stderr, cwd);
+  refuseUnrunnable(
+    scenarios.filter((s) => s.kind === 'script'),
+    replacedBlocks(options),
+    cwd,
+  );
   return executeRuns({
     ...options,
     runs: scenarios.map((scenario, ordinal) => ({ scenario, ordinal })),
@@ -60,19 +111,21 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
     // One bot serves them all: a second session at once would talk over the first.
     concurrency: 1,
     title: 'earshot run',
+    session: { ...options.session, ...(options.judge !== undefined ? { judgeOverride: options.judge } : {}) },
   });
 }
 
 interface ListedRun {
-  scenario: Scenario;
+  scenario: Runnable;
   ordinal: number;
 }
 
 /** The source of `earshot run`: every session connects to the one bot at `url`. */
 function runningBot(url: string, stopBot: boolean | undefined): RunSource<ListedRun> {
   return {
-    describe: ({ scenario }) => ({ name: scenario.name, file: scenario.file, turn_count: scenario.turns.length }),
-    async run({ scenario, ordinal }, info, ctx) {
+    describe: ({ scenario }) => ({ name: scenario.name, file: scenario.file, turn_count: scenario.kind === 'script' ? scenario.turns.length : 0 }),
+    async run({ scenario, ordinal }, info, ctx): Promise<ScenarioResult | null> {
+      if (scenario.kind === 'simulation') return skippedResult(info, SIMULATION_SKIPPED);
       const stem = artifactStem(scenario.name, ordinal);
       let outcome;
       try {

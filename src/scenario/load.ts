@@ -27,6 +27,8 @@ export interface LoadOptions {
   sourceCache?: SourceCache;
   /** --strict: every warning is an error, so a file with a misspelled key does not load. */
   strict?: boolean;
+  /** `--scenarios-dir`: a manifest's bare scenario names resolve here instead of its `scenarios_dir` (resolved against the working directory). */
+  scenariosDir?: string;
 }
 
 export const DEFAULT_WITHIN_MS = 60_000;
@@ -165,7 +167,7 @@ function normalizeManifestFile(doc: YMap, file: string, root: string, options: L
   const raw = check(doc, MANIFEST_SPEC, '', ctx);
   if (raw === INVALID || raw === null || typeof raw !== 'object') return undefined;
   const n = new Normalizer(file, root, options.allowOutsideRoot === true, ctx);
-  const body = normalizeManifest(raw as Record<string, unknown>, n);
+  const body = normalizeManifest(raw as Record<string, unknown>, n, options.scenariosDir !== undefined ? { scenariosDir: options.scenariosDir } : {});
   return { ...body, file, root, includes: [], warnings: [], locations: ctx.locations };
 }
 

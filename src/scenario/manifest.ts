@@ -14,12 +14,13 @@ import type { Manifest, ManifestScenarioRef, SuiteEntry } from './types.js';
 
 export type ManifestBody = Omit<Manifest, 'file' | 'root' | 'includes' | 'warnings' | 'locations'>;
 
-export function normalizeManifest(raw: Record<string, unknown>, n: Normalizer): ManifestBody {
+export function normalizeManifest(raw: Record<string, unknown>, n: Normalizer, overrides: { scenariosDir?: string } = {}): ManifestBody {
   const base = dirname(n.file);
   const textOf = (key: string): string | undefined => (typeof raw[key] === 'string' ? (raw[key] as string) : undefined);
   const numOf = (key: string, fallback: number): number => (typeof raw[key] === 'number' ? (raw[key] as number) : fallback);
   const botsDir = resolve(base, textOf('bots_dir') ?? '.');
-  const scenariosDir = resolve(base, textOf('scenarios_dir') ?? 'scenarios');
+  // An override (`--scenarios-dir`) resolves against the working directory, as Pipecat's does.
+  const scenariosDir = overrides.scenariosDir !== undefined ? resolve(overrides.scenariosDir) : resolve(base, textOf('scenarios_dir') ?? 'scenarios');
   const manifest: ManifestBody = {
     kind: 'manifest',
     bots_dir: botsDir,

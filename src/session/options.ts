@@ -22,6 +22,8 @@ export interface SessionOptions {
   triggerDisconnect?: boolean;
   judgeCacheDir?: string;
   noJudgeCache?: boolean;
+  /** `--judge openai:MODEL[@URL]` / `--judge ollama:MODEL`: replaces every scenario's `judge.eval` (and its `factory:`). */
+  judgeOverride?: string;
   /** Builds the audio side for audio-modality scenarios (see media.ts). */
   media?: MediaFactory;
   /** Where this run's stereo recording goes, if its media records one. */

@@ -139,6 +139,24 @@ describe("Pipecat's newest release corpus", () => {
     for (const f of files) expect(loadRawDocument(f), f).toEqual(pyyaml[f]);
   });
 
+  it('earshot suite --list plans every scenario of every file the manifest names (simulations marked skipped), and -k/-s narrow it', () => {
+    const m = (inspectFile(MANIFEST) as Extract<ReturnType<typeof inspectFile>, { status: 'loaded' }>).loaded as Manifest;
+    const expected = [...new Set(expandManifest(m).entries.flatMap((e) => e.scenarios.map((s) => s.id)))].sort();
+    expect(expected).toHaveLength(58); // 49 scripted and 9 simulations named by the manifest
+    const list = (...args: string[]): string[][] => {
+      const r = spawnSync(process.execPath, [CLI, 'suite', MANIFEST, '--list', ...args], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    };
+    const all = list();
+    expect([...new Set(all.map((l) => l[1]))].sort()).toEqual(expected);
+    const simulations = new Set(list('-k', 'simulation').map((l) => l[1]));
+    expect(simulations.size).toBe(9);
+    expect(new Set(all.filter((l) => l[4] === '(simulation: skipped)').map((l) => l[1]))).toEqual(simulations);
+    expect(new Set(list('-k', 'script').map((l) => l[1])).size).toBe(49);
+    expect([...new Set(list('-s', 'voicemail_detection').map((l) => l[1]))]).toHaveLength(8);
+  });
+
   it('the CLI validates the scenarios folder and the manifest: exit 0, only the 5 fragments skipped', () => {
     expect(existsSync(CLI), `build first: npx tsc -p tsconfig.build.json (missing ${CLI})`).toBe(true);
     const r = spawnSync(process.execPath, [CLI, 'validate', SCENARIOS, MANIFEST], { encoding: 'utf8' });

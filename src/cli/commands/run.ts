@@ -7,6 +7,9 @@ import { addBotFlags, addTrustFlags, sessionSettings, type BotFlags, type TrustF
 import { abortOnSignals } from '../signals.js';
 
 interface RunFlags extends AudioFlags, BotFlags, TrustFlags {
+  strict?: boolean;
+  /** `--judge` (registered by the session flags, when they offer it). */
+  judge?: string;
   out?: string;
   reporter: string;
   stopBot?: boolean;
@@ -14,7 +17,10 @@ interface RunFlags extends AudioFlags, BotFlags, TrustFlags {
   verbose?: boolean;
 }
 
-/** `earshot run <scenarios...> --url ws://...`: exit 0 when all pass, 1 when any fails, 2 for usage errors. */
+/**
+ * `earshot run <scenarios...> --url ws://...`: every scenario of every file; exit 0 when all pass
+ * (a simulation is reported skipped), 1 when any fails, 2 for usage errors (`--strict`: any warning).
+ */
 export const runCommand: CliCommand = {
   name: 'run',
   register(program: Command): void {
@@ -27,6 +33,7 @@ export const runCommand: CliCommand = {
       .option('--reporter <list>', 'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)', 'list')
       .option('--stop-bot', 'ask the bot to shut down (eval-cancel) after each scenario')
       .option('--trigger-disconnect', "fire the bot's on_client_disconnected handler when each scenario ends")
+      .option('--strict', 'treat every warning of the files as an error (exit 2 before anything runs)')
       .option('-v, --verbose', 'print the debug trace as it happens');
     addTrustFlags(command);
     addAudioFlags(command).action(async (paths: string[], flags: RunFlags) => {
@@ -42,6 +49,8 @@ export const runCommand: CliCommand = {
           defaultWithinMs: flags.timeout,
           allowOutsideRoot: flags.allowOutsideRoot,
           allowCode: flags.allowCode,
+          strict: flags.strict === true,
+          ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
           stopBot: flags.stopBot,
           triggerDisconnect: flags.triggerDisconnect,
           verbose: flags.verbose,
@@ -50,7 +59,7 @@ export const runCommand: CliCommand = {
           session: sessionSettings(flags),
         });
         const signalled = signals.exitCode();
-        process.exitCode = signalled ?? (outcome.results.every((r) => r.status === 'passed') ? 0 : 1);
+        process.exitCode = signalled ?? (outcome.summary.ok ? 0 : 1);
       } finally {
         signals.dispose();
       }
