@@ -69,13 +69,10 @@ export async function concludeSimulation(input: ConcludeInput): Promise<Scenario
   const fail = (kind: FailureKind, reason: string): void => {
     failures.push({ kind, turn_index: null, expectation_index: null, event: null, reason });
   };
-  const finish = (status: ScenarioResult['status'], error?: string): ScenarioResult => ({
-    ...result,
-    status,
-    failures,
-    ...(error !== undefined ? { error } : {}),
-    simulation: block,
-  });
+  const finish = (status: ScenarioResult['status'], error?: string): ScenarioResult => {
+    log(`simulation: ${status.toUpperCase()} (ended by ${block.ended_by}; ${failures.length} failure(s))`);
+    return { ...result, status, failures, ...(error !== undefined ? { error } : {}), simulation: block };
+  };
 
   // A run that never completed says nothing about the bot: no judge is asked.
   if (result.status === 'error' || played.endedBy === 'error' || result.failures.some((f) => f.turn_index === null && f.kind !== 'protocol_error')) {
