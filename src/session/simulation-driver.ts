@@ -52,7 +52,8 @@ export class SimulationDriver implements SessionDriver {
 
   constructor(
     readonly simulation: Simulation,
-    private readonly deps: SimulationDriverDeps,
+    /** What it plays the call and judges it with. */
+    readonly deps: SimulationDriverDeps,
   ) {}
 
   /** A line for the session's trace (the caller's model's retries), while the call runs. */
