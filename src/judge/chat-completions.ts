@@ -55,6 +55,16 @@ export interface RetryPolicy {
   retryMaxDelayMs: number;
 }
 
+/** A minute per attempt, three attempts, backoff from half a second up to eight. */
+export function retryPolicy(options: Partial<RetryPolicy> = {}): RetryPolicy {
+  return {
+    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+    maxAttempts: Math.max(1, options.maxAttempts ?? 3),
+    retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
+    retryMaxDelayMs: options.retryMaxDelayMs ?? 8_000,
+  };
+}
+
 export interface ChatCallContext {
   policy: RetryPolicy;
   redactor: Redactor;

@@ -36,4 +36,4 @@ export {
   type JudgeServiceFactory,
 } from './services.js';
 export { VerdictCache, defaultJudgeCacheDir, verdictCacheKey } from './cache.js';
-export type { ChatAnswer, ChatCallContext, ChatEndpoint, ChatRequest, ChatTool, RetryPolicy, ToolCall } from './chat-completions.js';
+export { retryPolicy, type ChatAnswer, type ChatCallContext, type ChatEndpoint, type ChatRequest, type ChatTool, type RetryPolicy, type ToolCall } from './chat-completions.js';

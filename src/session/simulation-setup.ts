@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { Redactor } from '../core/redact.js';
-import { resolveJudgeService, type JudgeBackend, type RetryPolicy } from '../judge/index.js';
+import { resolveJudgeService, retryPolicy, type JudgeBackend } from '../judge/index.js';
 import { ScenarioError, unrunnableFactories, type LlmConfig, type Simulation } from '../scenario/index.js';
 import { createSimulator } from '../simulate/index.js';
 import { FactoryError, loadFactory } from '../speech/index.js';
@@ -42,12 +42,7 @@ export async function createSimulationDriver(simulation: Simulation, setup: Simu
   const python = unrunnableFactories(simulation, replaced);
   if (python.length) throw new ScenarioError(simulation.file, python);
   const random = setup.random ?? Math.random;
-  const policy: RetryPolicy = {
-    requestTimeoutMs: setup.requestTimeoutMs ?? 60_000,
-    maxAttempts: Math.max(1, setup.maxAttempts ?? 3),
-    retryBaseDelayMs: 500,
-    retryMaxDelayMs: 8_000,
-  };
+  const policy = retryPolicy({ ...(setup.requestTimeoutMs !== undefined ? { requestTimeoutMs: setup.requestTimeoutMs } : {}), ...(setup.maxAttempts !== undefined ? { maxAttempts: setup.maxAttempts } : {}) });
   const simulatorConfig = setup.simulatorOverride ?? simulation.simulator;
   const simulatorBackend = await factoryBackend(simulatorConfig, 'simulator', simulation, setup, env);
   let log: (line: string) => void = () => undefined;

@@ -6,11 +6,11 @@ import {
   JUDGE_SERVICES,
   JudgeConfigError,
   resolveJudgeService,
+  retryPolicy,
   unknownJudgeFields,
   type ChatCallContext,
   type JudgeBackend,
   type JudgeError,
-  type RetryPolicy,
 } from '../judge/index.js';
 import type { LlmConfig } from '../scenario/index.js';
 import { END_CALL, END_CALL_TOOL, personaInstruction, personaMessages, type HeardLine } from './persona.js';
@@ -66,12 +66,7 @@ export function createSimulator(options: CreateSimulatorOptions): Simulator {
   const trace = options.trace ?? ((): void => undefined);
   if (!options.backend) for (const field of unknownJudgeFields(options.config)) trace(`simulator: ignoring simulator.${field} (no service reads it)`);
   const clock = options.clock ?? monotonicClock;
-  const policy: RetryPolicy = {
-    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
-    maxAttempts: Math.max(1, options.maxAttempts ?? 3),
-    retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
-    retryMaxDelayMs: options.retryMaxDelayMs ?? 8_000,
-  };
+  const policy = retryPolicy(options);
   const random = options.random ?? Math.random;
   const instruction = personaInstruction(options.persona, options.goal);
   const description = redactor.text(`${backend.service}/${backend.model} @ ${backend.endpoint}`);
