@@ -21,14 +21,15 @@ const BRAIN = join(ROOT, 'test/e2e/sim/brain-booking.yaml');
 let server: LlmServer;
 let bot: RefbotProcess;
 let silentBot: RefbotProcess;
+let protobufBot: RefbotProcess;
 let booking: Record<string, Simulation>;
 let extensions: Record<string, Simulation>;
 
 const override = (model: string): LlmConfig => ({ service: 'openai', model, endpoint: server.url });
 
-async function simulate(sim: Simulation, url = bot.url): Promise<SessionOutcome> {
+async function simulate(sim: Simulation, url = bot.url, codec: 'pipecat-eval' | 'protobuf' = 'pipecat-eval'): Promise<SessionOutcome> {
   const driver = await createSimulationDriver(sim, { env: {}, simulatorOverride: override('persona-model'), judgeOverride: override('judge-model'), random: seeded(42), requestTimeoutMs: 10_000 });
-  return driveSession(sim, { url, env: {} }, driver);
+  return driveSession(sim, { url, env: {}, codec }, driver);
 }
 
 function byName(file: string): Record<string, Simulation> {
@@ -38,13 +39,17 @@ function byName(file: string): Record<string, Simulation> {
 
 beforeAll(async () => {
   server = await startLlmServer(simLlm({ persona: callerRules(), judge: judgeRules }));
-  [bot, silentBot] = await Promise.all([startRefbotProcess(['--brain', BRAIN]), startRefbotProcess(['--brain', BRAIN, '--fault', 'hang-after-turn=1'])]);
+  [bot, silentBot, protobufBot] = await Promise.all([
+    startRefbotProcess(['--brain', BRAIN]),
+    startRefbotProcess(['--brain', BRAIN, '--fault', 'hang-after-turn=1']),
+    startRefbotProcess(['--brain', BRAIN, '--wire', 'protobuf']),
+  ]);
   booking = byName('booking.yaml');
   extensions = byName('extensions.yaml');
 }, 30_000);
 
 afterAll(async () => {
-  await Promise.all([bot?.stop(), silentBot?.stop(), server?.close()]);
+  await Promise.all([bot?.stop(), silentBot?.stop(), protobufBot?.stop(), server?.close()]);
 });
 
 describe('a simulated caller against the reference bot (text)', () => {
@@ -82,6 +87,12 @@ describe('a simulated caller against the reference bot (text)', () => {
     expect(trace).toContain('judge: goal achieved');
   }, 30_000);
 
+  it('plays the same call over the protobuf wire', async () => {
+    const { result, trace } = await simulate(booking.available, protobufBot.url, 'protobuf');
+    expect(result.status, trace).toBe('passed');
+    expect(result.simulation!.transcript.filter((e) => e.kind === 'caller')).toHaveLength(3);
+  }, 30_000);
+
   it('fails on success: the bot could not book the only time the caller could make', async () => {
     const { result } = await simulate(booking.taken);
     const s = result.simulation!;
@@ -109,6 +120,18 @@ describe('a simulated caller against the reference bot (text)', () => {
     expect(result.failures[0].kind).toBe('cut_short');
     // The lull is 2 s after the caller's last line, not the 60 s call cap.
     expect(performance.now() - started).toBeLessThan(20_000);
+  }, 30_000);
+});
+
+describe('when the caller cannot be played', () => {
+  it("a caller's model that cannot be reached ends the call at once as an error, judged not at all", async () => {
+    const judged = server.requests.length;
+    const driver = await createSimulationDriver(booking.available, { env: {}, simulatorOverride: { service: 'openai', model: 'gone', endpoint: 'http://127.0.0.1:9/v1' }, judgeOverride: override('judge-model'), maxAttempts: 1 });
+    const { result } = await driveSession(booking.available, { url: bot.url, env: {} }, driver);
+    expect(result.status).toBe('error');
+    expect(result.simulation).toMatchObject({ ended_by: 'error', passed: false, success: { verdict: 'none' } });
+    expect(result.failures[0]).toMatchObject({ kind: 'harness_error', reason: expect.stringContaining("the caller's model failed") });
+    expect(server.requests.length).toBe(judged);
   }, 30_000);
 });
 
