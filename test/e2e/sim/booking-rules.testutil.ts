@@ -14,10 +14,16 @@ export function callerRules(): PersonaRule[] {
     { when: (v) => is('Morgan')(v), say: 'Do you have parking?' },
     { when: (v) => /reserved/.test(v.lastBot), say: 'Thank you, goodbye!', endCall: { success: true, reason: 'The table is booked.' } },
     { when: (v) => /not available/.test(v.lastBot), say: 'That is a pity. Thank you anyway, goodbye.', endCall: { success: false, reason: 'My time was not available.' } },
-    { when: (v) => /how many people/.test(v.lastBot), say: 'A table for two people, please.' },
+    // A bot that did not catch it gets the same words again, as from a real caller (its recognizer may mishear).
+    { when: (v) => /not catch|say it again/.test(v.lastBot) && lastCallerLine(v) !== undefined, say: (v) => lastCallerLine(v)! },
+    { when: (v) => /how many people/.test(v.lastBot), say: 'For two people.' },
     { when: (v) => is('Casey')(v) && /what time/.test(v.lastBot), say: 'At seven PM, please.' },
-    { when: (v) => /what time/.test(v.lastBot), say: "At six o'clock, please." },
+    { when: (v) => /what time/.test(v.lastBot), say: "At six o'clock." },
   ];
+}
+
+function lastCallerLine(v: PersonaView): string | undefined {
+  return [...v.lines].reverse().find((l) => l.role === 'caller')?.text;
 }
 
 /** A reply mentions the time as digits or words (a transcript writes "six p m"). */

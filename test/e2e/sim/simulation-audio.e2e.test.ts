@@ -39,7 +39,9 @@ describe('a simulated caller in audio modality', () => {
     const s = result.simulation!;
     expect(result.status, trace).toBe('passed');
     expect(s.ended_by).toBe('end_call');
-    expect(s.transcript.filter((e) => e.kind === 'caller').map((e) => (e as { text: string }).text)).toEqual(['A table for two people, please.', "At six o'clock, please.", 'Thank you, goodbye!']);
+    // The caller's lines, less repeats for a bot that misheard (its recognizer runs on a busy machine too).
+    const lines = s.transcript.flatMap((e) => (e.kind === 'caller' ? [e.text] : []));
+    expect(lines.filter((l, i) => l !== lines[i - 1])).toEqual(['For two people.', "At six o'clock.", 'Thank you, goodbye!']);
     // What the caller heard is the bot's speech as PocketSphinx wrote it, not its LLM text.
     const heard = readPersonaPrompt(server.requests.find((r) => readPersonaPrompt(r))!)!;
     expect(heard.lastBot).toMatch(/how many people/);
@@ -51,6 +53,6 @@ describe('a simulated caller in audio modality', () => {
     expect(latency.reason).toContain('from the persona stopping to the first spoken sentence');
     // Every caller line was a spoken turn: the user's speech was measured, and the bot answered it aloud.
     for (const turn of result.turns) expect(turn.metrics?.voice_to_voice_ms, JSON.stringify(turn.metrics)).toBeGreaterThan(0);
-    expect(trace).toMatch(/send: speech "A table for two people, please\."/);
-  }, 200_000);
+    expect(trace).toMatch(/send: speech "For two people\."/);
+  }, 300_000);
 });

@@ -60,10 +60,10 @@ describe('a simulated caller against the reference bot (text)', () => {
     expect(s.ended_by).toBe('end_call');
     expect(s.transcript.map((e) => [e.kind, 'text' in e ? e.text : 'name' in e ? e.name : ''])).toEqual([
       ['bot', 'Hello, and thank you for calling the Riverside restaurant. How many people will be joining you tonight?'],
-      ['caller', 'A table for two people, please.'],
+      ['caller', 'For two people.'],
       ['call', 'collect_party_size'],
       ['bot', 'A table for 2. What time would you like to come in?'],
-      ['caller', "At six o'clock, please."],
+      ['caller', "At six o'clock."],
       ['call', 'check_availability'],
       ['call', 'end_conversation'],
       ['bot', 'Your table is reserved for 2 at 6 PM tonight. Thank you for calling. Goodbye.'],
@@ -79,7 +79,7 @@ describe('a simulated caller against the reference bot (text)', () => {
       ['latency', true, expect.any(Number)],
     ]);
     // Each caller line is a session turn with its timing; the times run forward.
-    expect(result.turns.map((t) => t.input.user)).toEqual(['A table for two people, please.', "At six o'clock, please.", 'Thank you, goodbye!']);
+    expect(result.turns.map((t) => t.input.user)).toEqual(['For two people.', "At six o'clock.", 'Thank you, goodbye!']);
     expect(result.turns[0].metrics?.first_token_ms).toBeGreaterThan(0);
     const times = s.transcript.map((e) => e.at_ms);
     expect([...times].sort((a, b) => a - b)).toEqual(times);
