@@ -13,7 +13,8 @@ import { newestCorpus, requireCorpus } from './corpora.js';
  * Simulations of Pipecat's newest release corpus, run unchanged against the
  * reference bot wherever its brain can play the bot they were written for:
  * `capital_curious` (text and audio) against the default brain,
- * `book_table/available` against test/e2e/sim/brain-booking.yaml. The
+ * `book_table/available` against test/e2e/sim/brain-booking.yaml and
+ * `order_pizza` against test/e2e/sim/brain-pizza.yaml. The
  * corpus's simulator (Ollama) and judge (a Python classifier) are replaced
  * by the stand-in LLM server, as `--simulator` / `--judge` would replace
  * them, and in audio its Kokoro / Moonshine by Flite / PocketSphinx, as
@@ -24,16 +25,26 @@ const SIMULATED = join(CORPUS, 'scenarios', 'simulated');
 let server: LlmServer;
 let capitalsBot: RefbotProcess;
 let bookingBot: RefbotProcess;
+let pizzaBot: RefbotProcess;
 let engine: AudioEngine;
 
 const persona = [
+  { when: (v: { lastBot: string }) => v.lastBot.includes('what kind of pizza'), say: 'A large pepperoni pizza, please.' },
+  { when: (v: { lastBot: string }) => v.lastBot.includes('is that right'), say: 'How long will delivery take?' },
+  { when: (v: { lastBot: string }) => v.lastBot.includes('minutes'), say: 'Great, yes, please confirm the order.' },
+  { when: (v: { lastBot: string }) => v.lastBot.includes('on its way'), endCall: { success: true, reason: 'The pizza is ordered.' } },
   { when: (v: { lastBot: string }) => v.lastBot.includes('berlin'), say: 'Thank you, that is all I needed. Goodbye!', endCall: { success: true, reason: 'Berlin is the capital.' } },
   { when: (v: { persona: string; callerTurns: number }) => v.persona.startsWith('A friendly, curious traveler') && v.callerTurns === 0, say: 'What is the capital of Germany?' },
   ...callerRules(),
 ];
 const judge = {
   ...judgeRules,
-  goal: (v: RunView): 'yes' | 'no' => (v.success?.includes('Berlin') ? (v.replies.some((r) => /berlin/i.test(r)) ? 'yes' : 'no') : judgeRules.goal(v)),
+  goal: (v: RunView): 'yes' | 'no' => {
+    const said = (re: RegExp): boolean => v.replies.some((r) => re.test(r));
+    if (v.success?.includes('Berlin')) return said(/berlin/i) ? 'yes' : 'no';
+    if (v.success?.includes('pepperoni')) return said(/large pepperoni/i) && said(/minutes/) && said(/order is complete/) ? 'yes' : 'no';
+    return judgeRules.goal(v);
+  },
 };
 
 function simulation(file: string, name: string): Simulation {
@@ -51,12 +62,16 @@ async function simulate(sim: Simulation, url: string, media?: AudioEngine): Prom
 beforeAll(async () => {
   requireCorpus(CORPUS, "Pipecat's newest release corpus");
   server = await startLlmServer(simLlm({ persona, judge }));
-  [capitalsBot, bookingBot] = await Promise.all([startRefbotProcess(), startRefbotProcess(['--brain', join(ROOT, 'test/e2e/sim/brain-booking.yaml')])]);
+  [capitalsBot, bookingBot, pizzaBot] = await Promise.all([
+    startRefbotProcess(),
+    startRefbotProcess(['--brain', join(ROOT, 'test/e2e/sim/brain-booking.yaml')]),
+    startRefbotProcess(['--brain', join(ROOT, 'test/e2e/sim/brain-pizza.yaml')]),
+  ]);
   engine = new AudioEngine({ tts: 'flite', stt: 'sphinx', record: false, noCache: true });
 }, 30_000);
 
 afterAll(async () => {
-  await Promise.all([capitalsBot?.stop(), bookingBot?.stop(), server?.close(), engine?.close()]);
+  await Promise.all([capitalsBot?.stop(), bookingBot?.stop(), pizzaBot?.stop(), server?.close(), engine?.close()]);
 });
 
 describe("Pipecat's simulations, unchanged, against the reference bot", () => {
@@ -76,6 +91,13 @@ describe("Pipecat's simulations, unchanged, against the reference bot", () => {
     expect(result.status, trace).toBe('passed');
     const calls = result.simulation!.transcript.flatMap((e) => (e.kind === 'call' ? [e.name] : []));
     expect(calls).toEqual(['collect_party_size', 'check_availability', 'end_conversation']);
+  }, 60_000);
+
+  it('order_pizza: the order, its read-back, a delivery estimate and the completion, every call the metric wants', async () => {
+    const { result, trace } = await simulate(simulation('order_pizza.yaml', 'order_pizza/order_pizza'), pizzaBot.url);
+    expect(result.status, trace).toBe('passed');
+    expect(result.simulation!.metrics.find((m) => m.name === 'order_recorded')).toMatchObject({ passed: true, value: 4 });
+    expect(result.simulation).toMatchObject({ ended_by: 'end_call', persona_turns: 3 });
   }, 60_000);
 
   it('capital_curious/audio: spoken in real time, heard through transcription, latency measured as Pipecat does', async () => {
