@@ -17,16 +17,17 @@ const ALLOWED: Record<string, string[]> = {
   protocol: ['core'],
   audio: ['core'],
   judge: ['core'],
+  simulate: ['core', 'judge', 'scenario', 'results'],
   metrics: ['core', 'scenario'],
   results: ['core', 'scenario', 'metrics'],
   speech: ['core', 'audio'],
-  session: ['core', 'protocol', 'judge', 'speech', 'audio', 'metrics', 'scenario', 'results'],
+  session: ['core', 'protocol', 'judge', 'simulate', 'speech', 'audio', 'metrics', 'scenario', 'results'],
   report: ['core', 'audio', 'metrics', 'results', 'scenario'],
   bots: ['core'],
   runner: ['core', 'session', 'scenario', 'report', 'results', 'metrics', 'bots'],
   tools: ['core', 'session', 'scenario', 'report', 'results', 'metrics', 'bots', 'runner'],
   refbot: ['core', 'protocol', 'audio', 'speech'],
-  cli: ['core', 'scenario', 'protocol', 'audio', 'judge', 'metrics', 'results', 'speech', 'session', 'report', 'bots', 'runner', 'tools', 'refbot'],
+  cli: ['core', 'scenario', 'protocol', 'audio', 'judge', 'simulate', 'metrics', 'results', 'speech', 'session', 'report', 'bots', 'runner', 'tools', 'refbot'],
 };
 
 const MAX_SOURCE_LINES = 400;

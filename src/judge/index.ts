@@ -18,7 +18,7 @@ export type {
 export { createJudge, type CreateJudgeOptions } from './judge.js';
 export { ConversationLog, latestReply, latestReplyText } from './conversation.js';
 export { JudgeConfigError, JudgeError, isJudgeError, type JudgeErrorCode } from './errors.js';
-export { parseVerdict, type ParsedVerdict } from './parse.js';
+export { parseVerdict, readJsonObject, type ParsedVerdict } from './parse.js';
 export { JUDGE_SYSTEM_PROMPT, PROMPT_LINES, judgeMessages, renderTranscript } from './prompt.js';
 export {
   DEFAULT_OLLAMA_EXTRA,
@@ -36,4 +36,4 @@ export {
   type JudgeServiceFactory,
 } from './services.js';
 export { VerdictCache, defaultJudgeCacheDir, verdictCacheKey } from './cache.js';
-export type { ChatCallContext, ChatEndpoint, RetryPolicy } from './chat-completions.js';
+export { retryPolicy, type ChatAnswer, type ChatCallContext, type ChatEndpoint, type ChatRequest, type ChatTool, type RetryPolicy, type ToolCall } from './chat-completions.js';

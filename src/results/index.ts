@@ -1,5 +1,6 @@
 export * from './types.js';
 export * from './events.js';
+export * from './simulation.js';
 export * from './turn-metrics.js';
 export * from './identity.js';
 export * from './errors.js';

@@ -1,5 +1,6 @@
 import type { EarshotEvent } from './events.js';
 import type { EventName } from '../scenario/events.js';
+import type { SimulationResult } from './simulation.js';
 import type { TurnMetrics } from './turn-metrics.js';
 
 /**
@@ -25,6 +26,14 @@ export const FAILURE_KINDS = [
   'protocol_error',
   'latency_exceeded',
   'harness_error',
+  // Simulations (results/simulation.ts): scenario-level, turn_index null.
+  'cut_short',
+  'goal_not_met',
+  'judge_no_verdict',
+  'out_of_range',
+  'function_calls_mismatch',
+  'scorecard_below_threshold',
+  'signal_failed',
 ] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
@@ -97,6 +106,8 @@ export interface ScenarioResult {
   events?: EarshotEvent[];
   /** Suite bookkeeping: which bot, which repeat. */
   run?: ScenarioRun;
+  /** A simulation's conversation, end and scores (absent for scripted scenarios). */
+  simulation?: SimulationResult;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { CALL_SPEC, DEFAULT_SPAWN, JUDGE_SPEC, LLM_SPEC, ref, SIMULATION_MEASURES, str, text, TURN_SPEC, USER_SPEC } from './fields.js';
 import type { ObjectSpec, Spec } from './spec.js';
+import { SCENARIO_SEVERITIES, SCORECARD_DIMENSIONS } from './types.js';
 
 /**
  * The file-level formats as field tables: Pipecat's scenario files (a `name:`
@@ -13,6 +14,8 @@ const commonRunnable = {
   user: USER_SPEC,
   judge: JUDGE_SPEC,
   trigger_disconnect: { kind: 'boolean', default: false, description: "Fire the bot's on_client_disconnected handler at the end." },
+  category: text('earshot extension (GAIA): a free-text label for grouping and --category filtering.'),
+  severity: str('earshot extension (GAIA): how much a failure matters, for --severity filtering.', { enum: SCENARIO_SEVERITIES }),
 } satisfies Record<string, Spec>;
 
 export const SCRIPT_SPEC: ObjectSpec = {
@@ -45,6 +48,77 @@ export const METRIC_SPEC = ref('metric', {
   rules: [{ oneOf: [{ required: ['criterion'] }, { required: ['measure'] }] }],
 });
 
+/** GAIA's weights, in percent; a file's `weights:` replaces the ones it names. */
+export const DEFAULT_SCORECARD_WEIGHTS: Readonly<Record<(typeof SCORECARD_DIMENSIONS)[number], number>> = Object.freeze({
+  correctness: 25,
+  tool_selection: 20,
+  context_retention: 20,
+  completeness: 15,
+  efficiency: 10,
+  personality: 5,
+  error_recovery: 5,
+});
+export const DEFAULT_SCORECARD_PASS = 7;
+/** Functions whose call by the bot ends the call on purpose (NeMo's EndConversationTool and terminal transfers). */
+export const DEFAULT_EXIT_FUNCTIONS = ['end_conversation', 'end_call', 'hang_up', 'transfer_to_human', 'transfer_to_agent'] as const;
+
+export const SCORECARD_SPEC = ref('scorecard', {
+  kind: 'object',
+  description: 'earshot extension (GAIA): score the conversation 0-10 on weighted dimensions; {} for the defaults.',
+  fields: {
+    expected_answer: str(
+      'The answer the bot should give; a number in it caps correctness by the deviation of the closest number the bot said (<=1% 10, <=5% 8, <=15% 4, <=50% 1, else 0). null: the bot must say it does not know.',
+    ),
+    weights: {
+      kind: 'object',
+      description: `Weight of each dimension, replacing GAIA's defaults (${Object.entries(DEFAULT_SCORECARD_WEIGHTS)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}); normalized; 0 leaves one out.`,
+      minProperties: 1,
+      fields: Object.fromEntries(SCORECARD_DIMENSIONS.map((d) => [d, { kind: 'number', min: 0, description: `Weight of ${d}.` } satisfies Spec])),
+    },
+    pass_threshold: { kind: 'number', min: 0, max: 10, default: DEFAULT_SCORECARD_PASS, description: 'Weighted total (0-10) needed to pass.' },
+  },
+});
+
+export const SUCCESS_SIGNALS_SPEC = ref('success_signals', {
+  kind: 'object',
+  description: 'earshot extension (NeMo): signals that gate the verdict; every one listed must hold.',
+  minProperties: 1,
+  fields: {
+    clean_exit: {
+      kind: 'oneOf',
+      description: `The bot ended the call on purpose: it closed the connection normally, or called an exit function (default ${DEFAULT_EXIT_FUNCTIONS.join(', ')}); a cap, a silence or the caller hanging up never counts.`,
+      options: [
+        { kind: 'boolean', description: 'true: the default exit functions.' },
+        {
+          kind: 'object',
+          description: 'The functions that end the call.',
+          required: ['functions'],
+          fields: { functions: { kind: 'array', nonEmpty: true, items: text('Function name.'), description: 'Function names.' } },
+        },
+      ],
+    },
+    action_match: {
+      kind: 'oneOf',
+      description: "The bot's calls, in order (each a name or a name with an args subset); other calls may come between.",
+      options: [
+        { kind: 'array', nonEmpty: true, items: CALL_SPEC, description: 'The expected calls, in order.' },
+        {
+          kind: 'object',
+          description: 'The expected calls and whether others may come between.',
+          required: ['calls'],
+          fields: {
+            calls: { kind: 'array', nonEmpty: true, items: CALL_SPEC, description: 'The expected calls, in order.' },
+            exact: { kind: 'boolean', default: false, description: 'No other call may be made.' },
+          },
+        },
+      ],
+    },
+    nl_assertions: { kind: 'array', nonEmpty: true, items: text('A claim about the conversation.'), description: 'Claims judged one by one.' },
+  },
+});
+
 export const SIMULATION_SPEC: ObjectSpec = {
   kind: 'object',
   description: 'A simulation: an LLM plays the caller described by persona and goal.',
@@ -67,6 +141,8 @@ export const SIMULATION_SPEC: ObjectSpec = {
       default: 1,
       description: "Deprecated (Pipecat's first format): success rate over the runs needed to pass.",
     },
+    scorecard: SCORECARD_SPEC,
+    success_signals: SUCCESS_SIGNALS_SPEC,
   },
   rules: [
     {

@@ -45,5 +45,11 @@ export {
   DEFAULT_EXPLAIN_BELOW,
   SIMULATION_MEASURES,
 } from './fields.js';
+export { matchesTags, type TagFilter } from './simulation-extensions.js';
+export {
+  DEFAULT_EXIT_FUNCTIONS,
+  DEFAULT_SCORECARD_PASS,
+  DEFAULT_SCORECARD_WEIGHTS,
+} from './file-fields.js';
 export * from './events.js';
 export * from './types.js';

@@ -8,6 +8,7 @@ import { findScenarioRoot, type RootCache } from './root.js';
 import { isScenarioFileShape, missingScenarioMessage, splitScenarioFile, type RunnableKind } from './scenario-file.js';
 import { normalizeScript } from './script.js';
 import { normalizeSimulation } from './simulation.js';
+import { normalizeTags } from './simulation-extensions.js';
 import { DEFAULT_LIMITS, readYamlFile, type LoadLimits, type SourceCache } from './source.js';
 import { check, INVALID, type CheckContext } from './spec.js';
 import type { LoadedFile, LoadedKind, Manifest, Runnable, Scenario, ScenarioCheck, ScenarioFile, Simulation } from './types.js';
@@ -184,7 +185,7 @@ function normalizeRunnable(
   const fields = raw as Record<string, unknown>;
   const n = new Normalizer(c.file, c.root, c.options.allowOutsideRoot === true, ctx);
   const body = kind === 'script' ? normalizeScript(fields, n, c.options.defaultWithinMs ?? DEFAULT_WITHIN_MS) : normalizeSimulation(fields, n);
-  const base = { file: c.file, root: c.root, includes: [] as string[], warnings: [] as Diagnostic[], ...meta };
+  const base = { file: c.file, root: c.root, includes: [] as string[], warnings: [] as Diagnostic[], ...meta, ...normalizeTags(fields) };
   const code = { requires_code: n.hooks.some((h) => h.runtime === 'node'), code_hooks: n.hooks };
   return { ...body, ...base, ...code, locations: ctx.locations } as Runnable;
 }

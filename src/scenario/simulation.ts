@@ -1,4 +1,5 @@
 import { asRecord, normalizeCall, normalizeJudge, normalizeLlm, normalizeUser, type Normalizer } from './normalize.js';
+import { normalizeScorecard, normalizeSignals } from './simulation-extensions.js';
 import type { Simulation, SimulationMetric } from './types.js';
 
 /**
@@ -6,7 +7,9 @@ import type { Simulation, SimulationMetric } from './types.js';
  * first with weighted metrics and `pass_threshold`, the newest with
  * `min_score`, measured metrics and `max_silence_s`, where every run must pass
  * and `weight`/`pass_threshold` are gone: still read, with a deprecation
- * warning). Loaded and checked only; running them is a later issue.
+ * warning), plus earshot's `scorecard:` and `success_signals:`
+ * (simulation-extensions.ts). The simulated caller that runs them is
+ * `session/simulation-driver.ts`.
  */
 
 export type SimulationBody = Omit<
@@ -55,7 +58,13 @@ export function normalizeSimulation(raw: Record<string, unknown>, n: Normalizer)
     runs: num('runs', 1),
     pass_threshold: num('pass_threshold', 1),
     trigger_disconnect: raw.trigger_disconnect === true,
+    ...optional('scorecard', normalizeScorecard(raw.scorecard, n)),
+    ...optional('success_signals', normalizeSignals(raw.success_signals, n)),
   };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
 function normalizeMetric(raw: Record<string, unknown>, p: string, n: Normalizer): SimulationMetric | undefined {

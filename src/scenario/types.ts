@@ -201,6 +201,10 @@ interface RunnableBase extends LoadedBase {
   user: UserConfig;
   judge: JudgeConfig;
   trigger_disconnect: boolean;
+  /** earshot extension (GAIA's): a free-text label for grouping and `--category` filtering. */
+  category?: string;
+  /** earshot extension (GAIA's): how much a failure matters, for `--severity` filtering. */
+  severity?: ScenarioSeverity;
   /** True when a block names a `factory:`; the runtime refuses such a file without `--allow-code`. */
   requires_code: boolean;
   code_hooks: CodeHook[];
@@ -231,7 +235,47 @@ export interface SimulationMetric {
   calls?: ExpectedCall[];
 }
 
-/** A simulation (`persona:`): an LLM plays the caller. Loaded only; running it is a later issue. */
+export const SCENARIO_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
+export type ScenarioSeverity = (typeof SCENARIO_SEVERITIES)[number];
+
+/** GAIA's seven scorecard dimensions, in the order reports list them. */
+export const SCORECARD_DIMENSIONS = [
+  'correctness',
+  'tool_selection',
+  'context_retention',
+  'completeness',
+  'efficiency',
+  'personality',
+  'error_recovery',
+] as const;
+export type ScorecardDimension = (typeof SCORECARD_DIMENSIONS)[number];
+
+/** earshot extension (GAIA's scorecard): the conversation scored 0..10 on weighted dimensions. */
+export interface ScorecardSpec {
+  /** Weight per dimension (GAIA's defaults unless written), normalized to sum 1 when scoring; 0 leaves one out. */
+  weights: Record<ScorecardDimension, number>;
+  /**
+   * The answer the bot should give. A number in it (`$14.2 million`, `23%`) caps
+   * correctness by the deviation of the closest number the bot said, decided
+   * here, not by the judge. `null`: the bot must say it does not know.
+   * Absent: correctness is the judge's alone.
+   */
+  expected_answer?: string | null;
+  /** Weighted total (0..10) needed to pass. */
+  pass_threshold: number;
+}
+
+/** earshot extension (NeMo's success signals): every signal listed must hold for the run to pass. */
+export interface SuccessSignals {
+  /** The bot ended the call on purpose: it closed the connection normally, or called one of `functions`. */
+  clean_exit?: { functions: string[] };
+  /** The bot's calls (cancelled ones left out) hold these in this order; others may come between unless `exact`. */
+  action_match?: { calls: ExpectedCall[]; exact: boolean };
+  /** Claims about the conversation, each judged on its own. */
+  nl_assertions?: string[];
+}
+
+/** A simulation (`persona:`): an LLM plays the caller. */
 export interface Simulation extends RunnableBase {
   kind: 'simulation';
   persona: string;
@@ -245,6 +289,10 @@ export interface Simulation extends RunnableBase {
   runs: number;
   /** Success rate over the runs needed to pass. Gone from Pipecat's newest format (every run must pass): 1 unless an old file sets it. */
   pass_threshold: number;
+  /** earshot extension: GAIA-style scorecard; absent when the file has none. */
+  scorecard?: ScorecardSpec;
+  /** earshot extension: NeMo-style success signals; absent when the file lists none. */
+  success_signals?: SuccessSignals;
 }
 
 export interface ManifestScenarioRef {

@@ -1,5 +1,5 @@
 import type { EvalConfigure, EvalConnectFlags, FunctionCallReportLevel } from '../protocol/index.js';
-import type { Scenario } from '../scenario/index.js';
+import type { Runnable } from '../scenario/index.js';
 
 /**
  * What a scenario asks of the bot, derived once from the file: the URL flags,
@@ -10,8 +10,8 @@ import type { Scenario } from '../scenario/index.js';
 const CALL_EVENTS = new Set(['function_call', 'function_call_stopped']);
 const VAD_EVENTS = new Set(['vad_user_started_speaking', 'vad_user_stopped_speaking']);
 
-export function usesEval(scenario: Scenario): boolean {
-  return scenario.turns.some((t) => t.expect.some((e) => e.eval !== undefined));
+export function usesEval(scenario: Runnable): boolean {
+  return scenario.kind === 'script' && scenario.turns.some((t) => t.expect.some((e) => e.eval !== undefined));
 }
 
 /**
@@ -19,7 +19,9 @@ export function usesEval(scenario: Scenario): boolean {
  * asserts calls and uses `eval:` (the judge reads the calls); `name` when one
  * only names a function; otherwise nothing is asked and the bot's default holds.
  */
-export function requiredReportLevel(scenario: Scenario): FunctionCallReportLevel | null {
+export function requiredReportLevel(scenario: Runnable): FunctionCallReportLevel | null {
+  // A simulation's judge reads every call by name and arguments, and its measures compare them.
+  if (scenario.kind === 'simulation') return 'full';
   let needsName = false;
   let assertsCalls = false;
   for (const turn of scenario.turns) {
@@ -36,13 +38,13 @@ export function requiredReportLevel(scenario: Scenario): FunctionCallReportLevel
   return needsName ? 'name' : null;
 }
 
-export function needsVadEvents(scenario: Scenario): boolean {
-  return scenario.turns.some(
+export function needsVadEvents(scenario: Runnable): boolean {
+  return scenario.kind === 'script' && scenario.turns.some(
     (t) => (t.send_after?.event !== undefined && VAD_EVENTS.has(t.send_after.event)) || t.expect.some((e) => VAD_EVENTS.has(e.event)),
   );
 }
 
-export function evalConfigure(scenario: Scenario): EvalConfigure | null {
+export function evalConfigure(scenario: Runnable): EvalConfigure | null {
   const level = requiredReportLevel(scenario);
   const vad = needsVadEvents(scenario);
   if (level === null && !vad) return null;
@@ -59,11 +61,11 @@ export interface ModeFlags {
   userAudio: boolean;
 }
 
-export function modeOf(scenario: Scenario): ModeFlags {
+export function modeOf(scenario: Runnable): ModeFlags {
   return { botAudio: scenario.judge.modality === 'audio', userAudio: scenario.user.modality === 'audio' };
 }
 
-export function connectFlags(scenario: Scenario, opts: { triggerDisconnect?: boolean }): EvalConnectFlags {
+export function connectFlags(scenario: Runnable, opts: { triggerDisconnect?: boolean }): EvalConnectFlags {
   const mode = modeOf(scenario);
   return {
     skipTts: !mode.botAudio,

@@ -1,8 +1,11 @@
 export { runSession, driveSession } from './session.js';
 export { SessionRuntime } from './runtime.js';
 export { DEFAULT_CONNECT_TIMEOUT_MS, BOT_READY_TIMEOUT_MS, type SessionOptions, type SessionOutcome } from './options.js';
-export type { SessionDriver, DriverRuntime, TurnInput, UserUtterance, SentInput, TurnMatch } from './driver.js';
+export type { SessionDriver, DriverRuntime, ConcludeContext, TurnInput, UserUtterance, SentInput, TurnMatch } from './driver.js';
 export { ScriptDriver, SEND_AFTER_MAX_WAIT_MS, type ScriptDriverOptions } from './script-driver.js';
+export { SimulationDriver, CLOSING_REPLY_WAIT_MS, type SimulationDriverDeps } from './simulation-driver.js';
+export { createSimulationDriver, runSimulation, type SimulationSetup } from './simulation-setup.js';
+export { BotTurns } from './bot-turns.js';
 export type { SessionProgress } from './progress.js';
 export type { SessionMedia, MediaContext, MediaArtifacts, MediaFactory, MediaRequest } from './media.js';
 export { SessionTiming, DEFAULT_LATENCY_WAIT_MS, type SessionTimingOptions } from './timing.js';

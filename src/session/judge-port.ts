@@ -1,7 +1,7 @@
 import type { Redactor } from '../core/redact.js';
 import { ConversationLog, createJudge, defaultJudgeCacheDir, isJudgeError, type Judge } from '../judge/index.js';
 import type { EarshotEvent } from '../results/events.js';
-import type { Scenario } from '../scenario/index.js';
+import type { Runnable } from '../scenario/index.js';
 import { usesEval } from './config.js';
 import type { JudgePort, JudgeVerdict } from './matcher.js';
 
@@ -56,7 +56,7 @@ export interface BuildJudgeOptions {
 }
 
 /** A judge only when the scenario uses `eval:`; throws JudgeConfigError for a judge that cannot be built. */
-export function buildJudge(scenario: Scenario, opts: BuildJudgeOptions): SessionJudge | null {
+export function buildJudge(scenario: Runnable, opts: BuildJudgeOptions): SessionJudge | null {
   if (!usesEval(scenario)) return null;
   const judge = createJudge({
     config: scenario.judge.eval,

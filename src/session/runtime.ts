@@ -9,7 +9,7 @@ import { ClientMessages, buildEvalUrl, connect, ConnectError, type ClientConnect
 import type { EarshotEvent } from '../results/events.js';
 import type { ExpectationResult, Failure, ScenarioResult, TurnResult } from '../results/types.js';
 import type { EventName } from '../scenario/events.js';
-import type { LatencyAssertions, Scenario } from '../scenario/index.js';
+import type { LatencyAssertions, Runnable } from '../scenario/index.js';
 import { connectFlags, evalConfigure, modeOf, type ModeFlags } from './config.js';
 import type { DriverRuntime, SentInput, SessionDriver, TurnInput, TurnMatch, UserUtterance } from './driver.js';
 import { DeadlineError, EventQueue, QueueClosedError } from './event-queue.js';
@@ -60,7 +60,7 @@ export class SessionRuntime implements DriverRuntime {
   private driven = false;
 
   constructor(
-    readonly scenario: Scenario,
+    readonly scenario: Runnable,
     private readonly options: SessionOptions,
     planned: readonly TurnInput[],
   ) {
@@ -322,9 +322,10 @@ export class SessionRuntime implements DriverRuntime {
       conn.send(this.messages.evalConfigure(configure));
       this.log(`send: eval-configure ${JSON.stringify(configure)}`);
     }
-    if (this.scenario.context.length) {
-      conn.send(this.messages.evalContext(this.scenario.context.map((m) => ({ role: String(m.role ?? 'user'), ...m }))));
-      this.log(`send: eval-context (${this.scenario.context.length} messages)`);
+    const context = this.scenario.kind === 'script' ? this.scenario.context : [];
+    if (context.length) {
+      conn.send(this.messages.evalContext(context.map((m) => ({ role: String(m.role ?? 'user'), ...m }))));
+      this.log(`send: eval-context (${context.length} messages)`);
     }
   }
 

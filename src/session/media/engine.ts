@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { monotonicClock, type Clock } from '../../core/clock.js';
 import { Pacer, SileroVad } from '../../audio/index.js';
 import { createStt, createTts, defaultTtsProvider, ModelStore, resolveSphinx, type SttProvider, type SttSpec, type TtsProvider, type TtsSpec } from '../../speech/index.js';
-import type { Scenario } from '../../scenario/index.js';
+import type { Runnable } from '../../scenario/index.js';
 import { modeOf } from '../config.js';
 import type { MediaRequest, SessionMedia } from '../media.js';
 import { AudioMedia } from './audio-media.js';
@@ -66,12 +66,13 @@ export class AudioEngine {
   }
 
   /** The session's media factory (`SessionOptions.media`). */
-  readonly media = (scenario: Scenario, request: MediaRequest): SessionMedia | null => {
+  readonly media = (scenario: Runnable, request: MediaRequest): SessionMedia | null => {
     const mode = modeOf(scenario);
     if (!mode.userAudio && !mode.botAudio) return null;
     const speech = userSpeechPlan(scenario, this.ttsOverride);
     const transcription = transcriptionPlan(scenario, this.sttOverride);
-    const wantsResponse = scenario.turns.some((t) => t.expect.some((e) => e.event === 'response'));
+    // A simulated caller hears the bot through the transcription of its speech.
+    const wantsResponse = scenario.kind === 'simulation' || scenario.turns.some((t) => t.expect.some((e) => e.event === 'response'));
     // `factory:` paths are relative to the scenario file, as the loader resolved them (scenario.code_hooks).
     const baseDir = dirname(scenario.file);
     const spokenBy = speech.spec ? `${speech.spec.factory ?? speech.spec.provider}${speech.spec.voice ? `:${speech.spec.voice}` : ''}` : 'default TTS';

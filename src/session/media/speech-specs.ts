@@ -1,6 +1,6 @@
 import { UsageError } from '../../core/errors.js';
 import { parseSttSpec, parseTtsSpec, STT_PROVIDERS, TTS_PROVIDERS, type SttSpec, type TtsSpec } from '../../speech/index.js';
-import type { Scenario } from '../../scenario/index.js';
+import type { Runnable } from '../../scenario/index.js';
 
 /**
  * Which voice speaks the user's turns and which recognizer transcribes the
@@ -48,7 +48,7 @@ export function parseSttOverride(value: string): SttSpec {
   return spec;
 }
 
-export function userSpeechPlan(scenario: Scenario, override?: TtsSpec): UserSpeechPlan {
+export function userSpeechPlan(scenario: Runnable, override?: TtsSpec): UserSpeechPlan {
   const speech = scenario.user.speech;
   const sampleRate = typeof speech?.sample_rate === 'number' ? speech.sample_rate : DEFAULT_USER_SAMPLE_RATE;
   if (override) return { spec: { ...override }, sampleRate, source: 'override' };
@@ -58,7 +58,7 @@ export function userSpeechPlan(scenario: Scenario, override?: TtsSpec): UserSpee
   return { spec: null, sampleRate, source: 'default' };
 }
 
-export function transcriptionPlan(scenario: Scenario, override?: SttSpec): TranscriptionPlan {
+export function transcriptionPlan(scenario: Runnable, override?: SttSpec): TranscriptionPlan {
   const block = scenario.judge.transcription;
   if (override) {
     const spec: SttSpec = { provider: override.provider };
