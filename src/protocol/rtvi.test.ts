@@ -41,6 +41,7 @@ function category(m: ServerMessage): string {
     case 'bot-llm-started':
     case 'bot-llm-text':
     case 'bot-llm-stopped':
+    case 'bot-llm-marker':
     case 'bot-tts-started':
     case 'bot-tts-text':
     case 'bot-tts-stopped':

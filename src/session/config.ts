@@ -15,9 +15,11 @@ export function usesEval(scenario: Scenario): boolean {
 }
 
 /**
- * `full` when any call expectation checks `args`, or when the scenario both
- * asserts calls and uses `eval:` (the judge reads the calls); `name` when one
- * only names a function; otherwise nothing is asked and the bot's default holds.
+ * `full` when any call expectation checks `args` or carries an `eval:` (the
+ * judge is asked about the call's arguments: Pipecat's rule), or when the
+ * scenario both asserts calls and uses `eval:` elsewhere (earshot's judge
+ * prompt shows the calls); `name` when one only names a function; otherwise
+ * nothing is asked and the bot's default holds.
  */
 export function requiredReportLevel(scenario: Scenario): FunctionCallReportLevel | null {
   let needsName = false;
@@ -26,6 +28,7 @@ export function requiredReportLevel(scenario: Scenario): FunctionCallReportLevel
     for (const exp of turn.expect) {
       if (!CALL_EVENTS.has(exp.event)) continue;
       assertsCalls = true;
+      if (exp.eval !== undefined) return 'full';
       for (const call of exp.calls ?? []) {
         if (call.args !== undefined) return 'full';
         if (call.name !== undefined) needsName = true;
@@ -42,13 +45,24 @@ export function needsVadEvents(scenario: Scenario): boolean {
   );
 }
 
+/**
+ * Whether the scenario reads the LLM's markers, which a bot reports only when
+ * asked: an `llm_marker` expectation (Pipecat's rule), or a `send_after`
+ * anchored on one (which would otherwise never fire).
+ */
+export function needsMarkerEvents(scenario: Scenario): boolean {
+  return scenario.turns.some((t) => t.send_after?.event === 'llm_marker' || t.expect.some((e) => e.event === 'llm_marker'));
+}
+
 export function evalConfigure(scenario: Scenario): EvalConfigure | null {
   const level = requiredReportLevel(scenario);
   const vad = needsVadEvents(scenario);
-  if (level === null && !vad) return null;
+  const markers = needsMarkerEvents(scenario);
+  if (level === null && !vad && !markers) return null;
   const config: EvalConfigure = {};
   if (level !== null) config.function_call_report_level = { '*': level };
   if (vad) config.vad_user_speaking = true;
+  if (markers) config.bot_llm_marker = true;
   return config;
 }
 

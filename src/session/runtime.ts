@@ -7,6 +7,7 @@ import { sleepUntil, SystemTimerDriver, type TimerDriver } from '../core/timers.
 import type { LatencyFailure } from '../metrics/index.js';
 import { ClientMessages, buildEvalUrl, connect, ConnectError, type ClientConnection } from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
+import { withPipecatFields } from '../results/pipecat.js';
 import type { ExpectationResult, Failure, ScenarioResult, TurnResult } from '../results/types.js';
 import type { EventName } from '../scenario/events.js';
 import type { LatencyAssertions, Scenario } from '../scenario/index.js';
@@ -14,13 +15,17 @@ import { connectFlags, evalConfigure, modeOf, type ModeFlags } from './config.js
 import type { DriverRuntime, SentInput, SessionDriver, TurnInput, TurnMatch, UserUtterance } from './driver.js';
 import { DeadlineError, EventQueue, QueueClosedError } from './event-queue.js';
 import { buildJudge, type SessionJudge } from './judge-port.js';
-import { matchExpectation, type ExpectationSpec, type MatchOutcome } from './matcher.js';
+import { matchExpectation, type ExpectationSpec, type MatchOutcome, type MatcherState } from './matcher.js';
 import type { SessionMedia } from './media.js';
 import { BOT_READY_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type SessionOptions, type SessionOutcome } from './options.js';
 import { readLoop } from './read-loop.js';
+import { codeRefusal, unobservableExpectation } from './preconditions.js';
 import { SessionTiming } from './timing.js';
 import { Trace } from './trace.js';
 import { EventTranslator } from './translator.js';
+
+/** How often a held send looks whether the bot has stopped speaking (Pipecat polls at 10 ms too). */
+const QUIET_POLL_MS = 10;
 
 const MIME: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.gif': 'image/gif', '.webp': 'image/webp' };
 
@@ -58,6 +63,9 @@ export class SessionRuntime implements DriverRuntime {
   private recordingStartedAtMs: number | undefined;
   private errorText: string | undefined;
   private driven = false;
+  /** The bot's own speaking reports: started and not stopped since. */
+  private speaking = false;
+  private readonly matcherState: MatcherState = { lastMatchAtMs: -Infinity };
 
   constructor(
     readonly scenario: Scenario,
@@ -86,11 +94,14 @@ export class SessionRuntime implements DriverRuntime {
     const { scenario, options } = this;
     this.log(`run: scenario '${scenario.name}' (${scenario.file}) -> ${options.url}`);
     this.log(`modality: user ${scenario.user.modality}, judge ${scenario.judge.modality}; judge ${scenario.judge.eval.service}/${scenario.judge.eval.model ?? 'default'}`);
-    if (scenario.requires_code && !options.allowCode) {
-      this.errorText = `scenario names code hooks (${scenario.code_hooks.map((h) => `${h.block}.factory`).join(', ')}); rerun with --allow-code to load them`;
+    const refusal = codeRefusal(scenario, options) ?? unobservableExpectation(scenario);
+    if (refusal) {
+      this.errorText = refusal;
+      this.log(`error: ${refusal}`);
+      this.failures.push({ kind: 'error', turn_index: null, expectation_index: null, event: null, reason: refusal });
       return this.finish();
     }
-    this.buildJudge();
+    await this.buildJudge();
     if (!(await this.prepareMedia())) return this.finish();
     const conn = await this.connect();
     if (!conn) return this.finish();
@@ -132,6 +143,19 @@ export class SessionRuntime implements DriverRuntime {
 
   get streamEnded(): string | null {
     return this.queue.closedReason;
+  }
+
+  get botSpeaking(): boolean {
+    return this.speaking && this.queue.closedReason === null;
+  }
+
+  async waitBotQuiet(maxWaitMs: number): Promise<boolean> {
+    const deadline = this.clock.now() + maxWaitMs;
+    while (this.botSpeaking) {
+      if (this.clock.now() >= deadline) return false;
+      await sleepUntil(this.timers, Math.min(deadline, this.clock.now() + QUIET_POLL_MS), this.signal);
+    }
+    return true;
   }
 
   log(line: string): void {
@@ -218,6 +242,9 @@ export class SessionRuntime implements DriverRuntime {
       ...turn,
       queue: this.queue,
       clock: this.clock,
+      t0Ms: this.t0Ms,
+      botSpeaking: () => this.botSpeaking,
+      state: this.matcherState,
       judge: this.judge,
       noJudgeReason: this.noJudgeReason,
       trace: (l) => this.log(l),
@@ -240,14 +267,25 @@ export class SessionRuntime implements DriverRuntime {
   }
 
   private readonly emit = (event: EarshotEvent): void => {
+    if (event.name === 'bot_started_speaking') this.speaking = true;
+    if (event.name === 'bot_stopped_speaking') this.speaking = false;
     this.queue.push(event);
     this.timing.event(event.name, event.at_ms);
     this.log(`event: ${event.name}${describe(event)}`);
   };
 
-  private buildJudge(): void {
+  private async buildJudge(): Promise<void> {
+    const { options } = this;
     try {
-      this.judge = buildJudge(this.scenario, { cacheDir: this.options.judgeCacheDir, noCache: this.options.noJudgeCache, env: this.options.env, redactor: this.redactor, trace: (l) => this.log(l) });
+      this.judge = await buildJudge(this.scenario, {
+        cacheDir: options.judgeCacheDir,
+        noCache: options.noJudgeCache,
+        env: options.env,
+        redactor: this.redactor,
+        trace: (l) => this.log(l),
+        ...(options.judgeOverride !== undefined ? { judgeOverride: options.judgeOverride } : {}),
+        ...(options.allowCode ? { allowCode: true } : {}),
+      });
     } catch (err) {
       this.noJudgeReason = errorMessage(err);
       this.log(`judge: not available: ${this.noJudgeReason}`);
@@ -257,7 +295,15 @@ export class SessionRuntime implements DriverRuntime {
   /** False when the run ends here: the scenario needs media this session cannot have or prepare. */
   private async prepareMedia(): Promise<boolean> {
     const wantsMedia = this.mode.botAudio || this.mode.userAudio;
-    this.media = wantsMedia ? (this.options.media?.(this.scenario, { recordingPath: this.options.recordingPath }) ?? null) : null;
+    try {
+      this.media = wantsMedia ? (this.options.media?.(this.scenario, { recordingPath: this.options.recordingPath }) ?? null) : null;
+    } catch (err) {
+      // The media cannot serve the scenario's speech blocks (a Python `factory:` no flag replaces).
+      this.errorText = errorMessage(err);
+      this.failures.push({ kind: 'error', turn_index: null, expectation_index: null, event: null, reason: this.errorText });
+      this.log(`media: ${this.errorText}`);
+      return false;
+    }
     if (wantsMedia && !this.media) {
       this.errorText = 'audio modality needs the audio engine, which this build of the session was not given';
       return false;
@@ -345,6 +391,7 @@ export class SessionRuntime implements DriverRuntime {
       const record = this.turns[d.turn_index];
       if (!record) continue;
       record.metrics = d.metrics;
+      record.timing = d.timing;
       for (const note of d.notes) this.addNote(d.turn_index, note);
     }
   }
@@ -369,7 +416,7 @@ export class SessionRuntime implements DriverRuntime {
 
   private finish(): SessionOutcome {
     const { failures } = this;
-    const status = this.errorText !== undefined || failures.some((f) => f.kind === 'harness_error') ? 'error' : failures.length ? 'failed' : 'passed';
+    const status = this.errorText !== undefined || failures.some((f) => f.kind === 'harness_error' || f.kind === 'error') ? 'error' : failures.length ? 'failed' : 'passed';
     this.log(`done: ${status.toUpperCase()} (${failures.length} failure(s))`);
     const result: ScenarioResult = {
       name: this.scenario.name,
@@ -384,7 +431,7 @@ export class SessionRuntime implements DriverRuntime {
       ...(this.errorText !== undefined ? { error: this.errorText } : {}),
       ...(this.options.run ? { run: this.options.run } : {}),
     };
-    return { result: this.redactor.value(result), trace: this.trace.toText(), recording: this.recording };
+    return { result: this.redactor.value(withPipecatFields(result)), trace: this.trace.toText(), recording: this.recording };
   }
 }
 

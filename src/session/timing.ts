@@ -4,7 +4,9 @@ import { sleepUntil, type TimerDriver } from '../core/timers.js';
 import {
   checkLatency,
   deriveTurnMetrics,
+  pipecatTiming,
   TimelineBuilder,
+  type PipecatTiming,
   type DerivedTurnMetrics,
   type LatencyFailure,
   type RtviMetricsInput,
@@ -81,19 +83,19 @@ export class SessionTiming {
     this.guard('addBotMetrics', () => this.builder.addBotMetrics(data, atMs));
   }
 
-  /** Final metrics of the turns that have settled since the last call. */
-  takeFinal(): DerivedTurnMetrics[] {
+  /** Final metrics of the turns that have settled since the last call, with Pipecat's view of each (`timing`). */
+  takeFinal(): FinalTurnMetrics[] {
     if (!this.ended) this.guard('advance', () => this.builder.advance(this.nowMs));
-    return this.builder.takeCompleted().map((t) => deriveTurnMetrics(t));
+    return this.builder.takeCompleted().map(final);
   }
 
   /** Ends the timeline: every turn still open is final now. */
-  end(): DerivedTurnMetrics[] {
+  end(): FinalTurnMetrics[] {
     if (!this.ended) {
       this.ended = true;
       this.guard('end', () => this.builder.end(Math.max(0, this.nowMs)));
     }
-    return this.builder.takeCompleted().map((t) => deriveTurnMetrics(t));
+    return this.builder.takeCompleted().map(final);
   }
 
   /** Metrics of a live turn as they stand now. */
@@ -133,6 +135,13 @@ export class SessionTiming {
       return false;
     }
   }
+}
+
+/** A settled turn's metrics: earshot's, and Pipecat's `EvalTurnTiming` of the same timeline. */
+export type FinalTurnMetrics = DerivedTurnMetrics & { timing: PipecatTiming };
+
+function final(tl: Parameters<typeof deriveTurnMetrics>[0]): FinalTurnMetrics {
+  return { ...deriveTurnMetrics(tl), timing: pipecatTiming(tl) };
 }
 
 function possible(kind: TurnKind, metric: (typeof LATENCY_METRICS)[number]): boolean {

@@ -85,6 +85,19 @@ export class EventTranslator {
         if (this.awaitingLlmRestart) return { events: [] };
         return { events: [{ name: 'llm_response', at_ms: atMs, text }] };
       }
+      case 'bot-llm-marker':
+        return {
+          events: [
+            {
+              name: 'llm_marker',
+              at_ms: atMs,
+              text: message.data.text,
+              ...(message.data.kind !== undefined ? { kind: message.data.kind } : {}),
+              raw: message.data.raw ?? '',
+              markers: message.data.markers ?? [],
+            },
+          ],
+        };
       case 'bot-tts-text':
         if (!this.opts.botAudio) return { events: [] };
         return { events: [{ name: 'tts_response', at_ms: atMs, text: message.data.text }] };
