@@ -61,7 +61,7 @@ export interface DriverRuntime {
   readonly events: readonly EarshotEvent[];
   /** Why the bot's stream ended, once it has (no event can arrive any more); null while it is open. */
   readonly streamEnded: string | null;
-  /** Whether the bot is speaking now, by its own reports (`bot_started_speaking` not yet followed by `bot_stopped_speaking`). */
+  /** Whether the bot is speaking now, by its own reports: from its TTS starting a reply or `bot_started_speaking`, until `bot_stopped_speaking`. */
   readonly botSpeaking: boolean;
 
   log(line: string): void;

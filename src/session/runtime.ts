@@ -63,7 +63,12 @@ export class SessionRuntime implements DriverRuntime {
   private recordingStartedAtMs: number | undefined;
   private errorText: string | undefined;
   private driven = false;
-  /** The bot's own speaking reports: started and not stopped since. */
+  /**
+   * The bot is speaking, by its own reports: from its TTS starting a reply
+   * (`bot-tts-started`) or `bot-started-speaking`, to `bot-stopped-speaking`.
+   * The TTS start counts because a short reply's text can end before its
+   * audio begins, and a turn sent then would talk over the whole reply.
+   */
   private speaking = false;
   private readonly matcherState: MatcherState = { lastMatchAtMs: -Infinity };
 
@@ -105,7 +110,7 @@ export class SessionRuntime implements DriverRuntime {
     if (!(await this.prepareMedia())) return this.finish();
     const conn = await this.connect();
     if (!conn) return this.finish();
-    const reader = readLoop(conn, { queue: this.queue, translator: this.translator, trace: this.trace, media: this.media, timing: this.timing, t0: this.t0Ms, emit: this.emit, judge: this.judge });
+    const reader = readLoop(conn, { queue: this.queue, translator: this.translator, trace: this.trace, media: this.media, timing: this.timing, t0: this.t0Ms, emit: this.emit, judge: this.judge, onTtsStarted: () => (this.speaking = true) });
     let outcome: SessionOutcome | null = null;
     try {
       if (await this.handshake(conn)) {

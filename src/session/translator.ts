@@ -14,6 +14,8 @@ export interface Translation {
   metrics?: MetricsData;
   /** Boundaries of one spoken reply, for cutting captured audio into `response` segments. */
   speaking?: 'started' | 'stopped';
+  /** The bot's TTS began a reply (`bot-tts-started`): it is about to speak. */
+  ttsStarted?: boolean;
   /** A first LLM token of a response (for first-token latency). */
   firstToken?: boolean;
   /**
@@ -142,8 +144,9 @@ export class EventTranslator {
       case 'server-response':
       case 'user-mute-started':
       case 'user-mute-stopped':
-      case 'user-llm-text':
       case 'bot-tts-started':
+        return { events: [], ttsStarted: true };
+      case 'user-llm-text':
       case 'bot-tts-stopped':
       case 'bot-transcription':
       case 'bot-output':
