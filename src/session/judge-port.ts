@@ -16,6 +16,7 @@ import type { EarshotEvent } from '../results/events.js';
 import { formatDiagnostic, unrunnableFactories, type CodeHook, type JudgeEvalConfig, type LlmConfig, type Scenario } from '../scenario/index.js';
 import { loadFactory } from '../speech/index.js';
 import { usesEval } from './config.js';
+import type { SessionOptions } from './options.js';
 import type { JudgePort, JudgeVerdict } from './matcher.js';
 
 /**
@@ -69,17 +70,11 @@ export class SessionJudge implements JudgePort {
   }
 }
 
-export interface BuildJudgeOptions {
-  cacheDir?: string;
-  noCache?: boolean;
-  env?: NodeJS.ProcessEnv;
+/** The session options the judge reads (`judgeOverride` replaces the file's judge; `allowCode` lets a JavaScript `factory:` load). */
+export type BuildJudgeOptions = Pick<SessionOptions, 'judgeCacheDir' | 'noJudgeCache' | 'env' | 'judgeOverride' | 'allowCode'> & {
   redactor: Redactor;
   trace: (line: string) => void;
-  /** `--judge SERVICE:MODEL[@URL]`: replaces the file's judge service, model, factory and explainer. */
-  judgeOverride?: string;
-  /** `--allow-code`: a JavaScript `factory:` may be loaded. */
-  allowCode?: boolean;
-}
+};
 
 /** The fields of `judge.eval` that are the judge's behaviour, not its service. */
 const BEHAVIOUR_FIELDS = new Set(['explainer', 'explain_below', 'allow_continue']);
@@ -94,7 +89,7 @@ const BEHAVIOUR_FIELDS = new Set(['explainer', 'explain_below', 'allow_continue'
 export async function buildJudge(scenario: Scenario, opts: BuildJudgeOptions): Promise<SessionJudge | null> {
   if (!usesEval(scenario)) return null;
   const block = scenario.judge.eval;
-  const cache = { cacheDir: opts.noCache ? undefined : (opts.cacheDir ?? defaultJudgeCacheDir(opts.env ?? process.env)), noCache: opts.noCache };
+  const cache = { cacheDir: opts.noJudgeCache ? undefined : (opts.judgeCacheDir ?? defaultJudgeCacheDir(opts.env ?? process.env)), noCache: opts.noJudgeCache };
   const common = { env: opts.env, ...cache, redactor: opts.redactor, trace: opts.trace, explainBelow: block.explain_below, allowContinue: block.allow_continue };
   let judge: Judge;
   if (opts.judgeOverride !== undefined) {

@@ -27,7 +27,7 @@ let n = 0;
 async function scenario(body: string): Promise<Scenario> {
   return loadScenario(project.write(`s${n++}.yaml`, `name: s\nscenarios:\n  - name: one\n${body}`));
 }
-const judgeOptions = (more: Partial<BuildJudgeOptions> = {}): BuildJudgeOptions => ({ redactor: new Redactor({}), trace: () => undefined, noCache: true, env: {}, ...more });
+const judgeOptions = (more: Partial<BuildJudgeOptions> = {}): BuildJudgeOptions => ({ redactor: new Redactor({}), trace: () => undefined, noJudgeCache: true, env: {}, ...more });
 
 describe('eval-configure for the newest events', () => {
   it('llm_marker asks the bot to report markers (bot_llm_marker), as does a send_after on one', async () => {

@@ -14,18 +14,16 @@ import type { LatencyAssertions, Scenario } from '../scenario/index.js';
 import { connectFlags, evalConfigure, modeOf, type ModeFlags } from './config.js';
 import type { DriverRuntime, SentInput, SessionDriver, TurnInput, TurnMatch, UserUtterance } from './driver.js';
 import { DeadlineError, EventQueue, QueueClosedError } from './event-queue.js';
+import { BotSpeech } from './bot-speech.js';
 import { buildJudge, type SessionJudge } from './judge-port.js';
 import { matchExpectation, type ExpectationSpec, type MatchOutcome, type MatcherState } from './matcher.js';
 import type { SessionMedia } from './media.js';
 import { BOT_READY_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type SessionOptions, type SessionOutcome } from './options.js';
 import { readLoop } from './read-loop.js';
 import { codeRefusal, unobservableExpectation } from './preconditions.js';
-import { SessionTiming } from './timing.js';
-import { Trace } from './trace.js';
+import { addTurnNote, applyFinal, SessionTiming } from './timing.js';
+import { describeEvent, Trace } from './trace.js';
 import { EventTranslator } from './translator.js';
-
-/** How often a held send looks whether the bot has stopped speaking (Pipecat polls at 10 ms too). */
-const QUIET_POLL_MS = 10;
 
 const MIME: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.gif': 'image/gif', '.webp': 'image/webp' };
 
@@ -55,6 +53,7 @@ export class SessionRuntime implements DriverRuntime {
   private readonly mode: ModeFlags;
   private readonly messages = new ClientMessages();
   private readonly translator: EventTranslator;
+  private readonly speech: BotSpeech;
   private judge: SessionJudge | null = null;
   private noJudgeReason: string | undefined;
   private media: SessionMedia | null = null;
@@ -63,13 +62,6 @@ export class SessionRuntime implements DriverRuntime {
   private recordingStartedAtMs: number | undefined;
   private errorText: string | undefined;
   private driven = false;
-  /**
-   * The bot is speaking, by its own reports: from its TTS starting a reply
-   * (`bot-tts-started`) or `bot-started-speaking`, to `bot-stopped-speaking`.
-   * The TTS start counts because a short reply's text can end before its
-   * audio begins, and a turn sent then would talk over the whole reply.
-   */
-  private speaking = false;
   private readonly matcherState: MatcherState = { lastMatchAtMs: -Infinity };
 
   constructor(
@@ -90,6 +82,7 @@ export class SessionRuntime implements DriverRuntime {
     this.timing = new SessionTiming({ clock: this.clock, timers: this.timers, t0Ms: this.t0Ms, latencyWaitMs: options.latencyWaitMs, onError: (l) => this.log(l) });
     this.mode = modeOf(scenario);
     this.translator = new EventTranslator({ botAudio: this.mode.botAudio });
+    this.speech = new BotSpeech(this.clock, this.timers, () => this.queue.closedReason !== null);
   }
 
   /** Runs the driver on this session, from building the judge to teardown, and returns the outcome. Once per runtime. */
@@ -101,16 +94,14 @@ export class SessionRuntime implements DriverRuntime {
     this.log(`modality: user ${scenario.user.modality}, judge ${scenario.judge.modality}; judge ${scenario.judge.eval.service}/${scenario.judge.eval.model ?? 'default'}`);
     const refusal = codeRefusal(scenario, options) ?? unobservableExpectation(scenario);
     if (refusal) {
-      this.errorText = refusal;
-      this.log(`error: ${refusal}`);
-      this.failures.push({ kind: 'error', turn_index: null, expectation_index: null, event: null, reason: refusal });
+      this.refuse(refusal);
       return this.finish();
     }
     await this.buildJudge();
     if (!(await this.prepareMedia())) return this.finish();
     const conn = await this.connect();
     if (!conn) return this.finish();
-    const reader = readLoop(conn, { queue: this.queue, translator: this.translator, trace: this.trace, media: this.media, timing: this.timing, t0: this.t0Ms, emit: this.emit, judge: this.judge, onTtsStarted: () => (this.speaking = true) });
+    const reader = readLoop(conn, { queue: this.queue, translator: this.translator, trace: this.trace, media: this.media, timing: this.timing, t0: this.t0Ms, emit: this.emit, judge: this.judge, onTtsStarted: () => this.speech.onTtsStarted() });
     let outcome: SessionOutcome | null = null;
     try {
       if (await this.handshake(conn)) {
@@ -130,7 +121,7 @@ export class SessionRuntime implements DriverRuntime {
       if (turnIndex !== null) this.turns[turnIndex].status = 'failed';
     } finally {
       await this.finishMedia();
-      this.harvestMetrics(this.timing.end());
+      applyFinal(this.turns, this.timing.end());
       if (options.stopBot && conn.isOpen) {
         conn.send(this.messages.evalCancel());
         this.log('send: eval-cancel');
@@ -151,16 +142,11 @@ export class SessionRuntime implements DriverRuntime {
   }
 
   get botSpeaking(): boolean {
-    return this.speaking && this.queue.closedReason === null;
+    return this.speech.now;
   }
 
-  async waitBotQuiet(maxWaitMs: number): Promise<boolean> {
-    const deadline = this.clock.now() + maxWaitMs;
-    while (this.botSpeaking) {
-      if (this.clock.now() >= deadline) return false;
-      await sleepUntil(this.timers, Math.min(deadline, this.clock.now() + QUIET_POLL_MS), this.signal);
-    }
-    return true;
+  waitBotQuiet(maxWaitMs: number): Promise<boolean> {
+    return this.speech.waitQuiet(maxWaitMs, this.signal);
   }
 
   log(line: string): void {
@@ -181,7 +167,7 @@ export class SessionRuntime implements DriverRuntime {
     record.started_at_ms = Math.round(started - this.t0Ms);
     this.options.onProgress?.({ type: 'turn_start', turn_index: index, input: record.input });
     this.media?.beginTurn(index);
-    this.harvestMetrics(this.timing.takeFinal());
+    applyFinal(this.turns, this.timing.takeFinal());
   }
 
   markSent(index: number, sent: SentInput): void {
@@ -272,25 +258,15 @@ export class SessionRuntime implements DriverRuntime {
   }
 
   private readonly emit = (event: EarshotEvent): void => {
-    if (event.name === 'bot_started_speaking') this.speaking = true;
-    if (event.name === 'bot_stopped_speaking') this.speaking = false;
+    this.speech.onEvent(event.name);
     this.queue.push(event);
     this.timing.event(event.name, event.at_ms);
-    this.log(`event: ${event.name}${describe(event)}`);
+    this.log(`event: ${event.name}${describeEvent(event)}`);
   };
 
   private async buildJudge(): Promise<void> {
-    const { options } = this;
     try {
-      this.judge = await buildJudge(this.scenario, {
-        cacheDir: options.judgeCacheDir,
-        noCache: options.noJudgeCache,
-        env: options.env,
-        redactor: this.redactor,
-        trace: (l) => this.log(l),
-        ...(options.judgeOverride !== undefined ? { judgeOverride: options.judgeOverride } : {}),
-        ...(options.allowCode ? { allowCode: true } : {}),
-      });
+      this.judge = await buildJudge(this.scenario, { ...this.options, redactor: this.redactor, trace: (l) => this.log(l) });
     } catch (err) {
       this.noJudgeReason = errorMessage(err);
       this.log(`judge: not available: ${this.noJudgeReason}`);
@@ -304,9 +280,7 @@ export class SessionRuntime implements DriverRuntime {
       this.media = wantsMedia ? (this.options.media?.(this.scenario, { recordingPath: this.options.recordingPath }) ?? null) : null;
     } catch (err) {
       // The media cannot serve the scenario's speech blocks (a Python `factory:` no flag replaces).
-      this.errorText = errorMessage(err);
-      this.failures.push({ kind: 'error', turn_index: null, expectation_index: null, event: null, reason: this.errorText });
-      this.log(`media: ${this.errorText}`);
+      this.refuse(errorMessage(err));
       return false;
     }
     if (wantsMedia && !this.media) {
@@ -385,27 +359,10 @@ export class SessionRuntime implements DriverRuntime {
       const artifacts = await this.media.finish();
       this.recording = artifacts.recording;
       this.recordingStartedAtMs = artifacts.recordingStartedAtMs;
-      for (const { turn_index, note } of artifacts.notes ?? []) this.addNote(turn_index, note);
+      for (const { turn_index, note } of artifacts.notes ?? []) addTurnNote(this.turns, turn_index, note);
     } catch (err) {
       this.log(`media: finish failed: ${errorMessage(err)}`);
     }
-  }
-
-  private harvestMetrics(derived: ReturnType<SessionTiming['takeFinal']>): void {
-    for (const d of derived) {
-      const record = this.turns[d.turn_index];
-      if (!record) continue;
-      record.metrics = d.metrics;
-      record.timing = d.timing;
-      for (const note of d.notes) this.addNote(d.turn_index, note);
-    }
-  }
-
-  private addNote(turnIndex: number, note: string): void {
-    const record = this.turns[turnIndex];
-    if (!record) return;
-    const notes = (record.notes ??= []);
-    if (!notes.includes(note)) notes.push(note);
   }
 
   private record(index: number): TurnResult {
@@ -417,6 +374,13 @@ export class SessionRuntime implements DriverRuntime {
   private connection(): ClientConnection {
     if (!this.conn) throw new Error('the session is not connected');
     return this.conn;
+  }
+
+  /** The run cannot go on: something it needs cannot be had (an `error` failure, the result's `error`). */
+  private refuse(reason: string): void {
+    this.errorText = reason;
+    this.log(`error: ${reason}`);
+    this.failures.push({ kind: 'error', turn_index: null, expectation_index: null, event: null, reason });
   }
 
   private finish(): SessionOutcome {
@@ -438,11 +402,4 @@ export class SessionRuntime implements DriverRuntime {
     };
     return { result: this.redactor.value(withPipecatFields(result)), trace: this.trace.toText(), recording: this.recording };
   }
-}
-
-function describe(e: EarshotEvent): string {
-  if ('text' in e) return ` ${JSON.stringify(e.text)}`;
-  if (e.name === 'function_call') return ` ${e.function_name ?? '?'}(${JSON.stringify(e.args ?? {})})`;
-  if (e.name === 'function_call_stopped') return ` ${e.function_name ?? '?'} id=${e.tool_call_id ?? '?'} cancelled=${String(e.cancelled)}`;
-  return '';
 }

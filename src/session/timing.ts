@@ -13,6 +13,7 @@ import {
   type TimelineEventName,
   type TurnKind,
 } from '../metrics/index.js';
+import type { TurnResult } from '../results/types.js';
 import { LATENCY_METRICS, type LatencyAssertions } from '../scenario/index.js';
 
 /**
@@ -135,6 +136,25 @@ export class SessionTiming {
       return false;
     }
   }
+}
+
+/** Writes settled turns' metrics, Pipecat timing and notes onto their result records. */
+export function applyFinal(turns: TurnResult[], derived: readonly FinalTurnMetrics[]): void {
+  for (const d of derived) {
+    const record = turns[d.turn_index];
+    if (!record) continue;
+    record.metrics = d.metrics;
+    record.timing = d.timing;
+    for (const note of d.notes) addTurnNote(turns, d.turn_index, note);
+  }
+}
+
+/** Adds a note to a turn's record, once. */
+export function addTurnNote(turns: TurnResult[], turnIndex: number, note: string): void {
+  const record = turns[turnIndex];
+  if (!record) return;
+  const notes = (record.notes ??= []);
+  if (!notes.includes(note)) notes.push(note);
 }
 
 /** A settled turn's metrics: earshot's, and Pipecat's `EvalTurnTiming` of the same timeline. */
