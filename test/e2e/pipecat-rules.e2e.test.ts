@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,6 +138,41 @@ describe("Pipecat's newest rules against the reference bot (text)", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("option '--judge <service:model[@url]>' argument 'typesafe:jev' is invalid. unknown service 'typesafe'");
   }, 60_000);
+});
+
+describe('judge.eval blocks against the reference bot', () => {
+  it('allow_continue: false, a failed judge call asked once more, and the explainer giving the reason for a no', async () => {
+    const explainer = await startLlmServer(judgeRules([], { verdict: 'no', reason: 'the reply names Berlin, not Paris' }));
+    const judge = await startLlmServer();
+    let asked = 0;
+    judge.respond(() => (asked++ === 0 ? 'I cannot tell' : JSON.stringify({ verdict: 'no', reason: 'wrong city' })));
+    try {
+      const dir = mkdtempSync(join(cache, 'blocks-'));
+      const file = join(dir, 'blocks.yaml');
+      writeFileSync(join(dir, 'package.json'), '{}\n');
+      writeFileSync(
+        file,
+        [
+          'name: blocks',
+          'judge:',
+          `  eval: {service: openai, model: judge, endpoint: "${judge.url}", allow_continue: false, explainer: {service: openai, model: explainer, endpoint: "${explainer.url}"}}`,
+          'turns:',
+          '  - user: "What is the capital of Germany?"',
+          '    expect: [{event: llm_response, eval: "says the capital is Paris"}]',
+          '',
+        ].join('\n'),
+      );
+      const [scenario] = loadScenarioFile(file).scenarios as Scenario[];
+      const { result } = await runSession(scenario, { url: bot.url, noJudgeCache: true, env: {} });
+      expect(kinds(result)).toEqual(['judge_no']);
+      expect(result.failures[0].reason).toContain('judge said no: the reply names Berlin, not Paris (wrong city)');
+      expect(judge.requests).toHaveLength(2);
+      expect(judge.requests[0].body.messages[0].content).not.toContain('"continue"');
+      expect(explainer.requests).toHaveLength(1);
+    } finally {
+      await Promise.all([judge.close(), explainer.close()]);
+    }
+  }, 30_000);
 });
 
 describe("Pipecat's newest rules against the reference bot (audio)", () => {
