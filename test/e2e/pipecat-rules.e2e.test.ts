@@ -116,6 +116,15 @@ describe("Pipecat's newest rules against the reference bot (text)", () => {
     );
   }, 30_000);
 
+  it('a Python speech factory no --tts replaces is refused before connecting, with its located line', async () => {
+    const [scenario] = loadScenarioFile(join(HERE, 'python_speech.yaml')).scenarios as Scenario[];
+    const { result, trace } = await run(scenario);
+    expect(result.status).toBe('error');
+    expect(kinds(result)).toEqual(['error']);
+    expect(result.error).toMatch(/python_speech\.yaml:3:\d+: error: user\.speech\.factory: evals\.voices\.my_voice is a Python callable .*--tts NAME$/);
+    expect(trace).not.toContain('connected');
+  }, 30_000);
+
   it("results carry Pipecat's names: scenario_name, passed, turns[].turn_index, failures and timing", async () => {
     const { result } = await run(text.get('llm_marker'));
     expect(result).toMatchObject({ scenario_name: 'text_rules/llm_marker', passed: true });
