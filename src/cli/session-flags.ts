@@ -1,4 +1,5 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { parseJudgeOverride } from '../judge/index.js';
 import type { CodecName } from '../protocol/index.js';
 import { secondsToMs } from './options.js';
 
@@ -28,12 +29,29 @@ export interface TrustFlags {
   allowCode?: boolean;
   /** A folder, or false for --no-judge-cache. */
   judgeCache?: string | false;
+  /** `--judge SERVICE:MODEL[@URL]`: the judge in place of every file's judge.eval. */
+  judge?: string;
+}
+
+/** Commander parser for `--judge`: checked up front, kept as written (the session parses it again where it applies it). */
+export function judgeOverride(value: string): string {
+  try {
+    parseJudgeOverride(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message.replace(/^--judge \S+: /, ''));
+  }
+  return value;
 }
 
 export function addTrustFlags(command: Command): Command {
   return command
     .option('--allow-outside-root', 'let !include, image: and audio: reach outside the scenario root')
     .option('--allow-code', 'load factory: code hooks named by scenarios')
+    .option(
+      '--judge <service:model[@url]>',
+      "judge every eval: with this LLM instead of the scenario's judge.eval (openai:MODEL[@URL], ollama:MODEL[@URL]; e.g. openai:gpt-4o-mini@http://127.0.0.1:8000/v1)",
+      judgeOverride,
+    )
     .option('--judge-cache <dir>', 'judge verdict cache folder (default ~/.cache/earshot/judge)')
     .option('--no-judge-cache', 'ask the judge every time (no verdict cache)');
 }
@@ -46,6 +64,7 @@ export function sessionSettings(flags: BotFlags & TrustFlags): {
   sendAfterMaxWaitMs?: number;
   judgeCacheDir?: string;
   noJudgeCache: boolean;
+  judgeOverride?: string;
 } {
   return {
     codec: flags.wire,
@@ -54,5 +73,6 @@ export function sessionSettings(flags: BotFlags & TrustFlags): {
     ...(flags.sendAfterTimeout ? { sendAfterMaxWaitMs: flags.sendAfterTimeout } : {}),
     ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
     noJudgeCache: flags.judgeCache === false,
+    ...(flags.judge !== undefined ? { judgeOverride: flags.judge } : {}),
   };
 }

@@ -7,3 +7,4 @@ export * from './histogram.js';
 export * from './pass-rate.js';
 export * from './calibration.js';
 export * from './errors.js';
+export * from './pipecat-timing.js';

@@ -67,6 +67,7 @@ export class Conversation {
   /** What eval-configure asked for. */
   private levels: Record<string, FunctionCallReportLevel> = { '*': 'none' };
   private vadEvents = false;
+  private llmMarkers = false;
   private turns = 0;
   private replies = 0;
   private flood: Flood | null = null;
@@ -191,6 +192,7 @@ export class Conversation {
           case 'eval-configure':
             if (control.d.function_call_report_level) this.levels = { ...control.d.function_call_report_level };
             if (control.d.vad_user_speaking !== undefined) this.vadEvents = control.d.vad_user_speaking;
+            if (control.d.bot_llm_marker !== undefined) this.llmMarkers = control.d.bot_llm_marker;
             return;
           case 'eval-context':
             return this.deps.brain.seedContext(
@@ -315,6 +317,7 @@ export class Conversation {
         truth,
         timing: this.deps.timing,
         reportLevel: (name) => this.level(name),
+        llmMarkers: () => this.llmMarkers,
         onFault: (fault) => (fault === 'crash' ? this.crash() : this.disconnectMidAudio()),
         onSpeechError: (err) => this.reportError(`speech synthesis failed: ${errorMessage(err)}`),
       },

@@ -18,3 +18,4 @@ export {
 } from './summary.js';
 export { distribution, type DistributionStats } from './stats.js';
 export { mergeResults, type MergedResults, type MergeSource, type MergeOptions } from './merge.js';
+export { pipecatFailure, withPipecatFields } from './pipecat.js';

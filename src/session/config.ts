@@ -15,9 +15,11 @@ export function usesEval(scenario: Runnable): boolean {
 }
 
 /**
- * `full` when any call expectation checks `args`, or when the scenario both
- * asserts calls and uses `eval:` (the judge reads the calls); `name` when one
- * only names a function; otherwise nothing is asked and the bot's default holds.
+ * `full` when any call expectation checks `args` or carries an `eval:` (the
+ * judge is asked about the call's arguments: Pipecat's rule), or when the
+ * scenario both asserts calls and uses `eval:` elsewhere (earshot's judge
+ * prompt shows the calls); `name` when one only names a function; otherwise
+ * nothing is asked and the bot's default holds.
  */
 export function requiredReportLevel(scenario: Runnable): FunctionCallReportLevel | null {
   // A simulation's judge reads every call by name and arguments, and its measures compare them.
@@ -28,6 +30,7 @@ export function requiredReportLevel(scenario: Runnable): FunctionCallReportLevel
     for (const exp of turn.expect) {
       if (!CALL_EVENTS.has(exp.event)) continue;
       assertsCalls = true;
+      if (exp.eval !== undefined) return 'full';
       for (const call of exp.calls ?? []) {
         if (call.args !== undefined) return 'full';
         if (call.name !== undefined) needsName = true;
@@ -44,13 +47,24 @@ export function needsVadEvents(scenario: Runnable): boolean {
   );
 }
 
+/**
+ * Whether the scenario reads the LLM's markers, which a bot reports only when
+ * asked: an `llm_marker` expectation (Pipecat's rule), or a `send_after`
+ * anchored on one (which would otherwise never fire).
+ */
+export function needsMarkerEvents(scenario: Runnable): boolean {
+  return scenario.kind === 'script' && scenario.turns.some((t) => t.send_after?.event === 'llm_marker' || t.expect.some((e) => e.event === 'llm_marker'));
+}
+
 export function evalConfigure(scenario: Runnable): EvalConfigure | null {
   const level = requiredReportLevel(scenario);
   const vad = needsVadEvents(scenario);
-  if (level === null && !vad) return null;
+  const markers = needsMarkerEvents(scenario);
+  if (level === null && !vad && !markers) return null;
   const config: EvalConfigure = {};
   if (level !== null) config.function_call_report_level = { '*': level };
   if (vad) config.vad_user_speaking = true;
+  if (markers) config.bot_llm_marker = true;
   return config;
 }
 

@@ -78,6 +78,8 @@ export interface DriverRuntime {
   readonly events: readonly EarshotEvent[];
   /** Why the bot's stream ended, once it has (no event can arrive any more); null while it is open. */
   readonly streamEnded: string | null;
+  /** Whether the bot is speaking now, by its own reports: from its TTS starting a reply or `bot_started_speaking`, until `bot_stopped_speaking`. */
+  readonly botSpeaking: boolean;
 
   log(line: string): void;
 
@@ -113,4 +115,6 @@ export interface DriverRuntime {
   whenSeen(name: EventName, deadlineMs: number): Promise<number>;
   /** Sleeps until `atMs` (clock time) on the session's timers. */
   sleepUntil(atMs: number): Promise<void>;
+  /** Waits until the bot is not speaking, at most `maxWaitMs`; false when it still was. */
+  waitBotQuiet(maxWaitMs: number): Promise<boolean>;
 }

@@ -7,19 +7,22 @@ import { sleepUntil, SystemTimerDriver, type TimerDriver } from '../core/timers.
 import type { LatencyFailure } from '../metrics/index.js';
 import { ClientMessages, buildEvalUrl, connect, ConnectError, type ClientConnection } from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
+import { withPipecatFields } from '../results/pipecat.js';
 import type { ExpectationResult, Failure, ScenarioResult, TurnResult } from '../results/types.js';
 import type { EventName } from '../scenario/events.js';
 import type { LatencyAssertions, Runnable } from '../scenario/index.js';
 import { connectFlags, evalConfigure, modeOf, type ModeFlags } from './config.js';
 import type { DriverRuntime, SentInput, SessionDriver, TurnInput, TurnMatch, UserUtterance } from './driver.js';
 import { DeadlineError, EventQueue, QueueClosedError } from './event-queue.js';
+import { BotSpeech } from './bot-speech.js';
 import { buildJudge, type SessionJudge } from './judge-port.js';
-import { matchExpectation, type ExpectationSpec, type MatchOutcome } from './matcher.js';
+import { matchExpectation, type ExpectationSpec, type MatchOutcome, type MatcherState } from './matcher.js';
 import type { SessionMedia } from './media.js';
 import { BOT_READY_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type SessionOptions, type SessionOutcome } from './options.js';
 import { readLoop } from './read-loop.js';
-import { SessionTiming } from './timing.js';
-import { Trace } from './trace.js';
+import { codeRefusal, unobservableExpectation } from './preconditions.js';
+import { addTurnNote, applyFinal, SessionTiming } from './timing.js';
+import { describeEvent, Trace } from './trace.js';
 import { EventTranslator } from './translator.js';
 
 const MIME: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.gif': 'image/gif', '.webp': 'image/webp' };
@@ -50,6 +53,7 @@ export class SessionRuntime implements DriverRuntime {
   private readonly mode: ModeFlags;
   private readonly messages = new ClientMessages();
   private readonly translator: EventTranslator;
+  private readonly speech: BotSpeech;
   private judge: SessionJudge | null = null;
   private noJudgeReason: string | undefined;
   private media: SessionMedia | null = null;
@@ -58,6 +62,7 @@ export class SessionRuntime implements DriverRuntime {
   private recordingStartedAtMs: number | undefined;
   private errorText: string | undefined;
   private driven = false;
+  private readonly matcherState: MatcherState = { lastMatchAtMs: -Infinity };
 
   constructor(
     readonly scenario: Runnable,
@@ -77,6 +82,7 @@ export class SessionRuntime implements DriverRuntime {
     this.timing = new SessionTiming({ clock: this.clock, timers: this.timers, t0Ms: this.t0Ms, latencyWaitMs: options.latencyWaitMs, onError: (l) => this.log(l) });
     this.mode = modeOf(scenario);
     this.translator = new EventTranslator({ botAudio: this.mode.botAudio });
+    this.speech = new BotSpeech(this.clock, this.timers, () => this.queue.closedReason !== null);
   }
 
   /** Runs the driver on this session, from building the judge to teardown, and returns the outcome. Once per runtime. */
@@ -86,15 +92,16 @@ export class SessionRuntime implements DriverRuntime {
     const { scenario, options } = this;
     this.log(`run: scenario '${scenario.name}' (${scenario.file}) -> ${options.url}`);
     this.log(`modality: user ${scenario.user.modality}, judge ${scenario.judge.modality}; judge ${scenario.judge.eval.service}/${scenario.judge.eval.model ?? 'default'}`);
-    if (scenario.requires_code && !options.allowCode) {
-      this.errorText = `scenario names code hooks (${scenario.code_hooks.map((h) => `${h.block}.factory`).join(', ')}); rerun with --allow-code to load them`;
+    const refusal = codeRefusal(scenario, options) ?? unobservableExpectation(scenario);
+    if (refusal) {
+      this.refuse(refusal);
       return this.finish();
     }
-    this.buildJudge();
+    await this.buildJudge();
     if (!(await this.prepareMedia())) return this.finish();
     const conn = await this.connect();
     if (!conn) return this.finish();
-    const reader = readLoop(conn, { queue: this.queue, translator: this.translator, trace: this.trace, media: this.media, timing: this.timing, t0: this.t0Ms, emit: this.emit, judge: this.judge });
+    const reader = readLoop(conn, { queue: this.queue, translator: this.translator, trace: this.trace, media: this.media, timing: this.timing, t0: this.t0Ms, emit: this.emit, judge: this.judge, onTtsStarted: () => this.speech.onTtsStarted() });
     let outcome: SessionOutcome | null = null;
     try {
       if (await this.handshake(conn)) {
@@ -114,7 +121,7 @@ export class SessionRuntime implements DriverRuntime {
       if (turnIndex !== null) this.turns[turnIndex].status = 'failed';
     } finally {
       await this.finishMedia();
-      this.harvestMetrics(this.timing.end());
+      applyFinal(this.turns, this.timing.end());
       if (options.stopBot && conn.isOpen) {
         conn.send(this.messages.evalCancel());
         this.log('send: eval-cancel');
@@ -132,6 +139,14 @@ export class SessionRuntime implements DriverRuntime {
 
   get streamEnded(): string | null {
     return this.queue.closedReason;
+  }
+
+  get botSpeaking(): boolean {
+    return this.speech.now;
+  }
+
+  waitBotQuiet(maxWaitMs: number): Promise<boolean> {
+    return this.speech.waitQuiet(maxWaitMs, this.signal);
   }
 
   log(line: string): void {
@@ -152,7 +167,7 @@ export class SessionRuntime implements DriverRuntime {
     record.started_at_ms = Math.round(started - this.t0Ms);
     this.options.onProgress?.({ type: 'turn_start', turn_index: index, input: record.input });
     this.media?.beginTurn(index);
-    this.harvestMetrics(this.timing.takeFinal());
+    applyFinal(this.turns, this.timing.takeFinal());
   }
 
   markSent(index: number, sent: SentInput): void {
@@ -218,6 +233,9 @@ export class SessionRuntime implements DriverRuntime {
       ...turn,
       queue: this.queue,
       clock: this.clock,
+      t0Ms: this.t0Ms,
+      botSpeaking: () => this.botSpeaking,
+      state: this.matcherState,
       judge: this.judge,
       noJudgeReason: this.noJudgeReason,
       trace: (l) => this.log(l),
@@ -240,14 +258,15 @@ export class SessionRuntime implements DriverRuntime {
   }
 
   private readonly emit = (event: EarshotEvent): void => {
+    this.speech.onEvent(event.name);
     this.queue.push(event);
     this.timing.event(event.name, event.at_ms);
-    this.log(`event: ${event.name}${describe(event)}`);
+    this.log(`event: ${event.name}${describeEvent(event)}`);
   };
 
-  private buildJudge(): void {
+  private async buildJudge(): Promise<void> {
     try {
-      this.judge = buildJudge(this.scenario, { cacheDir: this.options.judgeCacheDir, noCache: this.options.noJudgeCache, env: this.options.env, redactor: this.redactor, trace: (l) => this.log(l) });
+      this.judge = await buildJudge(this.scenario, { ...this.options, redactor: this.redactor, trace: (l) => this.log(l) });
     } catch (err) {
       this.noJudgeReason = errorMessage(err);
       this.log(`judge: not available: ${this.noJudgeReason}`);
@@ -257,7 +276,13 @@ export class SessionRuntime implements DriverRuntime {
   /** False when the run ends here: the scenario needs media this session cannot have or prepare. */
   private async prepareMedia(): Promise<boolean> {
     const wantsMedia = this.mode.botAudio || this.mode.userAudio;
-    this.media = wantsMedia ? (this.options.media?.(this.scenario, { recordingPath: this.options.recordingPath }) ?? null) : null;
+    try {
+      this.media = wantsMedia ? (this.options.media?.(this.scenario, { recordingPath: this.options.recordingPath }) ?? null) : null;
+    } catch (err) {
+      // The media cannot serve the scenario's speech blocks (a Python `factory:` no flag replaces).
+      this.refuse(errorMessage(err));
+      return false;
+    }
     if (wantsMedia && !this.media) {
       this.errorText = 'audio modality needs the audio engine, which this build of the session was not given';
       return false;
@@ -335,26 +360,10 @@ export class SessionRuntime implements DriverRuntime {
       const artifacts = await this.media.finish();
       this.recording = artifacts.recording;
       this.recordingStartedAtMs = artifacts.recordingStartedAtMs;
-      for (const { turn_index, note } of artifacts.notes ?? []) this.addNote(turn_index, note);
+      for (const { turn_index, note } of artifacts.notes ?? []) addTurnNote(this.turns, turn_index, note);
     } catch (err) {
       this.log(`media: finish failed: ${errorMessage(err)}`);
     }
-  }
-
-  private harvestMetrics(derived: ReturnType<SessionTiming['takeFinal']>): void {
-    for (const d of derived) {
-      const record = this.turns[d.turn_index];
-      if (!record) continue;
-      record.metrics = d.metrics;
-      for (const note of d.notes) this.addNote(d.turn_index, note);
-    }
-  }
-
-  private addNote(turnIndex: number, note: string): void {
-    const record = this.turns[turnIndex];
-    if (!record) return;
-    const notes = (record.notes ??= []);
-    if (!notes.includes(note)) notes.push(note);
   }
 
   private record(index: number): TurnResult {
@@ -368,9 +377,16 @@ export class SessionRuntime implements DriverRuntime {
     return this.conn;
   }
 
+  /** The run cannot go on: something it needs cannot be had (an `error` failure, the result's `error`). */
+  private refuse(reason: string): void {
+    this.errorText = reason;
+    this.log(`error: ${reason}`);
+    this.failures.push({ kind: 'error', turn_index: null, expectation_index: null, event: null, reason });
+  }
+
   private finish(): SessionOutcome {
     const { failures } = this;
-    const status = this.errorText !== undefined || failures.some((f) => f.kind === 'harness_error') ? 'error' : failures.length ? 'failed' : 'passed';
+    const status = this.errorText !== undefined || failures.some((f) => f.kind === 'harness_error' || f.kind === 'error') ? 'error' : failures.length ? 'failed' : 'passed';
     this.log(`done: ${status.toUpperCase()} (${failures.length} failure(s))`);
     const result: ScenarioResult = {
       name: this.scenario.name,
@@ -385,13 +401,6 @@ export class SessionRuntime implements DriverRuntime {
       ...(this.errorText !== undefined ? { error: this.errorText } : {}),
       ...(this.options.run ? { run: this.options.run } : {}),
     };
-    return { result: this.redactor.value(result), trace: this.trace.toText(), recording: this.recording };
+    return { result: this.redactor.value(withPipecatFields(result)), trace: this.trace.toText(), recording: this.recording };
   }
-}
-
-function describe(e: EarshotEvent): string {
-  if ('text' in e) return ` ${JSON.stringify(e.text)}`;
-  if (e.name === 'function_call') return ` ${e.function_name ?? '?'}(${JSON.stringify(e.args ?? {})})`;
-  if (e.name === 'function_call_stopped') return ` ${e.function_name ?? '?'} id=${e.tool_call_id ?? '?'} cancelled=${String(e.cancelled)}`;
-  return '';
 }

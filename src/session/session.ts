@@ -9,7 +9,7 @@ import { Trace } from './trace.js';
 
 /** Runs one scenario's script against one bot over one connection; never throws for the bot's faults. */
 export async function runSession(scenario: Scenario, options: SessionOptions): Promise<SessionOutcome> {
-  return driveSession(scenario, options, new ScriptDriver(scenario, { sendAfterMaxWaitMs: options.sendAfterMaxWaitMs }));
+  return driveSession(scenario, options, new ScriptDriver(scenario, { sendAfterMaxWaitMs: options.sendAfterMaxWaitMs, botQuietMaxWaitMs: options.botQuietMaxWaitMs }));
 }
 
 /** Runs one scenario against one bot with `driver` deciding the conversation (see driver.ts). */

@@ -4,13 +4,16 @@ import { sleepUntil, type TimerDriver } from '../core/timers.js';
 import {
   checkLatency,
   deriveTurnMetrics,
+  pipecatTiming,
   TimelineBuilder,
+  type PipecatTiming,
   type DerivedTurnMetrics,
   type LatencyFailure,
   type RtviMetricsInput,
   type TimelineEventName,
   type TurnKind,
 } from '../metrics/index.js';
+import type { TurnResult } from '../results/types.js';
 import { LATENCY_METRICS, type LatencyAssertions } from '../scenario/index.js';
 
 /**
@@ -81,19 +84,19 @@ export class SessionTiming {
     this.guard('addBotMetrics', () => this.builder.addBotMetrics(data, atMs));
   }
 
-  /** Final metrics of the turns that have settled since the last call. */
-  takeFinal(): DerivedTurnMetrics[] {
+  /** Final metrics of the turns that have settled since the last call, with Pipecat's view of each (`timing`). */
+  takeFinal(): FinalTurnMetrics[] {
     if (!this.ended) this.guard('advance', () => this.builder.advance(this.nowMs));
-    return this.builder.takeCompleted().map((t) => deriveTurnMetrics(t));
+    return this.builder.takeCompleted().map(final);
   }
 
   /** Ends the timeline: every turn still open is final now. */
-  end(): DerivedTurnMetrics[] {
+  end(): FinalTurnMetrics[] {
     if (!this.ended) {
       this.ended = true;
       this.guard('end', () => this.builder.end(Math.max(0, this.nowMs)));
     }
-    return this.builder.takeCompleted().map((t) => deriveTurnMetrics(t));
+    return this.builder.takeCompleted().map(final);
   }
 
   /** Metrics of a live turn as they stand now. */
@@ -133,6 +136,32 @@ export class SessionTiming {
       return false;
     }
   }
+}
+
+/** Writes settled turns' metrics, Pipecat timing and notes onto their result records. */
+export function applyFinal(turns: TurnResult[], derived: readonly FinalTurnMetrics[]): void {
+  for (const d of derived) {
+    const record = turns[d.turn_index];
+    if (!record) continue;
+    record.metrics = d.metrics;
+    record.timing = d.timing;
+    for (const note of d.notes) addTurnNote(turns, d.turn_index, note);
+  }
+}
+
+/** Adds a note to a turn's record, once. */
+export function addTurnNote(turns: TurnResult[], turnIndex: number, note: string): void {
+  const record = turns[turnIndex];
+  if (!record) return;
+  const notes = (record.notes ??= []);
+  if (!notes.includes(note)) notes.push(note);
+}
+
+/** A settled turn's metrics: earshot's, and Pipecat's `EvalTurnTiming` of the same timeline. */
+export type FinalTurnMetrics = DerivedTurnMetrics & { timing: PipecatTiming };
+
+function final(tl: Parameters<typeof deriveTurnMetrics>[0]): FinalTurnMetrics {
+  return { ...deriveTurnMetrics(tl), timing: pipecatTiming(tl) };
 }
 
 function possible(kind: TurnKind, metric: (typeof LATENCY_METRICS)[number]): boolean {

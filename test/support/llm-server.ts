@@ -206,6 +206,8 @@ export interface JudgePromptView {
   replyLines: string[];
   /** The latest exchange's user text, or `[DTMF ...]` for keys. */
   latestUser?: string;
+  /** For an `eval:` on a function call: the call judged, `"name" with arguments {...}`. */
+  call?: string;
   /** The whole user message, for rules that need more. */
   prompt: string;
   system: string;
@@ -268,6 +270,8 @@ export function readJudgePrompt(request: LoggedRequest): JudgePromptView | undef
     system,
   };
   if (latestUser !== undefined) view.latestUser = latestUser;
+  const callLine = lines.find((l) => l.startsWith(PROMPT_LINES.judgedCall));
+  if (callLine) view.call = callLine.slice(PROMPT_LINES.judgedCall.length);
   return view;
 }
 

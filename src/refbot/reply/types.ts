@@ -33,6 +33,8 @@ export interface ReplyContext {
   truth: TruthLog;
   timing: ReplyTiming;
   reportLevel: (functionName: string) => FunctionCallReportLevel;
+  /** eval-configure asked for the LLM's markers (`bot-llm-marker`). */
+  llmMarkers?: () => boolean;
   /** The `crash-after-turn` point was reached (after the first chunk) / `disconnect-mid-audio` midway. */
   onFault: (fault: 'crash' | 'disconnect') => void;
   /** TTS failed: reported as an RTVI `error` by the conversation. */
