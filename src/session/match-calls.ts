@@ -1,7 +1,7 @@
 import type { EarshotEvent } from '../results/events.js';
 import { DeadlineError, QueueClosedError } from './event-queue.js';
 import { argsSubset, CALL_EVENTS, callView, noJudge, summarize } from './match-checks.js';
-import type { ExpectationSpec, ExpectedCallSpec, Fail, MatchContext, MatchOutcome } from './matcher.js';
+import type { ExpectationSpec, ExpectedCallSpec, Fail, MatchContext, MatchOutcome } from './match-types.js';
 
 /**
  * A call expectation: every call it lists, in any order, within the budget;

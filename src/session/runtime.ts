@@ -7,8 +7,7 @@ import { sleepUntil, SystemTimerDriver, type TimerDriver } from '../core/timers.
 import type { LatencyFailure } from '../metrics/index.js';
 import { ClientMessages, buildEvalUrl, connect, ConnectError, type ClientConnection } from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
-import { withPipecatFields } from '../results/pipecat.js';
-import type { ExpectationResult, Failure, ScenarioResult, TurnResult } from '../results/types.js';
+import type { ExpectationResult, Failure, TurnResult } from '../results/types.js';
 import type { EventName } from '../scenario/events.js';
 import type { LatencyAssertions, Runnable } from '../scenario/index.js';
 import { connectFlags, evalConfigure, modeOf, type ModeFlags } from './config.js';
@@ -19,6 +18,7 @@ import { buildJudge, type SessionJudge } from './judge-port.js';
 import { matchExpectation, type ExpectationSpec, type MatchOutcome, type MatcherState } from './matcher.js';
 import type { SessionMedia } from './media.js';
 import { BOT_READY_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type SessionOptions, type SessionOutcome } from './options.js';
+import { buildOutcome } from './outcome.js';
 import { readLoop } from './read-loop.js';
 import { codeRefusal, unobservableExpectation } from './preconditions.js';
 import { addTurnNote, applyFinal, SessionTiming } from './timing.js';
@@ -385,22 +385,8 @@ export class SessionRuntime implements DriverRuntime {
   }
 
   private finish(): SessionOutcome {
-    const { failures } = this;
-    const status = this.errorText !== undefined || failures.some((f) => f.kind === 'harness_error' || f.kind === 'error') ? 'error' : failures.length ? 'failed' : 'passed';
-    this.log(`done: ${status.toUpperCase()} (${failures.length} failure(s))`);
-    const result: ScenarioResult = {
-      name: this.scenario.name,
-      file: this.scenario.file,
-      status,
-      started_at: this.startedAt,
-      duration_ms: Math.round(this.clock.now() - this.t0Ms),
-      turns: this.turns,
-      failures,
-      events: this.queue.seen,
-      ...(this.recording !== undefined ? { recording_started_at_ms: this.recordingStartedAtMs ?? 0 } : {}),
-      ...(this.errorText !== undefined ? { error: this.errorText } : {}),
-      ...(this.options.run ? { run: this.options.run } : {}),
-    };
-    return { result: this.redactor.value(withPipecatFields(result)), trace: this.trace.toText(), recording: this.recording };
+    const { scenario, startedAt, turns, failures, recording, recordingStartedAtMs, errorText, redactor, trace } = this;
+    const durationMs = Math.round(this.clock.now() - this.t0Ms);
+    return buildOutcome({ scenario, startedAt, durationMs, turns, failures, events: this.queue.seen, recording, recordingStartedAtMs, errorText, run: this.options.run, redactor, trace });
   }
 }
