@@ -15,6 +15,12 @@ export interface RunScenariosOptions extends RunnerIo {
   allowCode?: boolean;
   stopBot?: boolean;
   triggerDisconnect?: boolean;
+  /**
+   * Runs of each scenario (`--repeat N`, default 1), every scenario once and then
+   * again, as a suite orders its repeats; each result carries its `run.repeat_index`
+   * and the summary gives each scenario's pass rate with its Wilson interval.
+   */
+  repeat?: number;
   session?: Omit<SessionDefaults, 'triggerDisconnect'>;
   /**
    * Audio settings (`--tts`, `--stt`, `--record`, `--cache-dir`, `--no-cache`): the run makes one
@@ -52,9 +58,14 @@ export function loadScenarios(paths: readonly string[], opts: { defaultWithinMs?
  */
 export async function runScenarios(options: RunScenariosOptions): Promise<RunScenariosOutcome> {
   const scenarios = loadScenarios(options.paths, options);
+  const repeat = options.repeat ?? 1;
+  if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`--repeat must be a whole number ≥ 1, got ${repeat}`);
+  const runs = Array.from({ length: repeat }, (_, r) =>
+    scenarios.map((scenario, i): ListedRun => ({ scenario, ordinal: r * scenarios.length + i, ...(repeat > 1 ? { repeat_index: r } : {}) })),
+  ).flat();
   return executeRuns({
     ...options,
-    runs: scenarios.map((scenario, ordinal) => ({ scenario, ordinal })),
+    runs,
     source: runningBot(options.url, options.stopBot),
     outDir: options.outDir ?? defaultOutDir(),
     // One bot serves them all: a second session at once would talk over the first.
@@ -66,17 +77,29 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
 interface ListedRun {
   scenario: Scenario;
   ordinal: number;
+  /** Set only with --repeat above 1, so a plain run's results stay as they were. */
+  repeat_index?: number;
 }
 
 /** The source of `earshot run`: every session connects to the one bot at `url`. */
 function runningBot(url: string, stopBot: boolean | undefined): RunSource<ListedRun> {
   return {
-    describe: ({ scenario }) => ({ name: scenario.name, file: scenario.file, turn_count: scenario.turns.length }),
-    async run({ scenario, ordinal }, info, ctx) {
+    describe: ({ scenario, repeat_index }) => ({
+      name: scenario.name,
+      file: scenario.file,
+      turn_count: scenario.turns.length,
+      ...(repeat_index === undefined ? {} : { repeat_index }),
+    }),
+    async run({ scenario, ordinal, repeat_index }, info, ctx) {
       const stem = artifactStem(scenario.name, ordinal);
       let outcome;
       try {
-        outcome = await runSession(scenario, { ...sessionOptions(ctx, info, stem, ctx.echo), url, stopBot });
+        outcome = await runSession(scenario, {
+          ...sessionOptions(ctx, info, stem, ctx.echo),
+          url,
+          stopBot,
+          ...(repeat_index === undefined ? {} : { run: { repeat_index } }),
+        });
       } catch (err) {
         if (ctx.signal?.aborted) return null;
         throw err;

@@ -3,6 +3,7 @@ import { isCodecName, parseBotUrl } from '../../protocol/index.js';
 import { runScenarios } from '../../runner/index.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
+import { positiveInt } from '../options.js';
 import { addBotFlags, addTrustFlags, sessionSettings, type BotFlags, type TrustFlags } from '../session-flags.js';
 import { abortOnSignals } from '../signals.js';
 
@@ -12,6 +13,7 @@ interface RunFlags extends AudioFlags, BotFlags, TrustFlags {
   stopBot?: boolean;
   triggerDisconnect?: boolean;
   verbose?: boolean;
+  repeat: number;
 }
 
 /** `earshot run <scenarios...> --url ws://...`: exit 0 when all pass, 1 when any fails, 2 for usage errors. */
@@ -27,6 +29,7 @@ export const runCommand: CliCommand = {
       .option('--reporter <list>', 'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)', 'list')
       .option('--stop-bot', 'ask the bot to shut down (eval-cancel) after each scenario')
       .option('--trigger-disconnect', "fire the bot's on_client_disconnected handler when each scenario ends")
+      .option('-r, --repeat <n>', 'run every scenario n times (pass rates with Wilson intervals at the end)', positiveInt, 1)
       .option('-v, --verbose', 'print the debug trace as it happens');
     addTrustFlags(command);
     addAudioFlags(command).action(async (paths: string[], flags: RunFlags) => {
@@ -44,6 +47,7 @@ export const runCommand: CliCommand = {
           allowCode: flags.allowCode,
           stopBot: flags.stopBot,
           triggerDisconnect: flags.triggerDisconnect,
+          repeat: flags.repeat,
           verbose: flags.verbose,
           signal: signals.signal,
           audio: audioSettings(flags),
