@@ -17,9 +17,10 @@ import { earshot, readResults, type CliRun } from '../suite/cli.testutil.js';
  *
  * Text first (`run --repeat`, cheap: the delay shows in llm_ttfb_ms and
  * first_token_ms), then audio (`bench --out`), which alone measures
- * voice_to_voice_ms: a short spoken question to a bot with a one-word greeting
- * and a one-word answer, five runs a bench — the fewest with which the exact
- * Mann–Whitney test can reach p < 0.05 with room to spare (at best 2/252).
+ * voice_to_voice_ms: a short spoken line to a bot with a one-word greeting and
+ * a two-word answer, six runs a bench (the exact Mann–Whitney test then reaches
+ * p < 0.05 with up to five of the 36 pairs out of order; four runs is the least
+ * that can reach it at all).
  * Realtime tier: the audio part measures the bot's real latency.
  */
 const tmp = (name: string): string => mkdtempSync(join(tmpdir(), `earshot-compare-${name}-`));
@@ -168,7 +169,7 @@ describe('earshot compare on audio benches (voice-to-voice)', () => {
     for (let i = 0; i < 2; i++) {
       for (const [key, bot] of [['quick', quick], ['slow', slow]] as const) {
         const out = tmp(`audio-${key}`);
-        const run = await earshot(['bench', SPOKEN, '--url', bot.url, '--repeat', '5', '--out', out, '--no-record']).done;
+        const run = await earshot(['bench', SPOKEN, '--url', bot.url, '--repeat', '6', '--out', out, '--no-record']).done;
         if (run.code !== 0) throw new Error(`bench against the ${key} bot failed:\n${run.stdout}\n${run.stderr}`);
         outs[key].push(out);
       }
