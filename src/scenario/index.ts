@@ -26,7 +26,6 @@ export {
   ScenarioError,
   diagnosticAt,
   closest,
-  childPath,
   describeValue,
   formatDiagnostic,
   formatLocation,
