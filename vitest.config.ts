@@ -16,6 +16,7 @@ import { defineConfig } from 'vitest/config';
 const REALTIME = [
   'test/e2e/audio.e2e.test.ts',
   'test/e2e/bench.e2e.test.ts',
+  'test/e2e/compare.e2e.test.ts',
   'test/refbot/audio.test.ts',
   'test/integration/session/media/mic.test.ts',
 ];

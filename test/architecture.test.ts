@@ -25,7 +25,7 @@ const ALLOWED: Record<string, string[]> = {
   report: ['core', 'audio', 'metrics', 'results', 'scenario'],
   bots: ['core'],
   runner: ['core', 'session', 'scenario', 'report', 'results', 'metrics', 'bots'],
-  tools: ['core', 'session', 'scenario', 'report', 'results', 'metrics', 'bots', 'runner'],
+  tools: ['core', 'session', 'scenario', 'report', 'results', 'metrics', 'bots', 'runner', 'judge'],
   refbot: ['core', 'protocol', 'audio', 'speech'],
   cli: ['core', 'scenario', 'protocol', 'audio', 'judge', 'simulate', 'metrics', 'results', 'speech', 'session', 'report', 'bots', 'runner', 'tools', 'refbot'],
 };

@@ -8,3 +8,8 @@ export * from './pass-rate.js';
 export * from './calibration.js';
 export * from './errors.js';
 export * from './pipecat-timing.js';
+export * from './wilson.js';
+export * from './normal.js';
+export * from './mann-whitney.js';
+export * from './bootstrap.js';
+export * from './agreement.js';

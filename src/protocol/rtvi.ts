@@ -324,6 +324,4 @@ export interface UnknownRtviMessage {
 }
 
 /** For `switch` statements over message unions: a missing case is a compile error here. */
-export function assertNever(value: never, what = 'value'): never {
-  throw new Error(`unhandled ${what}: ${JSON.stringify(value)}`);
-}
+export { assertNever } from '../core/never.js';

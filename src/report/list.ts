@@ -119,6 +119,7 @@ export class ListReporter implements Reporter {
         lines.push(`  ${this.outcomeWord(s.outcome)} ${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''}${rate} ${this.p.dim(this.safe(s.file))}`);
       }
     }
+    lines.push(...this.passRates(summary));
     const c = summary.counts;
     const parts = [this.p.green(`${c.passed} passed`)];
     if (c.failed) parts.push(this.p.red(`${c.failed} failed`));
@@ -128,6 +129,23 @@ export class ListReporter implements Reporter {
     const wall = summary.wall_ms ?? this.options.clock.now() - this.beganAtMs;
     lines.push(`${parts.join(' · ')} ${this.p.dim(`(${summary.results} run${summary.results === 1 ? '' : 's'} in ${formatDuration(wall)})`)}`);
     this.emit(lines);
+  }
+
+  /** With repeats: each scenario's pass rate and its Wilson 95 % interval, so "5/5" is read as "at least 57 %". */
+  private passRates(summary: RunSummary): string[] {
+    const repeated = summary.scenarios.filter((s) => s.runs > 1 && s.pass_rate !== null && s.pass_rate_ci95);
+    if (repeated.length === 0) return [];
+    const label = (s: (typeof repeated)[number]): string => `${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''}`;
+    const width = Math.max(...repeated.map((s) => [...label(s)].length));
+    const pct = (x: number): string => String(Math.round(x * 100));
+    return [
+      this.p.bold('Pass rates (95% Wilson interval):'),
+      ...repeated.map((s) => {
+        const ci = s.pass_rate_ci95!;
+        const rated = s.runs - s.skipped;
+        return `  ${label(s).padEnd(width)}  ${`${s.passed}/${rated}`.padStart(7)}  ${`${pct(s.pass_rate!)}%`.padStart(4)}  ${this.p.dim(`(${pct(ci.low)}–${pct(ci.high)}%)`)}`;
+      }),
+    ];
   }
 
   private turnTiming(turn: TurnResult): string {

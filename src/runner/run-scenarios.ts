@@ -24,6 +24,12 @@ export interface RunScenariosOptions extends RunnerIo {
   judge?: string;
   stopBot?: boolean;
   triggerDisconnect?: boolean;
+  /**
+   * Runs of each scenario (`--repeat N`, default 1), every scenario once and then
+   * again, as a suite orders its repeats; each result carries its `run.repeat_index`
+   * and the summary gives each scenario's pass rate with its Wilson interval.
+   */
+  repeat?: number;
   session?: Omit<SessionDefaults, 'triggerDisconnect'>;
   /**
    * Audio settings (`--tts`, `--stt`, `--record`, `--cache-dir`, `--no-cache`): the run makes one
@@ -103,9 +109,14 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
     replacedBlocks(options),
     cwd,
   );
+  const repeat = options.repeat ?? 1;
+  if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`--repeat must be a whole number ≥ 1, got ${repeat}`);
+  const runs = Array.from({ length: repeat }, (_, r) =>
+    scenarios.map((scenario, i): ListedRun => ({ scenario, ordinal: r * scenarios.length + i, ...(repeat > 1 ? { repeat_index: r } : {}) })),
+  ).flat();
   return executeRuns({
     ...options,
-    runs: scenarios.map((scenario, ordinal) => ({ scenario, ordinal })),
+    runs,
     source: runningBot(options.url, options.stopBot),
     outDir: options.outDir ?? defaultOutDir(),
     // One bot serves them all: a second session at once would talk over the first.
@@ -118,18 +129,30 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
 interface ListedRun {
   scenario: Runnable;
   ordinal: number;
+  /** Set only with --repeat above 1, so a plain run's results stay as they were. */
+  repeat_index?: number;
 }
 
 /** The source of `earshot run`: every session connects to the one bot at `url`. */
 function runningBot(url: string, stopBot: boolean | undefined): RunSource<ListedRun> {
   return {
-    describe: ({ scenario }) => ({ name: scenario.name, file: scenario.file, turn_count: scenario.kind === 'script' ? scenario.turns.length : 0 }),
-    async run({ scenario, ordinal }, info, ctx): Promise<ScenarioResult | null> {
+    describe: ({ scenario, repeat_index }) => ({
+      name: scenario.name,
+      file: scenario.file,
+      turn_count: scenario.kind === 'script' ? scenario.turns.length : 0,
+      ...(repeat_index === undefined ? {} : { repeat_index }),
+    }),
+    async run({ scenario, ordinal, repeat_index }, info, ctx): Promise<ScenarioResult | null> {
       if (scenario.kind === 'simulation') return skippedResult(info, SIMULATION_SKIPPED);
       const stem = artifactStem(scenario.name, ordinal);
       let outcome;
       try {
-        outcome = await runSession(scenario, { ...sessionOptions(ctx, info, stem, ctx.echo), url, stopBot });
+        outcome = await runSession(scenario, {
+          ...sessionOptions(ctx, info, stem, ctx.echo),
+          url,
+          stopBot,
+          ...(repeat_index === undefined ? {} : { run: { repeat_index } }),
+        });
       } catch (err) {
         if (ctx.signal?.aborted) return null;
         throw err;

@@ -13,6 +13,7 @@ export {
   loadScenarioFile,
   inspectFile,
   loadRawDocument,
+  loadYamlTree,
   locationOf,
   DEFAULT_WITHIN_MS,
   type LoadOptions,
@@ -20,8 +21,12 @@ export {
   type FileKind,
 } from './load.js';
 export { validatePaths, type FileValidation, type ValidatePathsOptions } from './walk.js';
+export { toPlain, type YNode, type YMap, type YSeq, type YScalar, type YEntry } from './ynode.js';
 export {
   ScenarioError,
+  diagnosticAt,
+  closest,
+  describeValue,
   formatDiagnostic,
   formatLocation,
   displayPath,

@@ -12,7 +12,7 @@ import { normalizeTags } from './simulation-extensions.js';
 import { DEFAULT_LIMITS, readYamlFile, type LoadLimits, type SourceCache } from './source.js';
 import { check, INVALID, type CheckContext } from './spec.js';
 import type { LoadedFile, LoadedKind, Manifest, Runnable, Scenario, ScenarioCheck, ScenarioFile, Simulation } from './types.js';
-import { entry, Expander, toPlain, type YMap } from './ynode.js';
+import { entry, Expander, toPlain, type YMap, type YNode } from './ynode.js';
 
 export interface LoadOptions {
   /** `within_ms` for expectations that set none (the CLI's --timeout). Default 60000. */
@@ -216,6 +216,16 @@ function sorted(file: string, diagnostics: Diagnostic[]): Diagnostic[] {
  * before any scenario rule: what PyYAML with Pipecat's loader would produce.
  */
 export function loadRawDocument(path: string, options: LoadOptions = {}): unknown {
+  return toPlain(loadYamlTree(path, options));
+}
+
+/**
+ * The document as located nodes, with the loader's guarantees (size and alias
+ * budgets, `!include` kept inside the scenario root, standard tags only), for
+ * earshot's other YAML inputs (judge labels) to check with file:line:col errors.
+ * Throws ScenarioError when the file cannot be read or parsed.
+ */
+export function loadYamlTree(path: string, options: LoadOptions = {}): YNode {
   const file = resolve(path);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const root = findScenarioRoot(file, options.fallbackRoot, options.rootCache);
@@ -230,7 +240,7 @@ export function loadRawDocument(path: string, options: LoadOptions = {}): unknow
   }
   const doc = expander.expand(read.source, real);
   if (!doc) throw new ScenarioError(file, expander.diagnostics);
-  return toPlain(doc);
+  return doc;
 }
 
 /**

@@ -3,6 +3,7 @@ import { isCodecName, parseBotUrl } from '../../protocol/index.js';
 import { runScenarios } from '../../runner/index.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
+import { positiveInt } from '../options.js';
 import { addBotFlags, addTrustFlags, sessionSettings, type BotFlags, type TrustFlags } from '../session-flags.js';
 import { abortOnSignals } from '../signals.js';
 
@@ -15,6 +16,7 @@ interface RunFlags extends AudioFlags, BotFlags, TrustFlags {
   stopBot?: boolean;
   triggerDisconnect?: boolean;
   verbose?: boolean;
+  repeat: number;
 }
 
 /**
@@ -34,6 +36,7 @@ export const runCommand: CliCommand = {
       .option('--stop-bot', 'ask the bot to shut down (eval-cancel) after each scenario')
       .option('--trigger-disconnect', "fire the bot's on_client_disconnected handler when each scenario ends")
       .option('--strict', 'treat every warning of the files as an error (exit 2 before anything runs)')
+      .option('-r, --repeat <n>', 'run every scenario n times (pass rates with Wilson intervals at the end)', positiveInt, 1)
       .option('-v, --verbose', 'print the debug trace as it happens');
     addTrustFlags(command);
     addAudioFlags(command).action(async (paths: string[], flags: RunFlags) => {
@@ -53,6 +56,7 @@ export const runCommand: CliCommand = {
           ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
           stopBot: flags.stopBot,
           triggerDisconnect: flags.triggerDisconnect,
+          repeat: flags.repeat,
           verbose: flags.verbose,
           signal: signals.signal,
           audio: audioSettings(flags),
