@@ -26,7 +26,7 @@ function arg(name: string, fallback: number): number {
 
 function seedFiles(): string[] {
   const testdata = join(REPO, 'src/scenario/testdata');
-  const files = ['full/every_field.yaml', 'sim/first_format.yaml', 'manifest/manifest.yaml', 'manifest/scenarios/book_table.yaml'].map((f) => join(testdata, f));
+  const files = ['full/every_field.yaml', 'sim/first_format.yaml', 'manifest/manifest.yaml', 'manifest/scenarios/book_table.yaml', 'list/turn_completion.yaml', 'list/shared_turns.yaml'].map((f) => join(testdata, f));
   const corpus = process.env.EARSHOT_COMPAT_DIR ?? resolve(REPO, '..', 'shared/compat/pipecat-release-evals');
   if (existsSync(join(corpus, 'scenarios'))) {
     files.push(join(corpus, 'manifest.yaml'));

@@ -5,8 +5,6 @@ export * from './resample.js';
 export * from './wav.js';
 export * from './dtmf.js';
 export * from './frame-log.js';
-// The timer drivers live in core; the reference bot still imports them from here.
-export { ManualTimerDriver, PreciseTimerDriver, type TimerDriver } from '../core/timers.js';
 export * from './utterance.js';
 export * from './mic-types.js';
 export * from './mic-stream.js';

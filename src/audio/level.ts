@@ -24,8 +24,11 @@ export interface AudibleBounds {
   end: number;
 }
 
-function windowSamples(sampleRate: number, gate: GateOptions): number {
-  return Math.max(1, Math.round((gate.windowMs * sampleRate) / 1000));
+/** The gate over `[from, to)`: window length in samples, per-sample level, and the window's energy threshold. */
+function gateWindow(sampleRate: number, gate: GateOptions, from: number, to: number): { w: number; amp: number; sumGate: number } {
+  const w = Math.min(Math.max(1, Math.round((gate.windowMs * sampleRate) / 1000)), Math.max(1, to - from));
+  const amp = dbfsToAmplitude(gate.thresholdDbfs);
+  return { w, amp, sumGate: amp * amp * w };
 }
 
 /** First audible sample in `pcm[from, to)`, or -1. */
@@ -36,9 +39,7 @@ export function firstAudibleSample(
   from = 0,
   to = pcm.length,
 ): number {
-  const w = Math.min(windowSamples(sampleRate, gate), Math.max(1, to - from));
-  const amp = dbfsToAmplitude(gate.thresholdDbfs);
-  const sumGate = amp * amp * w;
+  const { w, amp, sumGate } = gateWindow(sampleRate, gate, from, to);
   let sum = 0;
   for (let i = from; i < to; i++) {
     sum += pcm[i] * pcm[i];
@@ -60,9 +61,7 @@ export function audibleEnd(
   from = 0,
   to = pcm.length,
 ): number {
-  const w = Math.min(windowSamples(sampleRate, gate), Math.max(1, to - from));
-  const amp = dbfsToAmplitude(gate.thresholdDbfs);
-  const sumGate = amp * amp * w;
+  const { w, amp, sumGate } = gateWindow(sampleRate, gate, from, to);
   let sum = 0;
   for (let i = to - 1; i >= from; i--) {
     sum += pcm[i] * pcm[i];

@@ -1,4 +1,5 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { parseJudgeOverride } from '../judge/index.js';
 import { FUNCTION_CALL_REPORT_LEVELS, type CodecName, type FunctionCallReportLevel } from '../protocol/index.js';
 import { DEFAULT_BOT_INPUT_RATE, HANDSHAKE_MODES, type BotEnables, type HandshakeMode } from '../session/index.js';
 import { nonNegativeInt, positiveInt, secondsToMs } from './options.js';
@@ -9,6 +10,7 @@ export interface WireFlags {
   botInputRate: number;
   botReportLevel?: FunctionCallReportLevel;
   botVadEvents?: boolean;
+  botLlmMarkers?: boolean;
   bargeInGapMs?: number;
 }
 
@@ -22,6 +24,7 @@ export function addWireFlags(command: Command): Command {
       ]),
     )
     .option('--bot-vad-events', 'the bot sends raw VAD events itself (RTVIObserverParams(vad_user_speaking_enabled=True)), for wires that cannot ask (protobuf)')
+    .option('--bot-llm-markers', "the bot reports its LLM's markers itself (RTVIObserverParams(bot_llm_marker_enabled=True)), for wires that cannot ask (protobuf)")
     .option('--barge-in-gap-ms <ms>', "a pause in the bot's speech up to this long still counts as it talking, while its speaking window is open (default 1000)", nonNegativeInt);
 }
 
@@ -30,6 +33,7 @@ export function wireSettings(flags: WireFlags): { handshake: HandshakeMode; botI
   const bot: BotEnables = {
     ...(flags.botReportLevel !== undefined ? { reportLevel: flags.botReportLevel } : {}),
     ...(flags.botVadEvents ? { vadEvents: true } : {}),
+    ...(flags.botLlmMarkers ? { llmMarkers: true } : {}),
   };
   return {
     handshake: flags.handshake,
@@ -66,12 +70,29 @@ export interface TrustFlags {
   allowCode?: boolean;
   /** A folder, or false for --no-judge-cache. */
   judgeCache?: string | false;
+  /** `--judge SERVICE:MODEL[@URL]`: the judge in place of every file's judge.eval. */
+  judge?: string;
+}
+
+/** Commander parser for `--judge`: checked up front, kept as written (the session parses it again where it applies it). */
+export function judgeOverride(value: string): string {
+  try {
+    parseJudgeOverride(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message.replace(/^--judge \S+: /, ''));
+  }
+  return value;
 }
 
 export function addTrustFlags(command: Command): Command {
   return command
     .option('--allow-outside-root', 'let !include, image: and audio: reach outside the scenario root')
     .option('--allow-code', 'load factory: code hooks named by scenarios')
+    .option(
+      '--judge <service:model[@url]>',
+      "judge every eval: with this LLM instead of the scenario's judge.eval (openai:MODEL[@URL], ollama:MODEL[@URL]; e.g. openai:gpt-4o-mini@http://127.0.0.1:8000/v1)",
+      judgeOverride,
+    )
     .option('--judge-cache <dir>', 'judge verdict cache folder (default ~/.cache/earshot/judge)')
     .option('--no-judge-cache', 'ask the judge every time (no verdict cache)');
 }
@@ -84,6 +105,7 @@ export function sessionSettings(flags: BotFlags & TrustFlags): ReturnType<typeof
   sendAfterMaxWaitMs?: number;
   judgeCacheDir?: string;
   noJudgeCache: boolean;
+  judgeOverride?: string;
 } {
   return {
     ...wireSettings(flags),
@@ -93,5 +115,6 @@ export function sessionSettings(flags: BotFlags & TrustFlags): ReturnType<typeof
     ...(flags.sendAfterTimeout ? { sendAfterMaxWaitMs: flags.sendAfterTimeout } : {}),
     ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
     noJudgeCache: flags.judgeCache === false,
+    ...(flags.judge !== undefined ? { judgeOverride: flags.judge } : {}),
   };
 }

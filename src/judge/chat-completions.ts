@@ -15,6 +15,35 @@ export interface ChatEndpoint {
   fields: Record<string, unknown>;
 }
 
+/** A function the model may call instead of answering (an OpenAI `tools` entry of type `function`). */
+export interface ChatTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  parameters: Record<string, unknown>;
+}
+
+/** A call the model made; `args` is the parsed `arguments`, undefined when they are not a JSON object. */
+export interface ToolCall {
+  id?: string;
+  name: string;
+  arguments: string;
+  args?: Record<string, unknown>;
+}
+
+/** Beyond the messages: tools the model may call (the simulated caller's `end_call`). */
+export interface ChatRequest {
+  tools?: readonly ChatTool[];
+}
+
+export interface ChatAnswer {
+  /** The assistant's text; empty only when it called a tool instead. */
+  content: string;
+  attempts: number;
+  /** Present when the request offered tools: the calls the model made (often none). */
+  toolCalls?: ToolCall[];
+}
+
 export interface RetryPolicy {
   /** Per attempt, from sending the request to reading the whole body. */
   requestTimeoutMs: number;
@@ -24,6 +53,16 @@ export interface RetryPolicy {
   retryBaseDelayMs: number;
   /** Cap on one backoff, `Retry-After` included. */
   retryMaxDelayMs: number;
+}
+
+/** A minute per attempt, three attempts, backoff from half a second up to eight. */
+export function retryPolicy(options: Partial<RetryPolicy> = {}): RetryPolicy {
+  return {
+    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+    maxAttempts: Math.max(1, options.maxAttempts ?? 3),
+    retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
+    retryMaxDelayMs: options.retryMaxDelayMs ?? 8_000,
+  };
 }
 
 export interface ChatCallContext {
@@ -50,18 +89,21 @@ function isRetryableStatus(status: number): boolean {
 }
 
 /**
- * One non-streaming completion. Resolves to the assistant's text, or to a
- * `JudgeError` when no usable answer came back within the retry policy; rejects
- * only with the caller's abort reason.
+ * One non-streaming completion. Resolves to the assistant's text (and, when
+ * `request.tools` were offered, the tool calls it made), or to a `JudgeError`
+ * when no usable answer came back within the retry policy; rejects only with
+ * the caller's abort reason.
  */
 export async function chatComplete(
   endpoint: ChatEndpoint,
   messages: ChatMessage[],
   ctx: ChatCallContext,
-): Promise<{ content: string; attempts: number } | JudgeError> {
+  request: ChatRequest = {},
+): Promise<ChatAnswer | JudgeError> {
   const url = `${endpoint.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const shownUrl = ctx.redactor.text(url);
-  const body = JSON.stringify({ ...endpoint.fields, model: endpoint.model, messages, stream: false });
+  const tools = request.tools?.length ? { tools: request.tools.map((t) => ({ type: 'function', function: t })) } : {};
+  const body = JSON.stringify({ ...endpoint.fields, model: endpoint.model, messages, ...tools, stream: false });
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
   const fail = (fields: Omit<ConstructorParameters<typeof JudgeError>[0], 'service' | 'model'>): JudgeError =>
@@ -110,7 +152,7 @@ export async function chatComplete(
         attempts: attempt,
       });
     }
-    if (status >= 200 && status < 300) return readCompletion(text, attempt, fail);
+    if (status >= 200 && status < 300) return readCompletion(text, attempt, fail, request.tools !== undefined);
 
     const detail = errorDetail(text);
     if (isRetryableStatus(status) && attempt < ctx.policy.maxAttempts) {
@@ -180,7 +222,8 @@ function readCompletion(
   text: string,
   attempts: number,
   fail: (fields: Omit<ConstructorParameters<typeof JudgeError>[0], 'service' | 'model'>) => JudgeError,
-): { content: string; attempts: number } | JudgeError {
+  withTools = false,
+): ChatAnswer | JudgeError {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -198,6 +241,8 @@ function readCompletion(
     });
   }
   const content = contentText((message as { content?: unknown }).content);
+  const toolCalls = withTools ? readToolCalls((message as { tool_calls?: unknown }).tool_calls) : undefined;
+  if (toolCalls?.length) return { content, attempts, toolCalls };
   if (content.trim() === '') {
     const refusal = (message as { refusal?: unknown }).refusal;
     return fail({
@@ -207,7 +252,30 @@ function readCompletion(
       raw: text.slice(0, MAX_ERROR_BODY_CHARS),
     });
   }
-  return { content, attempts };
+  return toolCalls ? { content, attempts, toolCalls } : { content, attempts };
+}
+
+/** `tool_calls` of type `function`; a call without a name is not one. */
+function readToolCalls(raw: unknown): ToolCall[] {
+  if (!Array.isArray(raw)) return [];
+  const calls: ToolCall[] = [];
+  for (const item of raw as unknown[]) {
+    const fn = typeof item === 'object' && item !== null ? (item as { function?: unknown }).function : undefined;
+    if (typeof fn !== 'object' || fn === null) continue;
+    const { name, arguments: args } = fn as { name?: unknown; arguments?: unknown };
+    if (typeof name !== 'string' || name === '') continue;
+    const call: ToolCall = { name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) };
+    const id = (item as { id?: unknown }).id;
+    if (typeof id === 'string') call.id = id;
+    try {
+      const parsed: unknown = JSON.parse(call.arguments || '{}');
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) call.args = parsed as Record<string, unknown>;
+    } catch {
+      // Arguments that are not JSON are kept as text; the caller decides what a call without args means.
+    }
+    calls.push(call);
+  }
+  return calls;
 }
 
 /** `content` is a string on the classic wire; some servers send an array of typed parts. */

@@ -8,6 +8,9 @@ export type {
   Exchange,
   FunctionCallRecord,
   Judge,
+  JudgeClassifier,
+  JudgedCall,
+  JudgeQuestion,
   JudgeRequest,
   ReplyItem,
   ReplySegment,
@@ -15,11 +18,12 @@ export type {
   Verdict,
   VerdictValue,
 } from './types.js';
-export { createJudge, type CreateJudgeOptions } from './judge.js';
+export { createJudge, EXPLAINER_FAILED, JUDGE_ASKS, type CreateJudgeOptions } from './judge.js';
+export { JUDGE_OVERRIDE_SERVICES, parseJudgeOverride } from './override.js';
 export { ConversationLog, latestReply, latestReplyText } from './conversation.js';
 export { JudgeConfigError, JudgeError, isJudgeError, type JudgeErrorCode } from './errors.js';
-export { parseVerdict, type ParsedVerdict } from './parse.js';
-export { JUDGE_SYSTEM_PROMPT, PROMPT_LINES, judgeMessages, renderTranscript } from './prompt.js';
+export { parseVerdict, readJsonObject, type ParsedVerdict } from './parse.js';
+export { JUDGE_CALL_SYSTEM_PROMPT, JUDGE_FINAL_SYSTEM_PROMPT, JUDGE_SYSTEM_PROMPT, PROMPT_LINES, judgeMessages, renderTranscript, type JudgeAsk } from './prompt.js';
 export {
   DEFAULT_OLLAMA_EXTRA,
   DEFAULT_OLLAMA_HOST,
@@ -36,4 +40,4 @@ export {
   type JudgeServiceFactory,
 } from './services.js';
 export { VerdictCache, defaultJudgeCacheDir, verdictCacheKey } from './cache.js';
-export type { ChatCallContext, ChatEndpoint, RetryPolicy } from './chat-completions.js';
+export { retryPolicy, type ChatAnswer, type ChatCallContext, type ChatEndpoint, type ChatRequest, type ChatTool, type RetryPolicy, type ToolCall } from './chat-completions.js';

@@ -181,13 +181,14 @@ describe('createJudge', () => {
     });
 
     it('never caches an error', async () => {
-      server.respond(sequence('garbage', { status: 400 }, verdictContent('yes')));
+      // Each failed question is asked twice (JUDGE_ASKS) before it is an error.
+      server.respond(sequence('garbage', 'garbage', { status: 400 }, { status: 400 }, verdictContent('yes')));
       const judge = openaiJudge();
       const conversation = asked('Capital?', 'Berlin.').snapshot();
       expect(await judge.evaluate({ criterion, conversation })).toMatchObject({ code: 'unparseable' });
       expect(await judge.evaluate({ criterion, conversation })).toMatchObject({ code: 'http_status' });
       expect(await judge.evaluate({ criterion, conversation })).toMatchObject({ verdict: 'yes', cached: false });
-      expect(server.requests).toHaveLength(3);
+      expect(server.requests).toHaveLength(5);
     });
 
     it('does not cache an aborted evaluation', async () => {

@@ -7,7 +7,7 @@ import { JudgeError } from './errors.js';
 import { parseVerdict } from './parse.js';
 import { judgeMessages } from './prompt.js';
 import { JUDGE_SERVICES, resolveJudgeService, unknownJudgeFields, type JudgeBackend, type JudgeServiceFactory } from './services.js';
-import type { Judge, JudgeRequest, Verdict } from './types.js';
+import type { ChatMessage, Judge, JudgeClassifier, JudgeRequest, Verdict, VerdictValue } from './types.js';
 
 export interface CreateJudgeOptions {
   /** The scenario's `judge.eval` block (validated here); absent means Pipecat's default judge. */
@@ -37,7 +37,20 @@ export interface CreateJudgeOptions {
   services?: Readonly<Record<string, JudgeServiceFactory>>;
   /** A backend built by the caller (e.g. from an allowed `factory:` hook); `config` is then not resolved. */
   backend?: JudgeBackend;
+  /** A classifier built by an allowed `factory:` hook: it decides in place of an LLM. */
+  classifier?: JudgeClassifier;
+  /** The LLM asked for the reason behind a `no` or an unsure verdict (`judge.eval.explainer`); none by default. */
+  explainer?: JudgeBackend;
+  /** A verdict less sure than this is explained too (`explain_below`, default 0.75); only verdicts that carry a confidence can be. */
+  explainBelow?: number;
+  /** Whether a reply may be judged `continue` (`allow_continue`, default true); false: yes or no only. */
+  allowContinue?: boolean;
 }
+
+/** How many times a judge question is asked before it fails: once more after a timeout, a failed connection or an unusable answer (Pipecat's rule). */
+export const JUDGE_ASKS = 2;
+/** The reason a verdict carries when the explainer's call failed (Pipecat's wording). */
+export const EXPLAINER_FAILED = 'explainer call failed';
 
 /**
  * Builds the judge for one scenario run. Configuration problems throw
@@ -45,12 +58,12 @@ export interface CreateJudgeOptions {
  */
 export function createJudge(options: CreateJudgeOptions = {}): Judge {
   const env = options.env ?? process.env;
-  const backend = options.backend ?? resolveJudgeService(options.config, env, options.services ?? JUDGE_SERVICES);
+  const backend = options.backend ?? (options.classifier ? classifierBackend(options.config) : resolveJudgeService(options.config, env, options.services ?? JUDGE_SERVICES));
   const redactor = options.redactor ?? new Redactor(env);
   for (const secret of backend.secrets) redactor.add(secret);
   const clock = options.clock ?? monotonicClock;
   const trace = options.trace ?? ((): void => undefined);
-  if (!options.backend) {
+  if (!options.backend && !options.classifier) {
     for (const field of unknownJudgeFields(options.config)) trace(`judge: ignoring judge.eval.${field} (no judge service reads it)`);
   }
   const cache = options.noCache ? undefined : new VerdictCache(options.cacheDir);
@@ -61,51 +74,100 @@ export function createJudge(options: CreateJudgeOptions = {}): Judge {
     retryMaxDelayMs: options.retryMaxDelayMs ?? 8_000,
   };
   const random = options.random ?? Math.random;
-  const description = redactor.text(`${backend.service}/${backend.model} @ ${backend.endpoint}`);
+  const allowContinue = options.allowContinue !== false;
+  const explainBelow = options.explainBelow ?? 0.75;
+  const classifier = options.classifier;
+  const explainer = options.explainer;
+  if (explainer) for (const secret of explainer.secrets) redactor.add(secret);
+  const description = redactor.text(
+    `${classifier ? `classifier (${backend.service})` : `${backend.service}/${backend.model} @ ${backend.endpoint}`}${explainer ? `, explained by ${explainer.service}/${explainer.model}` : ''}`,
+  );
+  const ctx = { policy, redactor, trace, random };
 
-  async function evaluate({ criterion, conversation, signal }: JudgeRequest): Promise<Verdict | JudgeError> {
+  /** One model answer read as a verdict, or the error; a call is yes or no, and so is a reply when `continue` is not allowed. */
+  async function askModel(model: JudgeBackend, messages: ChatMessage[], finalOnly: boolean, signal?: AbortSignal): Promise<Verdict | JudgeError> {
+    const started = clock.now();
+    const answer = await model.complete(messages, { ...ctx, ...(signal ? { signal } : {}) });
+    const elapsedMs = clock.now() - started;
+    if (answer instanceof JudgeError) return answer;
+    const raw = redactor.text(answer.content);
+    const parsed = parseVerdict(answer.content);
+    if (!parsed.ok) {
+      return new JudgeError({
+        code: 'unparseable',
+        message: `cannot read a verdict from the answer (${parsed.problem}): ${JSON.stringify(raw.slice(0, 200))}`,
+        service: model.service,
+        model: model.model,
+        attempts: answer.attempts,
+        raw,
+      });
+    }
+    // An answer that ignored the yes/no instructions counts as a no.
+    const verdict: VerdictValue = finalOnly && parsed.verdict === 'continue' ? 'no' : parsed.verdict;
+    return { verdict, reason: redactor.text(parsed.reason), cached: false, raw, elapsedMs };
+  }
+
+  async function askClassifier(c: JudgeClassifier, request: JudgeRequest, finalOnly: boolean): Promise<Verdict | JudgeError> {
+    const started = clock.now();
+    const options: VerdictValue[] = finalOnly ? ['yes', 'no'] : ['yes', 'no', 'continue'];
+    try {
+      const answer = await c.classify({ criterion: request.criterion, conversation: request.conversation, ...(request.call ? { call: request.call } : {}), options }, request.signal);
+      if (!options.includes(answer.verdict)) throw new Error(`answered ${JSON.stringify(answer.verdict)}, not one of ${options.join(', ')}`);
+      const confidence = typeof answer.confidence === 'number' && Number.isFinite(answer.confidence) ? answer.confidence : undefined;
+      const reason = answer.reason?.trim() || (confidence !== undefined ? `P(${answer.verdict})=${confidence.toFixed(2)}` : '(no reason given)');
+      return { verdict: answer.verdict, reason: redactor.text(reason), cached: false, elapsedMs: clock.now() - started, ...(confidence !== undefined ? { confidence } : {}) };
+    } catch (err) {
+      request.signal?.throwIfAborted();
+      return new JudgeError({ code: 'bad_response', message: `the classifier failed: ${(err as Error).message}`, service: backend.service, model: backend.model, attempts: 1 });
+    }
+  }
+
+  /** Asks the explainer the same question; its reason joins the verdict, which it never changes. */
+  async function explain(verdict: Verdict, messages: ChatMessage[], finalOnly: boolean, signal?: AbortSignal): Promise<Verdict> {
+    if (!explainer) return verdict;
+    const unsure = verdict.confidence !== undefined && verdict.confidence < explainBelow;
+    if (verdict.verdict === 'continue' || (verdict.verdict !== 'no' && !unsure)) return verdict;
+    const explanation = await askModel(explainer, messages, finalOnly, signal);
+    if (explanation instanceof JudgeError) {
+      trace(`judge: explainer failed: ${explanation.message}`);
+      return { ...verdict, reason: `${verdict.reason}; ${EXPLAINER_FAILED}` };
+    }
+    const reason =
+      explanation.verdict === verdict.verdict
+        ? `${explanation.reason} (${verdict.reason})`
+        : `${verdict.reason}; the explainer judged ${explanation.verdict}: ${explanation.reason}`;
+    return { ...verdict, reason, elapsedMs: verdict.elapsedMs + explanation.elapsedMs };
+  }
+
+  async function evaluate(request: JudgeRequest): Promise<Verdict | JudgeError> {
+    const { criterion, conversation, signal } = request;
     signal?.throwIfAborted();
     const shownCriterion = JSON.stringify(criterion);
+    const finalOnly = request.call !== undefined || !allowContinue;
     // Nothing said yet means nothing to judge; asking a model would only burn a call.
-    if (latestReplyText(conversation) === '') {
-      return { verdict: 'continue', reason: 'the bot has not replied yet', cached: false, elapsedMs: 0 };
+    if (!request.call && latestReplyText(conversation) === '') {
+      return { verdict: finalOnly ? 'no' : 'continue', reason: 'the bot has not replied yet', cached: false, elapsedMs: 0 };
     }
 
-    const messages = judgeMessages(criterion, conversation);
-    const key = verdictCacheKey(backend.identity, messages);
+    const messages = judgeMessages(criterion, conversation, { allowContinue, ...(request.call ? { call: request.call } : {}) });
+    const key = verdictCacheKey({ ...backend.identity, ...(explainer ? { explainer: explainer.identity } : {}), ...(classifier ? { classifier: true } : {}) }, messages);
     const hit = await cache?.get(key);
     if (hit) {
       trace(redactor.text(`judge: ${shownCriterion} -> ${hit.verdict} (cached): ${hit.reason}`));
       return { ...hit, cached: true, elapsedMs: 0 };
     }
 
-    const started = clock.now();
-    const answer = await backend.complete(messages, { policy, redactor, trace, random, ...(signal ? { signal } : {}) });
-    const elapsedMs = clock.now() - started;
-    if (answer instanceof JudgeError) {
-      trace(`judge: ${redactor.text(shownCriterion)} -> error after ${Math.round(elapsedMs)} ms: ${answer.message}`);
-      return answer;
+    let verdict: Verdict | JudgeError = new JudgeError({ code: 'bad_response', message: 'not asked', service: backend.service, model: backend.model, attempts: 0 });
+    for (let ask = 1; ask <= JUDGE_ASKS; ask++) {
+      verdict = classifier ? await askClassifier(classifier, request, finalOnly) : await askModel(backend, messages, finalOnly, signal);
+      if (!(verdict instanceof JudgeError)) break;
+      trace(`judge: ${redactor.text(shownCriterion)} -> ${verdict.message}${ask < JUDGE_ASKS ? '; asking again' : ''}`);
     }
-
-    const raw = redactor.text(answer.content);
-    const parsed = parseVerdict(answer.content);
-    if (!parsed.ok) {
-      const error = new JudgeError({
-        code: 'unparseable',
-        message: `cannot read a verdict from the answer (${parsed.problem}): ${JSON.stringify(raw.slice(0, 200))}`,
-        service: backend.service,
-        model: backend.model,
-        attempts: answer.attempts,
-        raw,
-      });
-      trace(`judge: ${redactor.text(shownCriterion)} -> ${error.message}`);
-      return error;
-    }
-
-    const verdict: Verdict = { verdict: parsed.verdict, reason: redactor.text(parsed.reason), cached: false, raw, elapsedMs };
-    trace(redactor.text(`judge: ${shownCriterion} -> ${verdict.verdict} in ${Math.round(elapsedMs)} ms (${parsed.via}): ${verdict.reason}`));
+    if (verdict instanceof JudgeError) return verdict;
+    verdict = await explain(verdict, messages, finalOnly, signal);
+    trace(redactor.text(`judge: ${shownCriterion}${request.call ? ` on ${request.call.name}` : ''} -> ${verdict.verdict} in ${Math.round(verdict.elapsedMs)} ms: ${verdict.reason}`));
     if (cache) {
-      const problem = await cache.put(key, { verdict: verdict.verdict, reason: verdict.reason, raw }, {
+      const problem = await cache.put(key, { verdict: verdict.verdict, reason: verdict.reason, raw: verdict.raw ?? '' }, {
         service: backend.service,
         model: backend.model,
         criterion: redactor.text(criterion),
@@ -116,4 +178,17 @@ export function createJudge(options: CreateJudgeOptions = {}): Judge {
   }
 
   return { description, evaluate };
+}
+
+/** What stands for a classifier in logs and the cache key: it has no model of its own to ask. */
+function classifierBackend(config: unknown): JudgeBackend {
+  const factory = typeof config === 'object' && config !== null && typeof (config as { factory?: unknown }).factory === 'string' ? (config as { factory: string }).factory : 'classifier';
+  return {
+    service: 'factory',
+    model: factory,
+    endpoint: 'in-process',
+    secrets: [],
+    identity: { factory },
+    complete: () => Promise.resolve(new JudgeError({ code: 'bad_response', message: 'a classifier has no model to ask', service: 'factory', model: factory, attempts: 0 })),
+  };
 }

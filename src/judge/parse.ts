@@ -30,6 +30,22 @@ export function parseVerdict(answer: string): ParsedVerdict {
   return fromKeywords(text);
 }
 
+/**
+ * The first JSON object in a model's answer: the whole answer, else one inside
+ * code fences or prose (for answers richer than a verdict, such as a
+ * simulation's scores); undefined when there is none.
+ */
+export function readJsonObject(answer: string): Record<string, unknown> | undefined {
+  const text = answer.replace(/<think>[\s\S]*?<\/think>/gi, '').trim();
+  const whole = tryJson(text);
+  if (isRecord(whole)) return whole;
+  for (const candidate of embeddedObjects(text)) {
+    const value = tryJson(candidate);
+    if (isRecord(value)) return value;
+  }
+  return undefined;
+}
+
 function fromObject(obj: Record<string, unknown>, via: 'json' | 'embedded_json'): ParsedVerdict {
   const raw = obj[verdictKey(obj) as string];
   const verdict = normalizeVerdict(raw);

@@ -1,4 +1,4 @@
-import { chatComplete, type ChatCallContext, type ChatEndpoint } from './chat-completions.js';
+import { chatComplete, type ChatAnswer, type ChatCallContext, type ChatEndpoint, type ChatRequest } from './chat-completions.js';
 import { JudgeConfigError, type JudgeError } from './errors.js';
 import type { ChatMessage } from './types.js';
 
@@ -29,7 +29,8 @@ export interface JudgeBackend {
   secrets: string[];
   /** Everything that changes the answers besides the prompt; part of the cache key, never a secret. */
   identity: Record<string, unknown>;
-  complete(messages: ChatMessage[], ctx: ChatCallContext): Promise<{ content: string; attempts: number } | JudgeError>;
+  /** `request.tools`: functions the model may call (a backend that cannot offer them ignores them and answers in text). */
+  complete(messages: ChatMessage[], ctx: ChatCallContext, request?: ChatRequest): Promise<ChatAnswer | JudgeError>;
 }
 
 export type JudgeServiceFactory = (config: JudgeServiceConfig, env: NodeJS.ProcessEnv) => JudgeBackend;
@@ -174,7 +175,7 @@ function chatBackend(endpoint: ChatEndpoint): JudgeBackend {
     endpoint: endpoint.baseUrl,
     secrets: endpoint.apiKey ? [endpoint.apiKey] : [],
     identity: { service: endpoint.service, model: endpoint.model, endpoint: endpoint.baseUrl, fields: endpoint.fields },
-    complete: (messages, ctx) => chatComplete(endpoint, messages, ctx),
+    complete: (messages, ctx, request) => chatComplete(endpoint, messages, ctx, request),
   };
 }
 

@@ -54,14 +54,42 @@ export interface Verdict {
   raw?: string;
   /** Time the model call took on the judge's clock; 0 for cached or short-circuited verdicts. */
   elapsedMs: number;
+  /** How sure the judge is, 0..1, when it says (a classifier); an LLM's verdict carries none. */
+  confidence?: number;
+}
+
+/** A function call put to the judge (an `eval:` on `function_call`): judged by name and arguments. */
+export interface JudgedCall {
+  name: string;
+  args: Record<string, unknown>;
 }
 
 export interface JudgeRequest {
   /** The `eval:` text of the expectation. */
   criterion: string;
   conversation: Conversation;
+  /** Judge this call, the conversation as context, instead of the latest reply: the verdict is yes or no. */
+  call?: JudgedCall;
   /** Aborting rejects `evaluate` with the signal's reason; nothing is cached. */
   signal?: AbortSignal;
+}
+
+/**
+ * What a JavaScript `judge.eval.factory:` may build instead of an LLM: a
+ * classifier that picks one of the offered verdicts, optionally with its
+ * confidence (which `explain_below` reads) and a reason. It gives no reason?
+ * The explainer LLM is asked for one on a `no` or an unsure verdict.
+ */
+export interface JudgeClassifier {
+  classify(question: JudgeQuestion, signal?: AbortSignal): Promise<{ verdict: VerdictValue; confidence?: number; reason?: string }>;
+}
+
+export interface JudgeQuestion {
+  criterion: string;
+  conversation: Conversation;
+  call?: JudgedCall;
+  /** The verdicts it may answer: `continue` only for a reply whose scenario allows it. */
+  options: readonly VerdictValue[];
 }
 
 export interface Judge {

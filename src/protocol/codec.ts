@@ -90,6 +90,7 @@ export const WIRE_CAPABILITIES = {
   context: "replace the bot's LLM context (eval-context)",
   report_level: "raise the bot's function-call report level (eval-configure function_call_report_level)",
   vad_events: 'turn on raw VAD events (eval-configure vad_user_speaking)',
+  markers: "turn on the LLM's turn-completion markers (eval-configure bot_llm_marker)",
   images: "register the image a vision bot asks for (eval-image)",
   cancel: 'end the bot (eval-cancel)',
   url_flags: 'per-connection flags on the connect URL (skip_tts, user_audio, capture_bot_audio, trigger_disconnect)',

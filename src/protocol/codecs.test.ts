@@ -16,7 +16,7 @@ describe('codec table', () => {
   });
 
   it('declares what each wire carries beyond RTVI: the eval wire its eval-* controls, protobuf bare audio frames', () => {
-    expect([...CODECS['pipecat-eval'].capabilities].sort()).toEqual(['bot_audio', 'cancel', 'context', 'images', 'report_level', 'url_flags', 'vad_events']);
+    expect([...CODECS['pipecat-eval'].capabilities].sort()).toEqual(['bot_audio', 'cancel', 'context', 'images', 'markers', 'report_level', 'url_flags', 'vad_events']);
     expect([...CODECS.protobuf.capabilities].sort()).toEqual(['bare_audio', 'bot_audio']);
     for (const name of CODEC_NAMES) for (const c of CODECS[name].capabilities) expect(Object.keys(WIRE_CAPABILITIES)).toContain(c);
   });

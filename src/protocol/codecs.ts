@@ -9,7 +9,7 @@ import { protobufClientCodec, protobufServerCodec } from './protobuf-codec.js';
 export const CODECS: Readonly<Record<CodecName, CodecFactory>> = {
   'pipecat-eval': {
     description: "Pipecat's eval transport (bot.py -t eval): RTVI JSON text frames, audio as raw-audio / eval-bot-audio",
-    capabilities: new Set(['context', 'report_level', 'vad_events', 'images', 'cancel', 'url_flags', 'bot_audio']),
+    capabilities: new Set(['context', 'report_level', 'vad_events', 'markers', 'images', 'cancel', 'url_flags', 'bot_audio']),
     client: evalClientCodec,
     server: evalServerCodec,
   },

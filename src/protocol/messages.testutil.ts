@@ -29,6 +29,7 @@ export const SERVER_SAMPLES: { [T in ServerMessageType]: ByType<ServerMessage, T
   'bot-llm-started': { type: 'bot-llm-started' },
   'bot-llm-text': { type: 'bot-llm-text', data: { text: 'The capital ' } },
   'bot-llm-stopped': { type: 'bot-llm-stopped' },
+  'bot-llm-marker': { type: 'bot-llm-marker', data: { text: '●', kind: 'complete', raw: '● The capital of France is Paris.', markers: ['●', '◐', '○'] } },
   'bot-tts-started': { type: 'bot-tts-started' },
   'bot-tts-text': { type: 'bot-tts-text', data: { text: 'The capital of France is Paris.' } },
   'bot-tts-stopped': { type: 'bot-tts-stopped' },
@@ -86,7 +87,7 @@ export const CLIENT_SAMPLES: { [T in ClientMessageType]: ByType<ClientMessage, T
     data: { base64AudioBatch: ['AQACAA==', '//8AAA=='], sampleRate: 16000, numChannels: 1 },
   },
   dtmf: { type: 'dtmf', id: '5', data: { buttons: ['1', '2', '#'] } },
-  'client-message': { type: 'client-message', id: '6', data: { t: 'eval-configure', d: { function_call_report_level: { '*': 'full' }, vad_user_speaking: true } } },
+  'client-message': { type: 'client-message', id: '6', data: { t: 'eval-configure', d: { function_call_report_level: { '*': 'full' }, vad_user_speaking: true, bot_llm_marker: true } } },
   'disconnect-bot': { type: 'disconnect-bot', id: '7' },
   'append-to-context': { type: 'append-to-context', id: '9', data: { role: 'system', content: 'Be terse.', run_immediately: false } },
   'llm-function-call-result': {

@@ -41,6 +41,7 @@ function category(m: ServerMessage): string {
     case 'bot-llm-started':
     case 'bot-llm-text':
     case 'bot-llm-stopped':
+    case 'bot-llm-marker':
     case 'bot-tts-started':
     case 'bot-tts-text':
     case 'bot-tts-stopped':
@@ -91,7 +92,7 @@ describe('RTVI message types', () => {
   it('a switch over every server message type is complete (assertNever compiles)', () => {
     const counts: Record<string, number> = {};
     for (const sample of Object.values(SERVER_SAMPLES)) counts[category(sample)] = (counts[category(sample)] ?? 0) + 1;
-    expect(counts).toEqual({ control: 6, user: 7, 'user-text': 2, 'bot-audio': 6, 'bot-text': 8, 'function-call': 4, metrics: 1, ui: 2 });
+    expect(counts).toEqual({ control: 6, user: 7, 'user-text': 2, 'bot-audio': 6, 'bot-text': 9, 'function-call': 4, metrics: 1, ui: 2 });
   });
 
   it('a switch over every client message type is complete', () => {

@@ -105,6 +105,15 @@ export type BotInterruptedMessage = Bare<'bot-interrupted'>;
 export type BotLlmStartedMessage = Bare<'bot-llm-started'>;
 export type BotLlmTextMessage = WithData<'bot-llm-text', TextData>;
 export type BotLlmStoppedMessage = Bare<'bot-llm-stopped'>;
+/**
+ * What the bot's LLM made of a response's sideband markers (the
+ * turn-completion markers of `filter_incomplete_user_turns`), once per
+ * response as it ends: `text` is the marker found ('' for none), `kind` its
+ * meaning (`complete`, `short`, `long`; absent for none), `raw` the response's
+ * text before the bot held anything back, `markers` every marker the protocol
+ * recognizes. Sent only when enabled (eval-configure `bot_llm_marker`).
+ */
+export type BotLlmMarkerMessage = WithData<'bot-llm-marker', { text: string; kind?: string; raw?: string; markers?: string[] }>;
 export type BotTtsStartedMessage = Bare<'bot-tts-started'>;
 export type BotTtsTextMessage = WithData<'bot-tts-text', TextData>;
 export type BotTtsStoppedMessage = Bare<'bot-tts-stopped'>;
@@ -177,6 +186,7 @@ export type ServerMessage =
   | BotLlmStartedMessage
   | BotLlmTextMessage
   | BotLlmStoppedMessage
+  | BotLlmMarkerMessage
   | BotTtsStartedMessage
   | BotTtsTextMessage
   | BotTtsStoppedMessage
@@ -265,6 +275,8 @@ export type ClientMessageType = ClientMessage['type'];
 export interface EvalConfigure {
   function_call_report_level?: Record<string, FunctionCallReportLevel>;
   vad_user_speaking?: boolean;
+  /** Report the LLM's markers (`bot-llm-marker`); Pipecat's observer field is `bot_llm_marker_enabled`. */
+  bot_llm_marker?: boolean;
 }
 
 /** One LLM context message (OpenAI-style); passed through to the bot unchanged. */
@@ -320,6 +332,4 @@ export interface UnknownRtviMessage {
 }
 
 /** For `switch` statements over message unions: a missing case is a compile error here. */
-export function assertNever(value: never, what = 'value'): never {
-  throw new Error(`unhandled ${what}: ${JSON.stringify(value)}`);
-}
+export { assertNever } from '../core/never.js';

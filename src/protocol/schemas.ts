@@ -57,6 +57,7 @@ export const SERVER_DATA: { [T in ServerMessageType]: DataSchema } = {
   'bot-llm-started': null,
   'bot-llm-text': text,
   'bot-llm-stopped': null,
+  'bot-llm-marker': object({ text: string, kind: optional(string), raw: optional(string), markers: optional(arrayOf(string)) }),
   'bot-tts-started': null,
   'bot-tts-text': text,
   'bot-tts-stopped': null,
@@ -110,6 +111,7 @@ export const EVAL_DATA: { [T in EvalClientMessageType]: { check: Check; required
     check: object({
       function_call_report_level: optional(recordOf(oneOf(FUNCTION_CALL_REPORT_LEVELS))),
       vad_user_speaking: optional(boolean),
+      bot_llm_marker: optional(boolean),
     }),
   },
   'eval-context': { required: true, check: object({ messages: arrayOf(llmContextMessage) }) },

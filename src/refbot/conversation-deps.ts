@@ -4,7 +4,7 @@
  * callbacks for the events that end the bot.
  */
 import type { Clock } from '../core/clock.js';
-import type { TimerDriver } from '../audio/index.js';
+import type { TimerDriver } from '../core/timers.js';
 import type { CodecName, FunctionCallReportLevel, WirePeer } from '../protocol/index.js';
 import type { Brain } from './brain/brain.js';
 import type { Faults } from './faults/switches.js';
@@ -33,9 +33,10 @@ export interface ConversationDeps {
   sentenceGapMs: number;
   /** False: a bot with no RTVI at all (protobuf audio frames only); it starts on connect. */
   rtvi: boolean;
-  /** The observer's own function-call report level and raw VAD events (before any eval-configure). */
+  /** The observer's own function-call report level, raw VAD events and LLM markers (before any eval-configure). */
   reportLevel: FunctionCallReportLevel;
   vadEvents: boolean;
+  llmMarkers: boolean;
   dtmfIdleTimeoutMs: number;
   vad: VadSettings;
   log: (line: string) => void;

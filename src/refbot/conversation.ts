@@ -23,9 +23,10 @@ export class Conversation {
   private readonly dtmf: DtmfAggregator;
   private readonly userSpeech: UserSpeech;
   private state: ConversationState = { phase: 'connecting' };
-  /** The observer's report levels and VAD events: the bot's own, raised by eval-configure on the eval wire. */
+  /** The observer's report levels, VAD events and markers: the bot's own, raised by eval-configure on the eval wire. */
   private levels: Record<string, FunctionCallReportLevel>;
   private vadEvents: boolean;
+  private llmMarkers: boolean;
   private turns = 0;
   private replies = 0;
   private readonly segments = { count: 0 };
@@ -35,6 +36,7 @@ export class Conversation {
     const { clock, timers, botSampleRate, peer } = deps;
     this.levels = { '*': deps.reportLevel };
     this.vadEvents = deps.vadEvents;
+    this.llmMarkers = deps.llmMarkers;
     const audioOnWire = this.audioOnWire;
     this.speaker = new Speaker({
       clock,
@@ -159,6 +161,7 @@ export class Conversation {
           case 'eval-configure':
             if (control.d.function_call_report_level) this.levels = { ...control.d.function_call_report_level };
             if (control.d.vad_user_speaking !== undefined) this.vadEvents = control.d.vad_user_speaking;
+            if (control.d.bot_llm_marker !== undefined) this.llmMarkers = control.d.bot_llm_marker;
             return;
           case 'eval-context':
             return this.deps.brain.seedContext(
@@ -294,6 +297,7 @@ export class Conversation {
         sentenceGapMs: this.deps.sentenceGapMs,
         segments: this.segments,
         reportLevel: (name) => this.level(name),
+        llmMarkers: () => this.llmMarkers,
         onFault: (fault) => (fault === 'crash' ? this.crash() : this.disconnectMidAudio()),
         onSpeechError: (err) => this.reportError(`speech synthesis failed: ${errorMessage(err)}`),
       },

@@ -49,7 +49,7 @@
  * - `eval-context` seeds the brain's memory (no reply); `eval-image` is
  *   accepted and ignored; `eval-cancel` closes and stops the bot — on the
  *   eval wire only: on protobuf every eval-* message is ignored, as Pipecat's
- *   production transport drops them (`reportLevel` / `vadEvents` are the
+ *   production transport drops them (`reportLevel` / `vadEvents` / `llmMarkers` are the
  *   bot's own settings there, as in a bot's RTVIObserverParams); an unknown
  *   type gets `error-response`, an unparsable message `error`.
  * - `trigger_disconnect=true`: when that client leaves, the bot's disconnect

@@ -10,7 +10,7 @@
 import { createServer, type Server } from 'node:http';
 import { monotonicClock, type Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
-import { PreciseTimerDriver, type TimerDriver } from '../audio/index.js';
+import { PreciseTimerDriver, type TimerDriver } from '../core/timers.js';
 import { type CodecName, FUNCTION_CALL_REPORT_LEVELS, type FunctionCallReportLevel, isCodecName, ListenError, WireServer } from '../protocol/index.js';
 import { FLITE_VOICES } from '../speech/index.js';
 import { type Brain, loadBrain } from './brain/brain.js';
@@ -43,6 +43,8 @@ export interface RefbotOptions {
   reportLevel?: FunctionCallReportLevel;
   /** Its RTVIObserver sends raw VAD events from the start (default off, Pipecat's). */
   vadEvents?: boolean;
+  /** Its RTVIObserver reports the LLM's markers from the start (default off, Pipecat's). */
+  llmMarkers?: boolean;
   /** Ground-truth JSONL file (appended); see truth.ts. */
   truthLog?: string;
   /** Fault switches, parsed or as `--fault` strings (`crash-after-turn=2`). */
@@ -169,6 +171,7 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
             rtvi: options.noRtvi !== true,
             reportLevel: options.reportLevel ?? 'none',
             vadEvents: options.vadEvents === true,
+            llmMarkers: options.llmMarkers === true,
             dtmfIdleTimeoutMs: options.dtmfIdleTimeoutMs ?? DEFAULT_DTMF_IDLE_TIMEOUT_MS,
             vad: options.vad ?? {},
             log,

@@ -21,8 +21,16 @@ export { createDotReporter } from './dot.js';
 export { createJsonReporter } from './json.js';
 export { createJsonlReporter } from './jsonl.js';
 export { createJUnitReporter, renderJUnit, JUNIT_FILE } from './junit.js';
-export { createGithubReporter, renderGithubSummary } from './github.js';
-export { createHtmlReporter, writeHtmlReport, renderHtml, HTML_FILE, type HtmlReportOptions } from './html/html.js';
+export { createGithubReporter, renderGithubSummary, markdownText, workflowEscape } from './github.js';
+export {
+  createHtmlReporter,
+  writeHtmlReport,
+  renderHtml,
+  HTML_FILE,
+  inlineOnlyPolicy,
+  jsonForScript,
+  type HtmlReportOptions,
+} from './html/html.js';
 export { buildReportModel, type ReportModel, type ReportResult } from './html/model.js';
 export { waveEnvelope, type WaveEnvelope } from './html/wav.js';
 export { formatDuration, scenarioLabel, startOf, terminalSafe } from './format.js';

@@ -37,6 +37,26 @@ afterEach(() => {
 });
 
 describe('list reporter, not a TTY (CI logs)', () => {
+  it('ends a run with repeats with each scenario’s pass rate and its Wilson 95 % interval', () => {
+    const { term, list } = setup(false);
+    const runs = [
+      ...[0, 1, 2, 3, 4].map((i) => makeResult({ file: 'steady.yaml', name: 'steady', repeat_index: i })),
+      ...[0, 1, 2, 3, 4].map((i) => makeResult({ file: 'wobbly.yaml', name: 'wobbly', bot: 'bot.py', repeat_index: i, status: i < 3 ? 'passed' : 'failed' })),
+    ];
+    list.onEnd(summarize(runs, { wall_ms: 1000 }));
+    expect(term.screen().slice(-5)).toEqual([
+      '  flaky  wobbly [bot.py] 3/5 passed wobbly.yaml',
+      'Pass rates (95% Wilson interval):',
+      '  steady               5/5  100%  (57–100%)',
+      '  wobbly [bot.py]      3/5   60%  (23–88%)',
+      '8 passed · 2 failed · 1 flaky (10 runs in 1.0 s)',
+    ]);
+    // One run each says nothing an interval would add.
+    const single = setup(false);
+    single.list.onEnd(summarize([makeResult({ file: 'a.yaml' })], { wall_ms: 1000 }));
+    expect(single.term.screen().join('\n')).not.toContain('Pass rates');
+  });
+
   it('prints one plain line per turn as it resolves and one per scenario, with progress', () => {
     const { term, clock, list } = setup(false);
     list.onBegin({ started_at: '', total: 2, concurrency: 1 });

@@ -64,7 +64,7 @@ export class ListReporter implements Reporter {
   }
 
   onScenarioStart(info: ScenarioStart): void {
-    this.running.set(resultKey({ file: info.file, run: info }), {
+    this.running.set(resultKey({ file: info.file, name: info.name, run: info }), {
       info,
       startedAtMs: this.options.clock.now(),
       turnsDone: 0,
@@ -78,7 +78,7 @@ export class ListReporter implements Reporter {
   }
 
   onTurnEnd(scenario: ScenarioStart, turn: TurnResult, failures: readonly Failure[]): void {
-    const run = this.running.get(resultKey({ file: scenario.file, run: scenario }));
+    const run = this.running.get(resultKey({ file: scenario.file, name: scenario.name, run: scenario }));
     if (run) run.turnsDone += 1;
     const prefix = this.running.size > 1 ? `${this.safe(scenarioLabel(scenario))} › ` : '';
     const lines = [`  ${this.symbol(turn.status)} ${prefix}turn ${turn.index + 1} ${this.safe(turnInput(turn), 80)} ${this.p.dim(this.turnTiming(turn))}`];
@@ -119,6 +119,7 @@ export class ListReporter implements Reporter {
         lines.push(`  ${this.outcomeWord(s.outcome)} ${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''}${rate} ${this.p.dim(this.safe(s.file))}`);
       }
     }
+    lines.push(...this.passRates(summary));
     const c = summary.counts;
     const parts = [this.p.green(`${c.passed} passed`)];
     if (c.failed) parts.push(this.p.red(`${c.failed} failed`));
@@ -128,6 +129,23 @@ export class ListReporter implements Reporter {
     const wall = summary.wall_ms ?? this.options.clock.now() - this.beganAtMs;
     lines.push(`${parts.join(' · ')} ${this.p.dim(`(${summary.results} run${summary.results === 1 ? '' : 's'} in ${formatDuration(wall)})`)}`);
     this.emit(lines);
+  }
+
+  /** With repeats: each scenario's pass rate and its Wilson 95 % interval, so "5/5" is read as "at least 57 %". */
+  private passRates(summary: RunSummary): string[] {
+    const repeated = summary.scenarios.filter((s) => s.runs > 1 && s.pass_rate !== null && s.pass_rate_ci95);
+    if (repeated.length === 0) return [];
+    const label = (s: (typeof repeated)[number]): string => `${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''}`;
+    const width = Math.max(...repeated.map((s) => [...label(s)].length));
+    const pct = (x: number): string => String(Math.round(x * 100));
+    return [
+      this.p.bold('Pass rates (95% Wilson interval):'),
+      ...repeated.map((s) => {
+        const ci = s.pass_rate_ci95!;
+        const rated = s.runs - s.skipped;
+        return `  ${label(s).padEnd(width)}  ${`${s.passed}/${rated}`.padStart(7)}  ${`${pct(s.pass_rate!)}%`.padStart(4)}  ${this.p.dim(`(${pct(ci.low)}–${pct(ci.high)}%)`)}`;
+      }),
+    ];
   }
 
   private turnTiming(turn: TurnResult): string {

@@ -28,7 +28,7 @@ export interface ScenarioStart {
 
 /**
  * A reporter: every hook optional, called in run order. Hooks of concurrent
- * scenarios interleave; `ScenarioStart` (by identity: file, bot, repeat) says
+ * scenarios interleave; `ScenarioStart` (by identity: file, name, bot, repeat) says
  * which scenario a turn belongs to.
  */
 export interface Reporter {

@@ -29,10 +29,23 @@ export interface FunctionCallStoppedEvent extends Base<'function_call_stopped'> 
   result?: unknown;
 }
 
+/**
+ * The bot's report on its LLM's sideband markers for one response
+ * (`bot-llm-marker`): `text` the marker found ('' for none), `kind` what it
+ * means, `raw` the response's text before the bot held anything back,
+ * `markers` every marker the bot recognizes.
+ */
+export interface MarkerEvent extends Base<'llm_marker'> {
+  text: string;
+  kind?: string;
+  raw: string;
+  markers: string[];
+}
+
 export type SignalEventName = Exclude<
   EventName,
-  'response' | 'llm_response' | 'tts_response' | 'user_transcription' | 'function_call' | 'function_call_stopped'
+  'response' | 'llm_response' | 'tts_response' | 'user_transcription' | 'function_call' | 'function_call_stopped' | 'llm_marker'
 >;
 export type SignalEvent = Base<SignalEventName>;
 
-export type EarshotEvent = TextEvent | FunctionCallEvent | FunctionCallStoppedEvent | SignalEvent;
+export type EarshotEvent = TextEvent | MarkerEvent | FunctionCallEvent | FunctionCallStoppedEvent | SignalEvent;

@@ -1,5 +1,6 @@
 export * from './types.js';
 export * from './events.js';
+export * from './simulation.js';
 export * from './turn-metrics.js';
 export * from './identity.js';
 export * from './errors.js';
@@ -17,3 +18,4 @@ export {
 } from './summary.js';
 export { distribution, type DistributionStats } from './stats.js';
 export { mergeResults, type MergedResults, type MergeSource, type MergeOptions } from './merge.js';
+export { pipecatFailure, withPipecatFields } from './pipecat.js';

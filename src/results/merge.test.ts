@@ -71,7 +71,7 @@ describe('mergeResults', () => {
     const a = writeRun(tmp(), [makeResult({ file: 'a.yaml', bot: 'x' })]);
     const b = writeRun(tmp(), [makeResult({ file: 'a.yaml', bot: 'x', status: 'failed' })]);
     expect(() => mergeResults([a, b])).toThrow(MergeConflictError);
-    expect(() => mergeResults([a, b])).toThrow(`the same run a.yaml [x] #0 appears in ${a} and ${b}`);
+    expect(() => mergeResults([a, b])).toThrow(`the same run a.yaml a [x] #0 appears in ${a} and ${b}`);
     expect(() => mergeResults([a, a])).toThrow(MergeConflictError);
   });
 

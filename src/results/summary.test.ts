@@ -35,6 +35,12 @@ describe('summarize', () => {
     expect(by['wobbly.yaml']).toMatchObject({ outcome: 'flaky', ok: false, runs: 4, passed: 3, pass_rate: 0.75 });
     expect(s.outcomes).toEqual({ passed: 1, failed: 1, flaky: 1, skipped: 0 });
     expect(s.scenarios.map((o) => o.file)).toEqual(['broken.yaml', 'steady.yaml', 'wobbly.yaml']);
+    // Each pass rate with its Wilson 95 % interval: what a few repeats can and cannot tell.
+    expect(s.scenarios.map((o) => o.pass_rate_ci95)).toEqual([
+      { low: 0, high: 0.658 },
+      { low: 0.439, high: 1 },
+      { low: 0.301, high: 0.954 },
+    ]);
   });
 
   it('lets a pass threshold accept a flaky scenario whose pass rate reaches it', () => {
@@ -45,6 +51,19 @@ describe('summarize', () => {
     expect(summarize(runs).scenarios[0]).toMatchObject({ outcome: 'flaky', ok: true, pass_threshold: 0.75 });
     runs[1].status = 'failed';
     expect(summarize(runs).scenarios[0]).toMatchObject({ outcome: 'flaky', ok: false, pass_rate: 0.5 });
+  });
+
+  it('keeps the scenarios of one file apart: a scenarios: list is one outcome per scenario, no result superseding another', () => {
+    const s = summarize([
+      makeResult({ file: 'weather.yaml', name: 'weather/rain' }),
+      makeResult({ file: 'weather.yaml', name: 'weather/sun', status: 'failed' }),
+    ]);
+    expect(s.results).toBe(2);
+    expect(s.superseded).toBe(0);
+    expect(s.scenarios.map((o) => [o.name, o.outcome])).toEqual([
+      ['weather/rain', 'passed'],
+      ['weather/sun', 'failed'],
+    ]);
   });
 
   it('keeps the same scenario against different bots apart', () => {
@@ -80,6 +99,7 @@ describe('summarize', () => {
   it('is ok for an all-skipped scenario and reports no pass rate for it', () => {
     const s = summarize([makeResult({ file: 'a.yaml', status: 'skipped' })]);
     expect(s.scenarios[0]).toMatchObject({ outcome: 'skipped', ok: true, pass_rate: null });
+    expect(s.scenarios[0].pass_rate_ci95).toBeUndefined();
     expect(s.pass_rate).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { wilsonInterval } from '../metrics/index.js';
 import { compareResults, resultKey, resultIdentity, scenarioKey } from './identity.js';
 import { distribution, round3, sortedRecord, type DistributionStats } from './stats.js';
 import { LATENCY_METRICS, type LatencyMetricName } from './turn-metrics.js';
@@ -40,6 +41,8 @@ export interface ScenarioOutcome {
   skipped: number;
   /** passed / (runs − skipped); null when every run was skipped. */
   pass_rate: number | null;
+  /** The pass rate's Wilson 95 % interval (what `--repeat N` can tell about it); absent when every run was skipped. */
+  pass_rate_ci95?: { low: number; high: number };
   pass_threshold?: number;
   failure_kinds: Record<string, number>;
   duration_ms: DistributionStats | null;
@@ -58,7 +61,7 @@ export interface RunSummary {
   /** passed / (results − skipped); null when there is nothing to rate. */
   pass_rate: number | null;
   outcomes: Record<Outcome, number>;
-  /** One entry per (file, bot), sorted by file then bot. */
+  /** One entry per (file, name, bot), sorted by file, name, then bot. */
   scenarios: ScenarioOutcome[];
   /** Failure kind → number of failures, over all results. */
   failure_kinds: Record<string, number>;
@@ -140,7 +143,7 @@ export function summarize(all: readonly ScenarioResult[], options: SummaryOption
   return summary;
 }
 
-/** `runs` are one (file, bot)'s results, already in repeat order. */
+/** `runs` are one (file, name, bot)'s results, already in repeat order. */
 function outcomeOf(runs: ScenarioResult[]): ScenarioOutcome {
   const last = runs[runs.length - 1];
   const id = resultIdentity(last);
@@ -172,6 +175,10 @@ function outcomeOf(runs: ScenarioResult[]): ScenarioOutcome {
     duration_ms: distribution(runs.map((r) => r.duration_ms)),
     turns: turnOutcomes(runs),
   };
+  if (rated > 0) {
+    const w = wilsonInterval(n.passed, rated);
+    result.pass_rate_ci95 = { low: round3(w.low), high: round3(w.high) };
+  }
   if (id.bot) result.bot = id.bot;
   if (threshold !== undefined) result.pass_threshold = threshold;
   return result;

@@ -1,5 +1,7 @@
 import type { EarshotEvent } from './events.js';
 import type { EventName } from '../scenario/events.js';
+import type { SimulationResult } from './simulation.js';
+import type { PipecatTiming } from '../metrics/index.js';
 import type { TurnMetrics } from './turn-metrics.js';
 
 /**
@@ -7,7 +9,10 @@ import type { TurnMetrics } from './turn-metrics.js';
  * names are snake_case like the scenario files and carry their units.
  */
 
-/** Stable machine keys: a CI dashboard may group by them. Add, never rename. */
+/**
+ * Stable machine keys: a CI dashboard may group by them. Add, never rename.
+ * Pipecat's (`results.py`, `matcher.py`) first, then earshot's own.
+ */
 export const FAILURE_KINDS = [
   'timeout',
   'judge_no',
@@ -15,6 +20,12 @@ export const FAILURE_KINDS = [
   'no_judge',
   'no_content',
   'text_mismatch',
+  /** `text_excludes` found in the event's text (Pipecat's `text_present`). */
+  'text_present',
+  /** An `llm_marker` of another kind than `marker:` asks. */
+  'marker_mismatch',
+  /** The raw response breaks `marker_first`, `markers` or `text_after`. */
+  'marker_format',
   'missing_function_call',
   /** A call arrived without the name a check needs: the bot reports calls at a level that hides names. */
   'function_call_unnamed',
@@ -23,10 +34,23 @@ export const FAILURE_KINDS = [
   'send_after_timeout',
   'connect_failed',
   'handshake_timeout',
+  /** The judge answered nothing usable (Pipecat: a simulation's goal left unanswered). */
+  'judge_no_verdict',
+  /** Something the harness needs, not the bot, failed or cannot run (Pipecat's `error`): a Python `factory:`, an event earshot cannot observe. */
+  'error',
   'bot_disconnected',
   'protocol_error',
   'latency_exceeded',
+  /** earshot itself threw (a bug or an interrupted step). */
   'harness_error',
+  // Simulations (results/simulation.ts): scenario-level, turn_index null.
+  'cut_short',
+  'goal_not_met',
+  'judge_no_verdict',
+  'out_of_range',
+  'function_calls_mismatch',
+  'scorecard_below_threshold',
+  'signal_failed',
 ] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
@@ -57,6 +81,22 @@ export interface ExpectationResult {
   judge_reason?: string;
 }
 
+/** A failure as Pipecat's `EvalAssertionFailure` writes it: -1 for "no expectation", `error` for earshot's harness errors. */
+export interface PipecatFailure {
+  turn_index: number;
+  expectation_index: number;
+  event_name: string;
+  reason: string;
+  kind: string;
+}
+
+/**
+ * When the bot's reply to a turn happened, under Pipecat's names and
+ * definitions (`EvalTurnTiming`): ms from the turn's input anchor. See
+ * `src/metrics/pipecat-timing.ts` for where earshot measures more precisely.
+ */
+export type PipecatTurnTiming = PipecatTiming;
+
 export interface TurnResult {
   index: number;
   status: TurnStatus;
@@ -73,6 +113,12 @@ export interface TurnResult {
   metrics?: TurnMetrics;
   /** Notes a reader should see (e.g. "bot audio capture capped at 300 s"). */
   notes?: string[];
+  /** Pipecat's name for `index`. */
+  turn_index?: number;
+  /** The turn's failures as Pipecat writes them (`EvalScriptTurnResult.failures`). */
+  failures?: PipecatFailure[];
+  /** Pipecat's per-turn timing (`EvalScriptTurnResult.timing`); absent when the turn never sent. */
+  timing?: PipecatTurnTiming;
 }
 
 export interface ScenarioResult {
@@ -99,14 +145,22 @@ export interface ScenarioResult {
   events?: EarshotEvent[];
   /** Suite bookkeeping: which bot, which repeat. */
   run?: ScenarioRun;
+  /** A simulation's conversation, end and scores (absent for scripted scenarios). */
+  simulation?: SimulationResult;
+  /** Pipecat's names (`EvalScriptResult`): the scenario's name and whether everything passed. */
+  scenario_name?: string;
+  passed?: boolean;
 }
 
 /**
  * Which run of a scenario a result is. A result line is identified by
- * (file, bot, repeat_index) — see `resultKey` — so shards and merges agree.
+ * (file, name, bot, repeat_index) — see `resultKey` — so shards and merges agree.
  */
 export interface ScenarioRun {
+  /** The suite entry's label: its `name:`, else its `bot:` path as written. */
   bot?: string;
+  /** The entry's `bot:` path as written, when its `name:` label differs from it. */
+  bot_path?: string;
   /** 0-based index of the repeat (`--repeat N` runs 0..N-1); absent means 0. */
   repeat_index?: number;
   /** 1-based retry of the same (file, bot, repeat_index); the highest attempt wins in a merge. */

@@ -4,7 +4,7 @@ import { Redactor } from '../core/redact.js';
 import { createReporters, type Reporter, type ReporterSet, type ScenarioStart, type TerminalStream } from '../report/index.js';
 import type { RunSummary, ScenarioResult } from '../results/index.js';
 import { AudioEngine, type AudioEngineOptions, type SessionOptions, type SessionProgress } from '../session/index.js';
-import { runPool } from './pool.js';
+import { runPool, type PoolCap } from './pool.js';
 
 /** What every runner (`earshot run`, `earshot suite`) takes besides its own inputs. */
 export interface RunnerIo {
@@ -55,6 +55,8 @@ export interface ExecuteOptions<T> extends RunnerIo {
   outDir: string;
   /** Runs at once. */
   concurrency: number;
+  /** A run's share of a smaller limit of its own (a suite entry's `concurrency:`). */
+  capOf?: (run: T) => PoolCap | undefined;
   reporter?: string;
   /** For headings: a manifest path, or `earshot run`. */
   title: string;
@@ -152,6 +154,7 @@ export async function executeRuns<T>(options: ExecuteOptions<T>): Promise<RunOut
         await reporters.onScenarioEnd(result);
       },
       options.signal,
+      options.capOf,
     );
   } finally {
     source.close?.();

@@ -13,11 +13,21 @@ export {
   type RunSource,
   type SessionDefaults,
 } from './execute.js';
-export { runPool } from './pool.js';
-export { artifactStem, defaultOutDir, keepArtifacts, sessionOptions } from './artifacts.js';
-export { runScenarios, loadScenarios, type RunScenariosOptions, type RunScenariosOutcome } from './run-scenarios.js';
+export { runPool, type PoolCap } from './pool.js';
+export { artifactStem, defaultOutDir, keepArtifacts, safeName, sessionOptions, skippedResult, SIMULATION_SKIPPED } from './artifacts.js';
+export {
+  runScenarios,
+  loadScenarios,
+  loadRunnables,
+  type LoadedRunnables,
+  type LoadScenariosOptions,
+  type RunScenariosOptions,
+  type RunScenariosOutcome,
+} from './run-scenarios.js';
+export { printWarnings, warningLines, refuseUnrunnable, unrunnableLines, replacedBlocks, scenarioMatches } from './preflight.js';
 export {
   runSuite,
+  prepareSuite,
   loadSuiteManifest,
   describePlan,
   DEFAULT_SPAWN_TIMEOUT_MS,
@@ -29,7 +39,7 @@ export {
   type SuiteOutcome,
 } from './run-suite.js';
 export { SpawnedBots, runStem, type BotSettings } from './run-one.js';
-export { planSuite, executionOrder, runKey, runWeight, type PlannedRun, type PlanOptions, type SuitePlan } from './plan.js';
+export { planSuite, executionOrder, runKey, runWeight, type PlannedRun, type PlanOptions, type ScenarioKind, type SuitePlan } from './plan.js';
 export { mergeRuns, missingShards, type MergeRunsOptions, type MergeRunsOutcome } from './merge.js';
 export { NoRunsError } from './errors.js';
 export {

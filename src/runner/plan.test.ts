@@ -25,6 +25,7 @@ function project(manifest: string, files: Record<string, string> = {}): string {
     'scenarios/weather.yaml': scenario(3, 'weather'),
     'scenarios/story.yaml': scenario(6, 'story'),
     'extra/dtmf.yml': scenario(2, 'dtmf'),
+    'extra/dtmf.yaml': scenario(2, 'dtmf'),
     'scenarios/persona.yaml':
       'name: persona\npersona: "a caller"\ngoal: "ask"\nsuccess: "answered"\nsimulator: { service: openai, model: m }\nruns: 3\npass_threshold: 0.5\n',
   };
@@ -32,6 +33,28 @@ function project(manifest: string, files: Record<string, string> = {}): string {
   writeFileSync(join(dir, 'manifest.yaml'), manifest);
   return join(dir, 'manifest.yaml');
 }
+
+/** One file, three scenarios: two scripted, one simulation, with a file-level default. */
+const WEATHER_LIST = `name: weather
+stop_on_failure: false
+scenarios:
+  - name: rain
+    turns:
+      - user: "Will it rain?"
+        expect: [{ event: response, text_contains: "rain" }]
+  - name: sun
+    turns:
+      - user: "Sunny?"
+        expect: [{ event: response }]
+      - user: "Warm?"
+        expect: [{ event: response }]
+  - name: caller
+    persona: "a caller"
+    goal: "ask"
+    success: "answered"
+    simulator: { service: openai, model: m }
+    runs: 2
+`;
 
 const TWO_BOTS = `
 suite:
@@ -76,12 +99,88 @@ describe('planSuite', () => {
     expect(planSuite(plan.manifest, { repeat: 3 }).runs).toHaveLength(12);
   });
 
-  it("multiplies a simulation's repeats by its runs and keeps pass_threshold with it", async () => {
-    const plan = planSuite(await loadManifest(project(`repeat: 2\nsuite:\n  - bot: a.py\n    scenarios: [persona, greeting]\n`)));
-    const sims = plan.runs.filter((r) => r.loaded.kind === 'simulation');
-    expect(sims.map((r) => r.repeat_index)).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(plan.runs.filter((r) => r.scenario.name === 'greeting')).toHaveLength(2);
+  it("runs a simulation its own runs: times, unless a repeat is set (manifest or flag, 1 included), as Pipecat", async () => {
+    const unset = planSuite(await loadManifest(project(`suite:\n  - bot: a.py\n    scenarios: [persona, greeting]\n`)));
+    const sims = unset.runs.filter((r) => r.loaded.kind === 'simulation');
+    expect(sims.map((r) => r.repeat_index)).toEqual([0, 1, 2]);
     expect(sims[0].loaded.kind === 'simulation' && sims[0].loaded.pass_threshold).toBe(0.5);
+    expect(unset.runs.filter((r) => r.id === 'greeting')).toHaveLength(1);
+    const inManifest = planSuite(await loadManifest(project(`repeat: 2\nsuite:\n  - bot: a.py\n    scenarios: [persona, greeting]\n`)));
+    expect(inManifest.runs.map((r) => `${r.id}#${r.repeat_index}`)).toEqual(['persona#0', 'greeting#0', 'persona#1', 'greeting#1']);
+    expect(planSuite(unset.manifest, { repeat: 1 }).runs.map((r) => r.id)).toEqual(['persona', 'greeting']);
+  });
+
+  it('runs every scenario of a file a manifest entry names, each named <file name>/<scenario name>', async () => {
+    const manifest = await loadManifest(project('suite:\n  - bot: a.py\n    scenarios: [weather, greeting]\n', { 'scenarios/weather.yaml': WEATHER_LIST }));
+    const plan = planSuite(manifest);
+    expect(plan.runs.map((r) => `${r.id}#${r.repeat_index} ${r.file} ${r.loaded.kind}`)).toEqual([
+      'weather/rain#0 scenarios/weather.yaml script',
+      'weather/sun#0 scenarios/weather.yaml script',
+      'weather/caller#0 scenarios/weather.yaml simulation',
+      'greeting#0 scenarios/greeting.yaml script',
+      'weather/caller#1 scenarios/weather.yaml simulation', // its own runs: 2
+    ]);
+    expect(new Set(plan.runs.map(runKey)).size).toBe(5);
+    expect(plan.runs[1].loaded.kind === 'script' && plan.runs[1].loaded.turns.length).toBe(2);
+  });
+
+  it('filters -s by the full <file>/<scenario> name, either half of it, the manifest name for the file, or a glob', async () => {
+    const manifest = await loadManifest(project('suite:\n  - bot: a.py\n    scenarios: [weather, greeting]\n', { 'scenarios/weather.yaml': WEATHER_LIST }));
+    const ids = (scenario: string): string[] => [...new Set(planSuite(manifest, { scenario }).runs.map((r) => r.id))];
+    expect(ids('weather/sun')).toEqual(['weather/sun']);
+    expect(ids('weather')).toEqual(['weather/rain', 'weather/sun', 'weather/caller']);
+    expect(ids('rain')).toEqual(['weather/rain']);
+    expect(ids('weather/s*')).toEqual(['weather/sun']);
+    expect(ids('*/ca??er')).toEqual(['weather/caller']);
+    expect(ids('greeting')).toEqual(['greeting']);
+    expect(() => ids('weather/su')).toThrow(/no runs match -s "weather\/su" \(bots: a.py; scenarios: weather\/rain, weather\/sun, weather\/caller \(simulation\), greeting\)/);
+  });
+
+  it('filters -k by kind: script or simulation', async () => {
+    const manifest = await loadManifest(project('suite:\n  - bot: a.py\n    scenarios: [weather, persona]\n', { 'scenarios/weather.yaml': WEATHER_LIST }));
+    expect(planSuite(manifest, { kind: 'script' }).runs.map((r) => r.id)).toEqual(['weather/rain', 'weather/sun']);
+    expect([...new Set(planSuite(manifest, { kind: 'simulation' }).runs.map((r) => r.id))]).toEqual(['weather/caller', 'persona']);
+    expect(() => planSuite(manifest, { kind: 'simulation', scenario: 'rain' })).toThrow(/no runs match -s "rain" and -k simulation/);
+  });
+
+  it("keys runs on an entry's name: label, so one bot may run a scenario under two labels, each with its own body and cap", async () => {
+    const manifest = await loadManifest(
+      project(
+        'suite:\n  - bot: a.py\n    name: fast\n    concurrency: 1\n    runner_body: {data: {model: small}}\n    scenarios: [greeting]\n  - bot: a.py\n    name: slow\n    scenarios: [greeting]\n',
+      ),
+    );
+    const runs = planSuite(manifest).runs;
+    expect(runs.map((r) => [r.label, r.bot, r.runner_body_data, r.concurrency])).toEqual([
+      ['fast', 'a.py', { model: 'small' }, 1],
+      ['slow', 'a.py', undefined, undefined],
+    ]);
+    expect(new Set(runs.map(runKey)).size).toBe(2);
+    expect(planSuite(manifest, { pattern: 'slo' }).runs.map((r) => r.label)).toEqual(['slow']);
+    expect(planSuite(manifest, { pattern: 'a.py' }).runs).toHaveLength(2);
+  });
+
+  it('refuses, located in the manifest, a label that runs one scenario twice', async () => {
+    const manifest = await loadManifest(project('suite:\n  - bot: a.py\n    scenarios: [greeting]\n  - bot: a.py\n    scenarios: [greeting]\n'));
+    expect(() => planSuite(manifest)).toThrow(/manifest\.yaml:5:\d+: error: suite\[1\]\.scenarios\[0\]: 'a\.py' runs 'greeting' twice/);
+  });
+
+  it("collects the manifest's and its files' warnings for the runner to print, and with strict refuses them", async () => {
+    const misspelled = 'name: greeting\nscenarios:\n  - name: hi\n    turns:\n      - user: "hi"\n        expect:\n          - event: response\n            text_contians: "hello"\n';
+    const manifest = await loadManifest(project('suite:\n  - bot: a.py\n    scenarios: [greeting, weather]\n', { 'scenarios/greeting.yaml': misspelled }));
+    const plan = planSuite(manifest);
+    expect(plan.warnings.map((d) => `${d.line}:${d.col} ${d.message}`)).toEqual([
+      expect.stringMatching(/^8:13 .*text_contians.*text_contains/),
+      expect.stringMatching(/^2:1 .*deprecated/),
+    ]);
+    expect(() => planSuite(manifest, { strict: true })).toThrow(/greeting\.yaml:8:13: error: .*text_contians/);
+  });
+
+  it('resolves bare names under --scenarios-dir instead of the manifest’s scenarios_dir', async () => {
+    const path = project('suite:\n  - bot: a.py\n    scenarios: [dtmf]\n');
+    await expect(loadManifest(path)).rejects.toThrow(/scenario not found: dtmf/);
+    const manifest = await loadManifest(path, { scenariosDir: join(path, '..', 'extra') });
+    expect(manifest.scenarios_dir).toBe(join(path, '..', 'extra'));
+    expect(planSuite(manifest).runs.map((r) => r.file)).toEqual(['extra/dtmf.yaml']);
   });
 
   it('filters by bot substring (-p) and exact scenario name (-s), like Pipecat', async () => {

@@ -1,40 +1,64 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { formatDiagnostic, inspectFile, type Manifest, type ManifestScenarioRef, type Scenario, type Simulation } from '../scenario/index.js';
+import {
+  expandManifest,
+  formatDiagnostic,
+  type Diagnostic,
+  type Manifest,
+  type ManifestExpansion,
+  type ManifestScenarioRef,
+  type Runnable,
+} from '../scenario/index.js';
 import { NoRunsError } from './errors.js';
+import { scenarioMatches } from './preflight.js';
 import { selectShard, type ShardSpec } from './shard.js';
 
 /**
- * A manifest expanded into runs: bot × scenario × repeat, in Pipecat's order
- * (repeat-major, so every bot meets the same machine conditions in the same
- * stretch of the sweep), narrowed by `-p`/`-s`, then cut to one shard.
+ * A manifest expanded into runs: entry × every scenario of each file it names
+ * × repeat, in Pipecat's order (repeat-major, so every bot meets the same
+ * machine conditions in the same stretch of the sweep), narrowed by
+ * `-p`/`-s`/`-k`, then cut to one shard.
  */
 
 export interface PlannedRun {
   /** Position in the manifest's full expansion (before filters and sharding); keeps artifact names unique across shards. */
   ordinal: number;
+  /** The entry's `bot:` as written. */
   bot: string;
+  /** The entry's label (`name:`, default `bot`): what results, `-p`, artifact names and the entry's own concurrency key on. */
+  label: string;
   /** `bot` resolved against `bots_dir`. */
   bot_path: string;
   runner_body?: string;
   /** The manifest entry's `handshake` (earshot), when it sets one. */
   handshake?: 'rtvi' | 'none';
+  /** The entry's runner body given inline (`runner_body: {data}`), written to a file for the bot. */
+  runner_body_data?: Record<string, unknown>;
+  /** The entry's own cap on its runs at once (`concurrency:` on the entry). */
+  concurrency?: number;
+  /** The manifest's reference to the scenario's file. */
   scenario: ManifestScenarioRef;
+  /** The scenario's name, `<file name>/<scenario name>`: the result's `name`. */
+  id: string;
   /**
    * The scenario file relative to the manifest's folder, with `/`: the result's `file`.
    * It is the same on every machine that checks the project out, so shards merge.
    */
   file: string;
-  /** 0-based. A simulation's `runs` multiplies the repeats. */
+  /** 0-based. A simulation runs its `runs:` times unless a repeat is set. */
   repeat_index: number;
-  loaded: Scenario | Simulation;
+  loaded: Runnable;
 }
 
+export type ScenarioKind = Runnable['kind'];
+
 export interface PlanOptions {
-  /** `-p`: only bots whose `bot:` contains this. */
+  /** `-p`: only entries whose label (`name:`) or `bot:` contains this. */
   pattern?: string;
-  /** `-s`: only scenarios with exactly this name (as listed in the manifest, without `.yaml`). */
+  /** `-s`: only this scenario: its `<file>/<scenario>` name, either half of it, the manifest's name for its file, or a glob (see `scenarioMatches`). */
   scenario?: string;
+  /** `-k`: only scenarios of this kind. */
+  kind?: ScenarioKind;
   /** `--repeat`: overrides the manifest's `repeat`. */
   repeat?: number;
   shard?: ShardSpec;
@@ -42,6 +66,8 @@ export interface PlanOptions {
   botsDir?: string;
   defaultWithinMs?: number;
   allowOutsideRoot?: boolean;
+  /** `--strict`: a scenario file with any warning does not load. */
+  strict?: boolean;
   /** For shorter paths in error messages. */
   cwd?: string;
 }
@@ -49,16 +75,18 @@ export interface PlanOptions {
 export interface SuitePlan {
   manifest: Manifest;
   repeat: number;
-  /** Every run after `-p`/`-s`, before sharding. */
+  /** Every run after `-p`/`-s`/`-k`, before sharding. */
   all: PlannedRun[];
   /** What this process runs: `all`, or this shard's part of it. */
   runs: PlannedRun[];
   shard?: ShardSpec;
+  /** The manifest's and its scenario files' warnings, each once: printed before the suite starts. */
+  warnings: Diagnostic[];
 }
 
-/** The identity a shard assignment is keyed on; the same as a result's (file, bot, repeat). */
-export function runKey(run: Pick<PlannedRun, 'file' | 'bot' | 'repeat_index'>): string {
-  return JSON.stringify([run.file, run.bot, run.repeat_index]);
+/** The identity a shard assignment is keyed on; the same as a result's (file, name, bot label, repeat). */
+export function runKey(run: Pick<PlannedRun, 'file' | 'id' | 'label' | 'repeat_index'>): string {
+  return JSON.stringify([run.file, run.id, run.label, run.repeat_index]);
 }
 
 /** Cost estimate for balancing shards: a scenario's turns (a simulation is skipped: free). Machine-independent. */
@@ -75,33 +103,34 @@ export function executionOrder(runs: readonly PlannedRun[]): PlannedRun[] {
   return [...runs].sort((a, b) => a.repeat_index - b.repeat_index || runWeight(b) - runWeight(a) || a.ordinal - b.ordinal);
 }
 
+type Pair = Omit<PlannedRun, 'ordinal' | 'repeat_index'> & { count: number };
+
 export function planSuite(manifest: Manifest, options: PlanOptions = {}): SuitePlan {
   const repeat = options.repeat ?? manifest.repeat;
   if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`repeat must be a whole number ≥ 1, got ${repeat}`);
+  // Pipecat: a repeat set anywhere (flag or manifest), 1 included, replaces a simulation's own `runs:`.
+  const repeatGiven = options.repeat !== undefined || manifest.locations.repeat !== undefined;
+  const expansion = expandManifest(manifest, { defaultWithinMs: options.defaultWithinMs, allowOutsideRoot: options.allowOutsideRoot, strict: options.strict });
+  refuseBroken(expansion, options.cwd);
   const manifestDir = dirname(manifest.file);
-  const loaded = loadAll(manifest, options);
 
-  interface Pair {
-    bot: string;
-    bot_path: string;
-    runner_body?: string;
-    handshake?: 'rtvi' | 'none';
-    scenario: ManifestScenarioRef;
-    loaded: Scenario | Simulation;
-    count: number;
-  }
-  const pairs: Pair[] = manifest.suite.flatMap((entry) =>
-    entry.scenarios.map((scenario) => {
-      const file = loaded.get(scenario.file)!;
+  const pairs: Pair[] = expansion.entries.flatMap(({ entry, scenarios }) =>
+    scenarios.map(({ ref, id, scenario }): Pair => {
+      const loaded = scenario as Runnable; // every scenario loaded: refuseBroken passed
       const pair: Pair = {
         bot: entry.bot,
+        label: entry.name,
         bot_path: options.botsDir !== undefined ? resolve(options.botsDir, entry.bot) : entry.bot_path,
-        scenario,
-        loaded: file,
-        count: repeat * (file.kind === 'simulation' ? file.runs : 1),
+        scenario: ref,
+        id,
+        file: toPosix(relative(manifestDir, ref.file)),
+        loaded,
+        count: loaded.kind === 'simulation' && !repeatGiven ? loaded.runs : repeat,
       };
       if (entry.runner_body !== undefined) pair.runner_body = entry.runner_body;
       if (entry.handshake !== undefined) pair.handshake = entry.handshake;
+      if (entry.runner_body_data !== undefined) pair.runner_body_data = entry.runner_body_data;
+      if (entry.concurrency !== undefined) pair.concurrency = entry.concurrency;
       return pair;
     }),
   );
@@ -109,60 +138,40 @@ export function planSuite(manifest: Manifest, options: PlanOptions = {}): SuiteP
   const expanded: PlannedRun[] = [];
   const rounds = Math.max(0, ...pairs.map((p) => p.count));
   for (let repeatIndex = 0; repeatIndex < rounds; repeatIndex++) {
-    for (const p of pairs) {
-      if (repeatIndex >= p.count) continue;
-      const run: PlannedRun = {
-        ordinal: expanded.length,
-        bot: p.bot,
-        bot_path: p.bot_path,
-        scenario: p.scenario,
-        file: toPosix(relative(manifestDir, p.scenario.file)),
-        repeat_index: repeatIndex,
-        loaded: p.loaded,
-      };
-      if (p.runner_body !== undefined) run.runner_body = p.runner_body;
-      if (p.handshake !== undefined) run.handshake = p.handshake;
-      expanded.push(run);
+    for (const { count, ...p } of pairs) {
+      if (repeatIndex < count) expanded.push({ ...p, ordinal: expanded.length, repeat_index: repeatIndex });
     }
   }
 
   const all = expanded.filter(
     (r) =>
-      (options.pattern === undefined || r.bot.includes(options.pattern)) &&
-      (options.scenario === undefined || r.scenario.name === options.scenario),
+      (options.pattern === undefined || r.label.includes(options.pattern) || r.bot.includes(options.pattern)) &&
+      (options.scenario === undefined || scenarioMatches(options.scenario, r.id, r.scenario)) &&
+      (options.kind === undefined || r.loaded.kind === options.kind),
   );
   if (all.length === 0) {
-    throw new NoRunsError(manifest.file, { pattern: options.pattern, scenario: options.scenario }, {
-      bots: [...new Set(manifest.suite.map((e) => e.bot))],
-      scenarios: [...new Set(manifest.suite.flatMap((e) => e.scenarios.map((s) => s.name)))],
+    throw new NoRunsError(manifest.file, { pattern: options.pattern, scenario: options.scenario, kind: options.kind }, {
+      bots: [...new Set(pairs.map((p) => p.label))],
+      scenarios: [...new Set(pairs.map((p) => `${p.id}${p.loaded.kind === 'simulation' ? ' (simulation)' : ''}`))],
     });
   }
   const runs = options.shard ? selectShard(all, options.shard.index, options.shard.total, { key: runKey, weight: runWeight }) : all;
-  const plan: SuitePlan = { manifest, repeat, all, runs };
+  const warnings = [...manifest.warnings, ...[...expansion.files.values()].flatMap((r) => (r.status === 'loaded' ? (r.scenario_file?.warnings ?? []) : []))];
+  const plan: SuitePlan = { manifest, repeat, all, runs, warnings };
   if (options.shard) plan.shard = options.shard;
   return plan;
 }
 
-/** Loads every scenario the manifest names once; every problem in one UsageError, located. */
-function loadAll(manifest: Manifest, options: PlanOptions): Map<string, Scenario | Simulation> {
-  const loaded = new Map<string, Scenario | Simulation>();
-  const problems: string[] = [];
-  const seen = new Set<string>();
-  for (const ref of manifest.suite.flatMap((e) => e.scenarios)) {
-    if (seen.has(ref.file)) continue;
-    seen.add(ref.file);
-    const inspection = inspectFile(ref.file, { defaultWithinMs: options.defaultWithinMs, allowOutsideRoot: options.allowOutsideRoot });
-    if (inspection.status !== 'loaded') {
-      const errors = inspection.diagnostics.filter((d) => d.severity === 'error');
-      problems.push(...(errors.length ? errors : inspection.diagnostics).map((d) => formatDiagnostic(d, { cwd: options.cwd })));
-    } else if (inspection.loaded.kind === 'manifest') {
-      problems.push(`${ref.file}: is a suite manifest, not a scenario (listed as ${JSON.stringify(ref.ref)} in ${manifest.file})`);
-    } else {
-      loaded.set(ref.file, inspection.loaded);
-    }
-  }
-  if (problems.length) throw new UsageError(`invalid scenarios in ${manifest.file}:\n${problems.join('\n')}`);
-  return loaded;
+/**
+ * Refuses the suite before anything runs when a named file does not load, is
+ * not a scenario file, or a label runs one scenario twice: every problem in
+ * one UsageError, located (the manifest's lines, then each file's own errors).
+ */
+function refuseBroken(expansion: ManifestExpansion, cwd?: string): void {
+  if (expansion.diagnostics.length === 0) return;
+  const own = [...expansion.files.values()].flatMap((r) => (r.status === 'loaded' ? [] : r.diagnostics.filter((d) => d.severity === 'error')));
+  const lines = [...new Set([...expansion.diagnostics, ...own].map((d) => formatDiagnostic(d, { cwd })))];
+  throw new UsageError(`invalid scenarios in ${expansion.manifest.file}:\n${lines.join('\n')}`);
 }
 
 function toPosix(p: string): string {

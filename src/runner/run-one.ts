@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { errorMessage } from '../core/errors.js';
 import type { Redactor } from '../core/redact.js';
@@ -7,7 +8,7 @@ import type { Failure, FailureKind, ScenarioResult, ScenarioRun, TurnResult } fr
 import type { Scenario } from '../scenario/index.js';
 import { runSession } from '../session/index.js';
 import { BotProcess, describeExit, expandSpawn, type PortAllocator, type ReadyOutcome } from '../bots/index.js';
-import { keepArtifacts, sessionOptions } from './artifacts.js';
+import { keepArtifacts, safeName, sessionOptions, SIMULATION_SKIPPED, skippedResult } from './artifacts.js';
 import type { RunContext, RunSource } from './execute.js';
 import type { PlannedRun } from './plan.js';
 
@@ -55,7 +56,7 @@ export class SpawnedBots implements RunSource<PlannedRun> {
       ports: this.ports,
       live: this.live,
       ...(this.shard !== undefined ? { shard: this.shard } : {}),
-      ...(echo ? { say: (line: string) => echo(`[${run.bot} ${run.scenario.name}#${run.repeat_index}] ${line}`) } : {}),
+      ...(echo ? { say: (line: string) => echo(`[${run.label} ${run.id}#${run.repeat_index}] ${line}`) } : {}),
     });
   }
 
@@ -81,41 +82,36 @@ const LOG_TAIL_LINES = 12;
 
 export function startInfo(run: PlannedRun): ScenarioStart {
   return {
-    name: run.loaded.name || run.scenario.name,
+    name: run.id,
     file: run.file,
-    bot: run.bot,
+    bot: run.label,
     repeat_index: run.repeat_index,
     turn_count: run.loaded.kind === 'script' ? run.loaded.turns.length : 0,
   };
 }
 
 export function runInfo(run: PlannedRun, extra: Partial<ScenarioRun> = {}, shard?: string): ScenarioRun {
-  const info: ScenarioRun = { bot: run.bot, repeat_index: run.repeat_index, attempt: 1, ...extra };
+  const info: ScenarioRun = { bot: run.label, ...(run.label !== run.bot ? { bot_path: run.bot } : {}), repeat_index: run.repeat_index, attempt: 1, ...extra };
   if (shard !== undefined) info.shard = shard;
   if (run.loaded.kind === 'simulation') info.pass_threshold = run.loaded.pass_threshold;
   return info;
 }
 
-/** `003-voice-bot__greeting__r1`: unique in the run and across shards (the ordinal is the manifest's). */
+/**
+ * `003-voice-bot__greeting__greeting__r1` (bot, then the entry's label when it
+ * has its own, then the scenario's name with `/` as `__`): unique in the run
+ * and across shards (the ordinal is the manifest's).
+ */
 export function runStem(run: PlannedRun, repeat: number): string {
-  const base = `${run.bot.replace(/\.[A-Za-z0-9]+$/, '')}__${run.scenario.name}${repeat > 1 || run.repeat_index > 0 ? `__r${run.repeat_index}` : ''}`;
-  const safe = base.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'run';
-  return `${String(run.ordinal + 1).padStart(3, '0')}-${safe}`;
+  const bot = (name: string): string => name.replace(/\.[A-Za-z0-9]+$/, '').replace(/[^A-Za-z0-9._-]+/g, '_');
+  const label = run.label !== run.bot ? `__${run.label.replace(/[^A-Za-z0-9._-]+/g, '_')}` : '';
+  const base = `${bot(run.bot)}${label}__${safeName(run.id, 100)}${repeat > 1 || run.repeat_index > 0 ? `__r${run.repeat_index}` : ''}`;
+  return `${String(run.ordinal + 1).padStart(3, '0')}-${base.slice(0, 120) || 'run'}`;
 }
 
 /** A simulation cannot run yet: a skipped result that says why, with no bot started. */
 export function skippedSimulation(run: PlannedRun, shard?: string): ScenarioResult {
-  return {
-    name: startInfo(run).name,
-    file: run.file,
-    status: 'skipped',
-    started_at: new Date().toISOString(),
-    duration_ms: 0,
-    turns: [],
-    failures: [],
-    error: 'skipped: simulations (persona:) cannot run yet; the simulated caller is a later issue. No bot was started.',
-    run: runInfo(run, {}, shard),
-  };
+  return skippedResult(startInfo(run), `${SIMULATION_SKIPPED}. No bot was started.`, runInfo(run, {}, shard));
 }
 
 /** Runs one scripted scenario against its own bot. Returns null when a signal interrupted it (nothing finished). */
@@ -147,7 +143,7 @@ async function runOne(run: PlannedRun & { loaded: Scenario }, stem: string, info
     const cmd = expandSpawn(
       ctx.bots.spawn,
       { python: ctx.bots.python, bot: run.bot_path, port },
-      { runnerBody: run.runner_body, selfCommand: ctx.bots.selfCommand },
+      { runnerBody: await runnerBodyFile(run, ctx.outDir, stem), selfCommand: ctx.bots.selfCommand },
     );
     bot = BotProcess.spawn({
       command: cmd.command,
@@ -157,7 +153,7 @@ async function runOne(run: PlannedRun & { loaded: Scenario }, stem: string, info
       env: {
         ...ctx.env,
         EARSHOT_BOT: run.bot,
-        EARSHOT_SCENARIO: run.scenario.name,
+        EARSHOT_SCENARIO: run.id,
         EARSHOT_REPEAT_INDEX: String(run.repeat_index),
         EARSHOT_PORT: String(port),
       },
@@ -210,6 +206,14 @@ async function runOne(run: PlannedRun & { loaded: Scenario }, stem: string, info
     }
     ctx.ports.release(port);
   }
+}
+
+/** The body file passed as `--runner-body`: the entry's file, or its inline `data:` written beside the results as `<stem>.body.json` (as Pipecat does). */
+async function runnerBodyFile(run: PlannedRun, outDir: string, stem: string): Promise<string | undefined> {
+  if (run.runner_body_data === undefined) return run.runner_body;
+  const file = join(outDir, `${stem}.body.json`);
+  await writeFile(file, `${JSON.stringify(run.runner_body_data)}\n`);
+  return file;
 }
 
 function quoteArg(arg: string): string {

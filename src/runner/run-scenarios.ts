@@ -1,9 +1,10 @@
 import { UsageError } from '../core/errors.js';
-import { formatDiagnostic, validatePaths, type Scenario } from '../scenario/index.js';
+import type { ScenarioResult } from '../results/index.js';
+import { formatDiagnostic, validatePaths, type Diagnostic, type Runnable, type Scenario } from '../scenario/index.js';
 import { runSession, type AudioEngineOptions } from '../session/index.js';
-import { artifactStem, defaultOutDir, keepArtifacts, sessionOptions } from './artifacts.js';
+import { artifactStem, defaultOutDir, keepArtifacts, sessionOptions, SIMULATION_SKIPPED, skippedResult } from './artifacts.js';
 import { executeRuns, type RunnerIo, type RunOutcome, type RunSource, type SessionDefaults } from './execute.js';
-import { explainRefusedReconnect, runWarnings } from './preflight.js';
+import { explainRefusedReconnect, printWarnings, refuseUnrunnable, replacedBlocks, runWarnings } from './preflight.js';
 
 export interface RunScenariosOptions extends RunnerIo {
   paths: readonly string[];
@@ -14,8 +15,21 @@ export interface RunScenariosOptions extends RunnerIo {
   defaultWithinMs?: number;
   allowOutsideRoot?: boolean;
   allowCode?: boolean;
+  /** `--strict`: every warning of the files is an error, and nothing runs. */
+  strict?: boolean;
+  /**
+   * `--judge openai:MODEL[@URL]` / `--judge ollama:MODEL`: replaces every scenario's judge (so a
+   * Python `factory:` judge is no obstacle); given to each session as `judgeOverride`.
+   */
+  judge?: string;
   stopBot?: boolean;
   triggerDisconnect?: boolean;
+  /**
+   * Runs of each scenario (`--repeat N`, default 1), every scenario once and then
+   * again, as a suite orders its repeats; each result carries its `run.repeat_index`
+   * and the summary gives each scenario's pass rate with its Wilson interval.
+   */
+  repeat?: number;
   session?: Omit<SessionDefaults, 'triggerDisconnect'>;
   /**
    * Audio settings (`--tts`, `--stt`, `--record`, `--cache-dir`, `--no-cache`): the run makes one
@@ -23,69 +37,125 @@ export interface RunScenariosOptions extends RunnerIo {
    * beside results.jsonl as `<stem>.wav`.
    */
   audio?: AudioEngineOptions;
+  /** For shorter paths in warnings and errors (default the working directory). */
+  cwd?: string;
 }
 
 export type RunScenariosOutcome = RunOutcome;
 
-/** Loads scenario files, throwing one UsageError that lists every located problem. */
-export function loadScenarios(paths: readonly string[], opts: { defaultWithinMs?: number; allowOutsideRoot?: boolean; cwd?: string } = {}): Scenario[] {
-  const checked = validatePaths(paths, { defaultWithinMs: opts.defaultWithinMs, allowOutsideRoot: opts.allowOutsideRoot });
+export interface LoadScenariosOptions {
+  defaultWithinMs?: number;
+  allowOutsideRoot?: boolean;
+  strict?: boolean;
+  cwd?: string;
+}
+
+/** Every scenario of every file, in file then list order, and the files' warnings (each once). */
+export interface LoadedRunnables {
+  scenarios: Runnable[];
+  warnings: Diagnostic[];
+}
+
+/**
+ * Loads scenario files and folders, every scenario of each (`scenarios:`
+ * lists), simulations included; throws one UsageError that lists every
+ * located problem (with `strict`, the warnings too).
+ */
+export function loadRunnables(paths: readonly string[], opts: LoadScenariosOptions = {}): LoadedRunnables {
+  const checked = validatePaths(paths, { defaultWithinMs: opts.defaultWithinMs, allowOutsideRoot: opts.allowOutsideRoot, strict: opts.strict });
   const problems: string[] = [];
-  const scenarios: Scenario[] = [];
+  const scenarios: Runnable[] = [];
+  const warnings: Diagnostic[] = [];
   for (const file of checked) {
     if (file.status === 'invalid') {
       problems.push(...file.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(d, { cwd: opts.cwd })));
-    } else if (file.status === 'valid' && file.loaded) {
-      if (file.loaded.kind === 'script') scenarios.push(file.loaded);
-      else if (file.loaded.kind === 'manifest') problems.push(`${file.file}: is a suite manifest; run it with \`earshot suite ${file.file}\``);
-      else problems.push(`${file.file}: is a simulation (persona:); simulations run with \`earshot suite\` or a later \`earshot simulate\``);
+    } else if (file.status === 'valid' && file.kind === 'manifest') {
+      problems.push(`${file.file}: is a suite manifest; run it with \`earshot suite ${file.file}\``);
+    } else if (file.status === 'valid') {
+      scenarios.push(...file.scenarios.flatMap((s) => (s.loaded ? [s.loaded] : [])));
+      warnings.push(...file.diagnostics);
     }
   }
   if (problems.length) throw new UsageError(`invalid scenario input:\n${problems.join('\n')}`);
   if (!scenarios.length) throw new UsageError(`no scenarios found in ${paths.join(', ')}`);
-  return scenarios;
+  return { scenarios, warnings };
+}
+
+/** Loads scenario files and folders: every scripted scenario of each, in order; a simulation is a usage error here. */
+export function loadScenarios(paths: readonly string[], opts: LoadScenariosOptions = {}): Scenario[] {
+  const { scenarios } = loadRunnables(paths, opts);
+  const simulations = scenarios.filter((s) => s.kind === 'simulation');
+  if (simulations.length) {
+    const names = simulations.map((s) => `${s.name} (${s.file})`).join(', ');
+    throw new UsageError(`simulations (persona:) cannot run yet; the simulated caller is a later issue: ${names}`);
+  }
+  return scenarios as Scenario[];
 }
 
 /**
- * `earshot run`: scenarios one after another against one running bot. Each
- * result is appended to results.jsonl the moment its scenario ends; a signal
- * stops the run between (or inside) scenarios and keeps what is finished.
+ * `earshot run`: every scenario of the files, one after another, against one
+ * running bot. The files' warnings and the run's own (a speech rate the bot
+ * does not take, a text scenario before an audio one) are printed first; a
+ * Python `factory:` no flag replaces refuses the run before it starts. Each result is appended to
+ * results.jsonl the moment its scenario ends; a simulation is reported
+ * skipped (it cannot run yet); a signal stops the run between (or inside)
+ * scenarios and keeps what is finished.
  */
 export async function runScenarios(options: RunScenariosOptions): Promise<RunScenariosOutcome> {
-  const scenarios = loadScenarios(options.paths, options);
+  const cwd = options.cwd ?? process.cwd();
+  const { scenarios, warnings } = loadRunnables(options.paths, { ...options, cwd });
   if (options.stopBot && options.session?.handshake === 'none') {
     throw new UsageError('--stop-bot: a bot without RTVI (--handshake none) cannot be asked to stop; stop it yourself, or run it under `earshot suite`');
   }
-  const stderr = options.stderr ?? process.stderr;
-  for (const line of runWarnings(scenarios, { codec: options.session?.codec ?? 'pipecat-eval', botInputRate: options.session?.botInputRate, oneBot: true })) {
-    stderr.write(`${line}\n`);
-  }
+  const scripted = scenarios.filter((s) => s.kind === 'script');
+  const codec = options.session?.codec ?? 'pipecat-eval';
+  printWarnings(warnings, options.stderr ?? process.stderr, cwd, runWarnings(scripted, { codec, botInputRate: options.session?.botInputRate, oneBot: true, cwd }));
+  refuseUnrunnable(scripted, replacedBlocks(options), cwd);
+  const repeat = options.repeat ?? 1;
+  if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`--repeat must be a whole number ≥ 1, got ${repeat}`);
+  const runs = Array.from({ length: repeat }, (_, r) =>
+    scenarios.map((scenario, i): ListedRun => ({ scenario, ordinal: r * scenarios.length + i, ...(repeat > 1 ? { repeat_index: r } : {}) })),
+  ).flat();
   return executeRuns({
     ...options,
-    runs: scenarios.map((scenario, ordinal) => ({ scenario, ordinal })),
+    runs,
     source: runningBot(options.url, options.stopBot === true),
     outDir: options.outDir ?? defaultOutDir(),
     // One bot serves them all: a second session at once would talk over the first.
     concurrency: 1,
     title: 'earshot run',
+    session: { ...options.session, ...(options.judge !== undefined ? { judgeOverride: options.judge } : {}) },
   });
 }
 
 interface ListedRun {
-  scenario: Scenario;
+  scenario: Runnable;
   ordinal: number;
+  /** Set only with --repeat above 1, so a plain run's results stay as they were. */
+  repeat_index?: number;
 }
 
 /** The source of `earshot run`: every session connects to the one bot at `url`. */
 function runningBot(url: string, stopBot: boolean): RunSource<ListedRun> {
   let connected = false;
   return {
-    describe: ({ scenario }) => ({ name: scenario.name, file: scenario.file, turn_count: scenario.turns.length }),
-    async run({ scenario, ordinal }, info, ctx) {
+    describe: ({ scenario, repeat_index }) => ({
+      name: scenario.name,
+      file: scenario.file,
+      turn_count: scenario.kind === 'script' ? scenario.turns.length : 0,
+      ...(repeat_index === undefined ? {} : { repeat_index }),
+    }),
+    async run({ scenario, ordinal, repeat_index }, info, ctx): Promise<ScenarioResult | null> {
+      if (scenario.kind === 'simulation') return skippedResult(info, SIMULATION_SKIPPED);
       const stem = artifactStem(scenario.name, ordinal);
       let outcome;
       try {
-        outcome = await runSession(scenario, { ...sessionOptions(ctx, info, stem, ctx.echo), url, stopBot });
+        outcome = await runSession(scenario, {
+          ...sessionOptions(ctx, info, stem, ctx.echo),
+          url,
+          stopBot,
+          ...(repeat_index === undefined ? {} : { run: { repeat_index } }),
+        });
       } catch (err) {
         if (ctx.signal?.aborted) return null;
         throw err;

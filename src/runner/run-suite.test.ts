@@ -87,17 +87,42 @@ describe('runSuite', () => {
     expect(failureOf(results[0])).toMatch(/^connect_failed: bot any could not start: spawn earshot-no-such-binary ENOENT/);
   });
 
-  it('skips simulations with a reason, once per run × repeat, without starting a bot', async () => {
-    const manifest = project('sim', 'spawn: "earshot-no-such-binary {port}"\nrepeat: 2\nsuite:\n  - bot: any\n    scenarios: [sim]\n');
+  it('skips simulations with a reason, once per run: of each, without starting a bot', async () => {
+    const manifest = project('sim', 'spawn: "earshot-no-such-binary {port}"\nsuite:\n  - bot: any\n    scenarios: [sim]\n');
     const { results, summary } = await run(manifest);
-    expect(results.map((r) => [r.status, r.run?.repeat_index, r.run?.pass_threshold])).toEqual([
-      ['skipped', 0, 0.5],
-      ['skipped', 1, 0.5],
-      ['skipped', 2, 0.5],
-      ['skipped', 3, 0.5],
+    expect(results.map((r) => [r.name, r.status, r.run?.repeat_index, r.run?.pass_threshold])).toEqual([
+      ['sim', 'skipped', 0, 0.5],
+      ['sim', 'skipped', 1, 0.5],
     ]);
     expect(results[0].error).toMatch(/simulations \(persona:\) cannot run yet/);
     expect(summary).toMatchObject({ ok: true, outcomes: { skipped: 1 } });
+  });
+
+  it('writes an inline runner body (runner_body: {data}) to a file beside the results and passes it as --runner-body', async () => {
+    const manifest = project(
+      'bodydata',
+      'spawn: "{python} {bot} --port={port}"\nsuite:\n  - bot: bots/echo.mjs\n    name: small\n    runner_body: {data: {model: tiny}}\n    scenarios: [ask]\n',
+      { 'echo.mjs': 'const at = process.argv.indexOf("--runner-body"); console.log(require("node:fs").readFileSync(process.argv[at + 1], "utf8")); process.exit(4);'.replace('require("node:fs")', '(await import("node:fs"))') },
+    );
+    const { results, outDir } = await run(manifest);
+    expect(failureOf(results[0])).toMatch(/last lines of its log:\n\{"model":"tiny"\}$/);
+    expect(results[0].run).toMatchObject({ bot: 'small', bot_path: 'bots/echo.mjs' });
+    expect(readFileSync(join(outDir, '001-bots_echo__small__ask.body.json'), 'utf8')).toBe('{"model":"tiny"}\n');
+  });
+
+  it("prints the files' warnings before the first run, and refuses a Python factory judge unless --judge replaces it", async () => {
+    const judged = 'name: judged\nscenarios:\n  - name: one\n    judge:\n      eval: { factory: evals.judges.typesafe_classifier }\n    turns:\n      - user: "hi"\n        expect:\n          - event: response\n            eval: "greets"\n            text_contians: "hi"\n';
+    const manifest = project('factory', 'spawn: "{python} {bot} --port={port}"\nsuite:\n  - bot: bots/exit.mjs\n    scenarios: [judged]\n', { 'exit.mjs': 'process.exit(3);' });
+    writeFileSync(join(manifest, '..', 'scenarios', 'judged.yaml'), judged);
+    const stderr = sink();
+    await expect(runSuite({ manifest, python: process.execPath, reporter: 'dot', stdout: sink(), stderr, outDir: join(manifest, '..', 'out') })).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^cannot run in Node:\n.*judged\.yaml:5:\d+: error: judge\.eval\.factory: evals\.judges\.typesafe_classifier is a Python callable .*--judge openai:MODEL\[@URL\] or --judge ollama:MODEL$/),
+    });
+    expect(stderr.raw).toMatch(/judged\.yaml:11:13: warning: turns\[0\]\.expect\[0\]\.text_contians: unknown key 'text_contians'; did you mean 'text_contains'\?/);
+    const { results } = await run(manifest, { judge: 'openai:gpt-4o-mini@http://127.0.0.1:1/v1' });
+    expect(results.map((r) => [r.name, r.status])).toEqual([['judged/one', 'failed']]);
+    expect(failureOf(results[0])).toMatch(/exited with code 3/);
   });
 
   it('refuses a bad spawn template and a bad shard before starting anything', async () => {

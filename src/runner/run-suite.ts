@@ -5,8 +5,9 @@ import type { AudioEngineOptions } from '../session/index.js';
 import { checkSpawnTemplate, PortAllocator } from '../bots/index.js';
 import { defaultOutDir } from './artifacts.js';
 import { executeRuns, type RunnerIo, type RunOutcome, type SessionDefaults } from './execute.js';
-import { executionOrder, planSuite, type SuitePlan } from './plan.js';
-import { runWarnings } from './preflight.js';
+import { executionOrder, planSuite, type PlannedRun, type ScenarioKind, type SuitePlan } from './plan.js';
+import type { PoolCap } from './pool.js';
+import { printWarnings, refuseUnrunnable, replacedBlocks, runWarnings } from './preflight.js';
 import { SpawnedBots, type BotSettings } from './run-one.js';
 import { formatShard, parseShard, type ShardSpec } from './shard.js';
 
@@ -21,15 +22,26 @@ export interface SuiteOptions extends RunnerIo {
   manifest: string;
   /** `-p`: only bots whose `bot:` contains this. */
   pattern?: string;
-  /** `-s`: only the scenario with this name. */
+  /** `-s`: only this scenario: its `<file>/<scenario>` name, either half of it, the manifest's name for its file, or a glob. */
   scenario?: string;
+  /** `-k`: only scenarios of this kind (`script` or `simulation`). */
+  kind?: ScenarioKind;
+  /** `--scenarios-dir`: overrides the manifest's `scenarios_dir` (resolved against the working directory). */
+  scenariosDir?: string;
+  /** `--strict`: every warning of the manifest and its scenario files is an error, and nothing runs. */
+  strict?: boolean;
+  /**
+   * `--judge openai:MODEL[@URL]` / `--judge ollama:MODEL`: replaces every scenario's judge (so a
+   * Python `factory:` judge is no obstacle); given to each session as `judgeOverride`.
+   */
+  judge?: string;
   /** Overrides the manifest's `concurrency`. */
   concurrency?: number;
   /** Overrides the manifest's `repeat`. */
   repeat?: number;
   /** `I/N` or a parsed spec: run only this shard of the expanded run list. */
   shard?: string | ShardSpec;
-  /** Output dir; default `<runs_dir>/<name>` when the manifest sets runs_dir, else `runs/<timestamp>`. */
+  /** Output dir (not with `name` or `runsDir`); default `<runs_dir>/<name>`, runs_dir defaulting to `runs`. */
   outDir?: string;
   /** Name of the run's folder under runs_dir (default a timestamp). */
   name?: string;
@@ -70,9 +82,16 @@ export interface SuiteOutcome extends RunOutcome {
 }
 
 /** Loads a manifest; its located problems become one usage error (exit 2). */
-export async function loadSuiteManifest(path: string, options: { allowOutsideRoot?: boolean; cwd?: string } = {}): Promise<Manifest> {
+export async function loadSuiteManifest(
+  path: string,
+  options: { allowOutsideRoot?: boolean; cwd?: string; strict?: boolean; scenariosDir?: string } = {},
+): Promise<Manifest> {
   try {
-    return await loadManifest(path, { allowOutsideRoot: options.allowOutsideRoot });
+    return await loadManifest(path, {
+      allowOutsideRoot: options.allowOutsideRoot,
+      strict: options.strict,
+      ...(options.scenariosDir !== undefined ? { scenariosDir: options.scenariosDir } : {}),
+    });
   } catch (err) {
     if (err instanceof ScenarioError) {
       const errors = err.diagnostics.filter((d) => d.severity === 'error');
@@ -83,34 +102,55 @@ export async function loadSuiteManifest(path: string, options: { allowOutsideRoo
 }
 
 /**
- * `earshot suite`: every (bot, scenario, repeat) of a Pipecat manifest, each
- * against a bot spawned for it on its own free port, `concurrency` at a time.
- * Each result is appended to results.jsonl as its run ends; a signal stops new
- * runs, interrupts the ones in flight, stops every bot and keeps what finished.
+ * A manifest loaded and planned with the options' filters, overrides and
+ * shard, as `runSuite` would run it (what `earshot suite --list` prints);
+ * every problem is a usage error. Prints nothing.
  */
-export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
+export async function prepareSuite(options: SuiteOptions): Promise<SuitePlan> {
   const cwd = options.cwd ?? process.cwd();
-  const manifest = await loadSuiteManifest(options.manifest, { allowOutsideRoot: options.allowOutsideRoot, cwd });
+  if (options.outDir !== undefined && (options.name !== undefined || options.runsDir !== undefined)) {
+    throw new UsageError('--out names the output folder itself; give it, or -n/--runs-dir (<runs_dir>/<name>), not both');
+  }
+  const manifest = await loadSuiteManifest(options.manifest, { allowOutsideRoot: options.allowOutsideRoot, cwd, strict: options.strict, scenariosDir: options.scenariosDir });
   const shard = typeof options.shard === 'string' ? parseShard(options.shard) : options.shard;
-  const spawn = options.spawn ?? manifest.spawn;
-  const usesBot = checkSpawnTemplate(spawn).has('bot');
-  const concurrency = options.concurrency ?? manifest.concurrency;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`concurrency must be a whole number ≥ 1, got ${concurrency}`);
-  const plan = planSuite(manifest, {
+  return planSuite(manifest, {
     pattern: options.pattern,
     scenario: options.scenario,
+    kind: options.kind,
     repeat: options.repeat,
     shard,
     botsDir: options.botsDir,
     defaultWithinMs: options.defaultWithinMs,
     allowOutsideRoot: options.allowOutsideRoot,
+    strict: options.strict,
     cwd,
   });
+}
+
+/**
+ * `earshot suite`: every (entry, scenario, repeat) of a Pipecat manifest,
+ * every scenario of each file it names, each against a bot spawned for it on
+ * its own free port, `concurrency` at a time (an entry's own `concurrency:`
+ * caps its runs below that). The manifest's and files' warnings, and the
+ * run's own (a speech rate the bot does not take), are printed first; a
+ * Python `factory:` no flag replaces refuses the suite before any bot starts.
+ * Each result is appended to results.jsonl as its run ends; a signal
+ * stops new runs, interrupts the ones in flight, stops every bot and keeps
+ * what finished.
+ */
+export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
+  const cwd = options.cwd ?? process.cwd();
+  const plan = await prepareSuite(options);
+  const { manifest, shard } = plan;
+  const scripted = [...new Set(plan.runs.flatMap((r) => (r.loaded.kind === 'script' ? [r.loaded] : [])))];
+  const codec = options.session?.codec ?? 'pipecat-eval';
+  printWarnings(plan.warnings, options.stderr ?? process.stderr, cwd, runWarnings(scripted, { codec, botInputRate: options.session?.botInputRate, oneBot: false, cwd }));
+  refuseUnrunnable(scripted, replacedBlocks(options), cwd);
+  const spawn = options.spawn ?? manifest.spawn;
+  const usesBot = checkSpawnTemplate(spawn).has('bot');
+  const concurrency = options.concurrency ?? manifest.concurrency;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`concurrency must be a whole number ≥ 1, got ${concurrency}`);
   const shardText = shard ? formatShard(shard) : undefined;
-  const scenarios = [...new Set(plan.runs.flatMap((r) => (r.loaded.kind === 'script' ? [r.loaded] : [])))];
-  for (const line of runWarnings(scenarios, { codec: options.session?.codec ?? 'pipecat-eval', botInputRate: options.session?.botInputRate, oneBot: false })) {
-    (options.stderr ?? process.stderr).write(`${line}\n`);
-  }
   const bots: BotSettings = {
     spawn,
     python: options.python ?? manifest.python ?? DEFAULT_PYTHON,
@@ -123,6 +163,8 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
     ...(options.selfCommand ? { selfCommand: options.selfCommand } : {}),
   };
   const source = new SpawnedBots(bots, new PortAllocator(options.basePort ?? manifest.base_port), plan.repeat, shardText);
+  // A manifest's `record:` when written; `--record`/`--no-record`/`-a` win.
+  const record = options.audio?.record ?? (manifest.locations.record !== undefined ? manifest.record : undefined);
   // Last resort: whatever ends this process (an uncaught error, process.exit) takes the bots with it.
   process.on('exit', source.close);
   try {
@@ -132,8 +174,11 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
       source,
       outDir: options.outDir ?? join(options.runsDir ?? manifest.runs_dir ?? 'runs', options.name ?? basename(defaultOutDir())),
       concurrency,
+      capOf: entryCaps(plan.runs),
       title: relative(cwd, manifest.file) || manifest.file,
       shard: shardText,
+      audio: { ...options.audio, ...(record !== undefined ? { record } : {}) },
+      session: { ...options.session, ...(options.judge !== undefined ? { judgeOverride: options.judge } : {}) },
     });
     return { ...outcome, plan };
   } finally {
@@ -141,7 +186,17 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
   }
 }
 
-/** One line per planned run, for `--list`: what this shard would run. */
+/** An entry's own `concurrency:` caps the runs under its label; a label listed twice keeps the lower cap, as Pipecat. */
+function entryCaps(runs: readonly PlannedRun[]): (run: PlannedRun) => PoolCap | undefined {
+  const caps = new Map<string, number>();
+  for (const r of runs) if (r.concurrency !== undefined) caps.set(r.label, Math.min(caps.get(r.label) ?? r.concurrency, r.concurrency));
+  return (run) => {
+    const limit = caps.get(run.label);
+    return limit === undefined ? undefined : { key: run.label, limit };
+  };
+}
+
+/** One line per planned run, for `--list`: what this shard would run (label, scenario, file, repeat). */
 export function describePlan(plan: SuitePlan): string[] {
-  return plan.runs.map((r) => `${r.bot}\t${r.file}\t#${r.repeat_index}${r.loaded.kind === 'simulation' ? '\t(simulation: skipped)' : ''}`);
+  return plan.runs.map((r) => `${r.label}\t${r.id}\t${r.file}\t#${r.repeat_index}${r.loaded.kind === 'simulation' ? '\t(simulation: skipped)' : ''}`);
 }

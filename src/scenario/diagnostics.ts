@@ -25,6 +25,8 @@ export interface Diagnostic {
   expected?: string;
   /** `file:line:col` of the `!include` that pulled the offending value in, when there was one. */
   included_from?: string;
+  /** `deprecated`: a shape or key Pipecat still reads but has dropped from its newest format. */
+  code?: 'deprecated';
 }
 
 /** A scenario, simulation or manifest file that cannot be used. Carries every diagnostic found. */
@@ -78,6 +80,14 @@ export function diagnosticAt(
   if (expected !== undefined) d.expected = expected;
   if (loc.included_from) d.included_from = formatLocation(loc.included_from);
   return d;
+}
+
+/**
+ * `--strict`: every warning becomes an error, so a run refuses a file that
+ * `validate` only warned about (a misspelled key would otherwise be dropped).
+ */
+export function strictDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.map((d) => (d.severity === 'warning' ? { ...d, severity: 'error', message: `${d.message} (an error under --strict)` } : d));
 }
 
 /** Appends `.key` or `[index]` to a field path; keys that are not identifiers are quoted. */

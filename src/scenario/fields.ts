@@ -1,12 +1,13 @@
-import { EVENT_NAMES } from './events.js';
+import { EVENT_NAMES, MARKER_KINDS, MARKER_KEYS } from './events.js';
 import { LATENCY_METRICS } from './types.js';
-import type { ObjectSpec, RefSpec, Spec } from './spec.js';
+import type { RefSpec, Spec } from './spec.js';
 
 /**
- * The three file formats as field tables: Pipecat's scripted scenarios,
- * simulations and suite manifests (read from its `scenario.py`/`script.py`,
- * `simulation.py` and `suite.py`), plus earshot's extensions (turn `latency:`,
- * `audio:`, measured events for `send_after`). Defaults are Pipecat's.
+ * The blocks of the file formats as field tables: Pipecat's services, turns
+ * and expectations (read from its newest `script.py`, `scenario_config.py` and
+ * `judge.py`), plus earshot's extensions (turn `latency:`, measured events for
+ * `send_after`). Defaults are Pipecat's. The file-level tables (scenario
+ * files, simulations, manifests) are in file-fields.ts.
  */
 
 export const DEFAULT_JUDGE_SERVICE = 'ollama';
@@ -14,17 +15,18 @@ export const DEFAULT_OLLAMA_MODEL = 'gemma4:12b';
 export const DEFAULT_OLLAMA_EXTRA: Readonly<Record<string, unknown>> = { reasoning_effort: 'none' };
 export const DEFAULT_TRANSCRIPTION_SERVICE = 'moonshine';
 export const DEFAULT_PADDING_SECS = 2;
+export const DEFAULT_EXPLAIN_BELOW = 0.75;
 export const DEFAULT_SPAWN = '{python} {bot} -t eval --port {port}';
 export const SIMULATION_MEASURES = ['turns', 'duration', 'words', 'latency', 'function_calls'] as const;
 export const DTMF_KEYS = '0123456789*#';
 
-const ref = (name: string, spec: Spec): RefSpec => ({ kind: 'ref', name, spec });
-const str = (description: string, extra: Partial<Extract<Spec, { kind: 'string' }>> = {}): Spec => ({
+export const ref = (name: string, spec: Spec): RefSpec => ({ kind: 'ref', name, spec });
+export const str = (description: string, extra: Partial<Extract<Spec, { kind: 'string' }>> = {}): Spec => ({
   kind: 'string',
   description,
   ...extra,
 });
-const text = (description: string): Spec => str(description, { nonEmpty: true });
+export const text = (description: string): Spec => str(description, { nonEmpty: true });
 const factoryField = text(
   'Custom service built by your code: "path/to/module.js#exportName" (relative to the scenario file) or a package specifier. Loaded only with --allow-code; the block is passed to it.',
 );
@@ -44,6 +46,37 @@ export const LLM_SPEC = ref('llm', {
   },
 });
 
+const LLM_FIELDS = (LLM_SPEC.spec as Extract<Spec, { kind: 'object' }>).fields;
+
+export const JUDGE_EVAL_SPEC = ref('judge_eval', {
+  kind: 'object',
+  description: 'The judge: an LLM (service:) or a classifier built by a factory:, and the explainer that gives reasons.',
+  extra: 'pass-with-factory',
+  includable: true,
+  fields: {
+    ...LLM_FIELDS,
+    factory: text(
+      'Custom judge built by your code: "path/to/module.js#exportName" or a package specifier (loaded with --allow-code). A Pipecat dotted Python path (evals.judges.x) cannot run in Node: override it with --judge.',
+    ),
+    explainer: {
+      kind: 'oneOf',
+      description: 'The LLM asked for the reason behind a no or an unsure verdict (default: the judging LLM); false for none.',
+      options: [LLM_SPEC, { kind: 'boolean', description: 'false: verdicts without reasons.' }],
+    },
+    explain_below: {
+      kind: 'number',
+      min: 0,
+      default: DEFAULT_EXPLAIN_BELOW,
+      description: 'A verdict less sure than this is explained too; 0 explains only the no verdicts, above 1 every verdict.',
+    },
+    allow_continue: {
+      kind: 'boolean',
+      default: true,
+      description: 'Whether a reply may be judged continue (the bot is still working toward its answer); false: yes or no only.',
+    },
+  },
+});
+
 export const SPEECH_SPEC = ref('speech', {
   kind: 'object',
   description: 'The TTS that speaks the user turns (user.modality: audio). Extra keys are passed to a factory.',
@@ -54,6 +87,7 @@ export const SPEECH_SPEC = ref('speech', {
     voice: text('Voice id (voices are language-specific).'),
     model: text('Model, for services that have several.'),
     language: text('Language code, e.g. en or zh.'),
+    speed: { kind: 'number', exclusiveMin: 0, description: "Speaking rate (Kokoro's), pauses included; 1 is normal." },
     sample_rate: { kind: 'integer', min: 1, unit: 'Hz', description: 'Sample rate of the synthesized audio.' },
     api_key: text('API key; prefer the environment.'),
     factory: factoryField,
@@ -96,7 +130,7 @@ export const JUDGE_SPEC = ref('judge', {
       enum: ['text', 'audio'],
       default: 'text',
     }),
-    eval: LLM_SPEC,
+    eval: JUDGE_EVAL_SPEC,
     transcription: TRANSCRIPTION_SPEC,
   },
   rules: [
@@ -125,6 +159,9 @@ export const CALL_SPEC = ref('call', {
   ],
 });
 
+/** What `absent: true` cannot be combined with: it matches on the event type only. */
+export const ABSENT_CONFLICTS = ['text_contains', 'text_excludes', 'eval', 'calls', 'name', 'args', ...MARKER_KEYS] as const;
+
 export const EXPECTATION_SPEC = ref('expectation', {
   kind: 'object',
   description: 'An event the bot must emit, in order; other events may come between.',
@@ -138,27 +175,24 @@ export const EXPECTATION_SPEC = ref('expectation', {
       description: "Budget from the turn's send, shared by the turn's expectations (default 60000, --timeout).",
     },
     text_contains: str('Substring the event text must contain (aggregated across reply segments).'),
-    eval: text('Natural-language criterion decided by the judge LLM.'),
+    text_excludes: str('Substring the event text must not contain (with text_contains: the reply accumulated up to the match).'),
+    eval: text('Natural-language criterion decided by the judge LLM; on function_call, about each matched call (not allowed on function_call_stopped).'),
     absent: { kind: 'boolean', default: false, description: 'Pass only if no such event arrives within the budget.' },
     calls: { kind: 'array', nonEmpty: true, items: CALL_SPEC, description: 'Function calls to match, by name in any order.' },
     name: text('Shorthand for a single expected call: its name.'),
     args: { kind: 'map', description: 'Shorthand for a single expected call: an arguments subset.' },
+    marker: str('For llm_marker: the marker the LLM emitted (incomplete: short or long).', { enum: MARKER_KINDS }),
+    marker_first: { kind: 'boolean', description: "For llm_marker: whether the first marker comes before any text of the LLM's raw response." },
+    markers: { kind: 'integer', min: 0, description: "For llm_marker: how many markers the LLM's raw response holds." },
+    text_after: { kind: 'boolean', description: 'For llm_marker: whether text follows the first marker.' },
   },
   rules: [
     {
       if: { properties: { absent: { const: true } }, required: ['absent'] },
-      then: {
-        not: {
-          anyOf: [
-            { required: ['text_contains'] },
-            { required: ['eval'] },
-            { required: ['calls'] },
-            { required: ['name'] },
-            { required: ['args'] },
-          ],
-        },
-      },
+      then: { not: { anyOf: ABSENT_CONFLICTS.map((k) => ({ required: [k] })) } },
     },
+    { if: { anyOf: MARKER_KEYS.map((k) => ({ required: [k] })) }, then: { properties: { event: { const: 'llm_marker' } } } },
+    { if: { properties: { event: { const: 'function_call_stopped' } } }, then: { not: { required: ['eval'] } } },
   ],
 });
 
@@ -212,95 +246,3 @@ export const TURN_SPEC = ref('turn', {
   ],
 });
 
-const commonRunnable = {
-  name: text('The name of the scenario.'),
-  user: USER_SPEC,
-  judge: JUDGE_SPEC,
-  trigger_disconnect: { kind: 'boolean', default: false, description: "Fire the bot's on_client_disconnected handler at the end." },
-} satisfies Record<string, Spec>;
-
-export const SCRIPT_SPEC: ObjectSpec = {
-  kind: 'object',
-  description: 'An earshot / Pipecat scripted scenario.',
-  required: ['name', 'turns'],
-  fields: {
-    ...commonRunnable,
-    turns: { kind: 'array', items: TURN_SPEC, description: 'The conversation, in order.' },
-    context: { kind: 'array', items: { kind: 'map', description: 'An LLM message: role, content.' }, description: "Messages replacing the bot's LLM context before the first turn." },
-    stop_on_failure: { kind: 'boolean', default: true, description: 'End the scenario at the first failed turn.' },
-  },
-};
-
-const CALLS_LIST = { kind: 'array', items: CALL_SPEC, description: 'For measure: function_calls, the calls the bot must make ([] for none).' } satisfies Spec;
-
-export const METRIC_SPEC = ref('metric', {
-  kind: 'object',
-  description: 'A judged criterion (criterion:) or a measured bound (measure:).',
-  fields: {
-    name: text('Metric name (defaults to the measure).'),
-    criterion: text('What every bot reply should be, decided per reply by the judge.'),
-    weight: { kind: 'number', exclusiveMin: 0, default: 1, description: "Weight in the run's quality score." },
-    min_score: { kind: 'number', min: 0, max: 1, description: 'Share of replies that must pass; omitted: reported only.' },
-    measure: str('A built-in measure.', { enum: SIMULATION_MEASURES }),
-    min_value: { kind: 'number', description: 'Lower bound, inclusive.' },
-    max_value: { kind: 'number', description: 'Upper bound, inclusive.' },
-    calls: CALLS_LIST,
-  },
-  rules: [{ oneOf: [{ required: ['criterion'] }, { required: ['measure'] }] }],
-});
-
-export const SIMULATION_SPEC: ObjectSpec = {
-  kind: 'object',
-  description: 'A simulation: an LLM plays the caller described by persona and goal.',
-  required: ['name', 'persona', 'goal', 'success'],
-  fields: {
-    ...commonRunnable,
-    persona: text('Who the caller is.'),
-    goal: text('What the caller wants from the call.'),
-    success: text('What counts as the bot having done its job, judged over the whole conversation.'),
-    simulator: LLM_SPEC,
-    metrics: { kind: 'array', items: METRIC_SPEC, description: 'Quality checks scored per run.' },
-    max_turns: { kind: 'integer', min: 1, default: 20, description: "Cap on the caller's turns." },
-    max_duration_s: { kind: 'number', exclusiveMin: 0, unit: 's', default: 300, description: 'Cap on the run wall clock.' },
-    max_silence_s: { kind: 'number', exclusiveMin: 0, unit: 's', default: 30, description: 'Cap on a lull with no event from either side.' },
-    runs: { kind: 'integer', min: 1, default: 1, description: 'How many times a suite runs the simulation.' },
-    pass_threshold: { kind: 'number', exclusiveMin: 0, max: 1, default: 1, description: 'Success rate over the runs needed to pass.' },
-  },
-  rules: [
-    {
-      if: { properties: { user: { properties: { modality: { const: 'audio' } }, required: ['modality'] } }, required: ['user'] },
-      then: { properties: { user: { required: ['speech'] } } },
-    },
-  ],
-};
-
-export const SUITE_ENTRY_SPEC = ref('suite_entry', {
-  kind: 'object',
-  description: 'A bot to spawn and the scenarios to run against it.',
-  required: ['bot'],
-  fields: {
-    bot: text('Bot script, relative to bots_dir.'),
-    scenarios: { kind: 'array', items: text('A name under scenarios_dir, or a path (.yaml) relative to the manifest.'), description: 'Scenarios run against this bot.' },
-    runner_body: text('JSON file passed to the bot as --runner-body (relative to the manifest).'),
-    handshake: str("earshot: rtvi (default), or none for a bot without RTVI that only speaks audio frames (--wire protobuf).", { enum: ['rtvi', 'none'] }),
-  },
-});
-
-export const MANIFEST_SPEC: ObjectSpec = {
-  kind: 'object',
-  description: 'A suite manifest (Pipecat format): bots to spawn and scenarios to run.',
-  required: ['suite'],
-  fields: {
-    bots_dir: str('Folder bot paths are relative to (relative to the manifest).', { default: '.' }),
-    scenarios_dir: str('Folder scenario names resolve in (relative to the manifest).', { default: 'scenarios' }),
-    runs_dir: text('Base folder for logs and recordings (relative to the manifest).'),
-    spawn: str('Spawn command; {python}, {bot} and {port} are substituted.', { nonEmpty: true, default: DEFAULT_SPAWN }),
-    python: text('Interpreter for {python}.'),
-    concurrency: { kind: 'integer', min: 1, default: 4, description: 'Runs at once.' },
-    repeat: { kind: 'integer', min: 1, default: 1, description: 'Runs of each (bot, scenario) pair.' },
-    base_port: { kind: 'integer', min: 1, max: 65535, default: 7900, description: 'First port assigned to spawned bots.' },
-    record: { kind: 'boolean', default: false, description: 'Record conversation audio.' },
-    cache_dir: text('Cache for synthesized user audio.'),
-    suite: { kind: 'array', items: SUITE_ENTRY_SPEC, description: 'The bots and their scenarios.' },
-  },
-};

@@ -13,7 +13,7 @@ const CASES = 300;
 
 function testdataSeeds(): string[] {
   const dir = resolve(import.meta.dirname, 'testdata');
-  const files = ['full/every_field.yaml', 'sim/first_format.yaml', 'manifest/manifest.yaml', 'manifest/scenarios/book_table.yaml'];
+  const files = ['full/every_field.yaml', 'sim/first_format.yaml', 'manifest/manifest.yaml', 'manifest/scenarios/book_table.yaml', 'list/turn_completion.yaml', 'list/shared_turns.yaml'];
   return loadSeeds(files.map((f) => join(dir, f)));
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspectFile, type LoadOptions } from './load.js';
-import { MANIFEST_SPEC, SCRIPT_SPEC, SIMULATION_SPEC } from './fields.js';
+import { MANIFEST_SPEC, SCENARIO_FILE_SPEC, SCRIPT_SPEC, SIMULATION_SPEC } from './file-fields.js';
 import { deref, type Spec } from './spec.js';
 import { seededRandom } from '../core/random.js';
 
@@ -51,7 +51,7 @@ function collectKeys(spec: Spec, out: Set<string>, seen = new Set<Spec>()): Set<
   else if (s.kind === 'oneOf') for (const o of s.options) collectKeys(o, out, seen);
   return out;
 }
-const KEYS = [...collectKeys(SCRIPT_SPEC, collectKeys(SIMULATION_SPEC, collectKeys(MANIFEST_SPEC, new Set()))), 'withn_ms', 'evnt', '__proto__', '<<', ''];
+const KEYS = [...collectKeys(SCENARIO_FILE_SPEC, collectKeys(SCRIPT_SPEC, collectKeys(SIMULATION_SPEC, collectKeys(MANIFEST_SPEC, new Set())))), 'withn_ms', 'evnt', '__proto__', '<<', ''];
 
 const TOKENS = [
   ': ', '- ', '[', ']', '{', '}', ', ', '&a ', '*a', '!include ', '!!str ', '!!python/object ', '!custom ', '# ', '"', "'", '| ', '> ',
@@ -328,7 +328,7 @@ export function runCase(ws: FuzzWorkspace, c: FuzzCase, options: LoadOptions = {
     const r = inspectFile(ws.casePath, options);
     const ms = performance.now() - t0;
     if (r.status === 'loaded') {
-      JSON.stringify(r.loaded); // validate --json must be able to print it
+      JSON.stringify(r.scenario_file ?? r.loaded); // validate --json must be able to print it
       return { outcome: 'loaded', ms, kind: c.kind };
     }
     const errors = r.diagnostics.filter((d) => d.severity === 'error');

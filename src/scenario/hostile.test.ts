@@ -113,11 +113,22 @@ describe('hostile input', () => {
   });
 
   it('thousands of problems are capped at 200 diagnostics plus a count of the rest', () => {
-    const turns = Array.from({ length: 500 }, (_, i) => `  - usr${i}: x`).join('\n');
-    const r = inspect(project, `name: many\nturns:\n${turns}\n`);
+    const turns = Array.from({ length: 500 }, (_, i) => `      - usr${i}: x`).join('\n');
+    const r = inspect(project, `name: many\nscenarios:\n  - name: a\n    turns:\n${turns}\n`);
     const diagnostics = r.status === 'loaded' ? r.loaded.warnings : r.diagnostics;
     expect(diagnostics).toHaveLength(201);
     expect(diagnostics[200]).toMatchObject({ severity: 'warning', message: '300 more problems not shown' });
+  });
+
+  it('shared defaults repeated over many scenarios are refused past the node budget, located at scenarios:', () => {
+    const turns = Array.from({ length: 2000 }, () => '  - user: x').join('\n');
+    const entries = Array.from({ length: 2000 }, (_, i) => `  - name: s${i}`).join('\n');
+    const t0 = performance.now();
+    const r = inspect(project, `name: many\nturns:\n${turns}\nscenarios:\n${entries}\n`);
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(r.status).toBe('invalid');
+    expect(errorsOf(r)).toEqual([expect.objectContaining({ line: 2003, col: 1, path: 'scenarios' })]);
+    expect(errorsOf(r)[0].message).toBe('the file-level defaults repeated over its 2000 scenarios come to more than 100000 nodes (a YAML bomb?)');
   });
 
   it('a __proto__ key stays data', () => {

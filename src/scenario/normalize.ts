@@ -2,12 +2,18 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { realpathSync, statSync } from 'node:fs';
 import { diagnosticAt, type Diagnostic, type SourceLocation } from './diagnostics.js';
 import { isInside } from './root.js';
-import {
-  DEFAULT_OLLAMA_EXTRA,
-  DEFAULT_OLLAMA_MODEL,
-} from './fields.js';
+import { DEFAULT_EXPLAIN_BELOW, DEFAULT_OLLAMA_EXTRA, DEFAULT_OLLAMA_MODEL } from './fields.js';
 import type { CheckContext } from './spec.js';
-import type { CodeHook, ExpectedCall, JudgeConfig, LlmConfig, SpeechConfig, TranscriptionConfig, UserConfig } from './types.js';
+import type {
+  CodeHook,
+  ExpectedCall,
+  JudgeConfig,
+  JudgeEvalConfig,
+  LlmConfig,
+  SpeechConfig,
+  TranscriptionConfig,
+  UserConfig,
+} from './types.js';
 
 /** Shared state of one file's normalization: where it is, what was found, what it needs. */
 export class Normalizer {
@@ -45,6 +51,16 @@ export class Normalizer {
     this.diagnostics.push(diagnosticAt('warning', this.locate(path), path, message));
   }
 
+  /** A key Pipecat still reads but dropped from its newest format. */
+  deprecated(path: string, message: string): void {
+    this.diagnostics.push({ ...diagnosticAt('warning', this.locate(path), path, message), code: 'deprecated' });
+  }
+
+  /** Whether the file wrote `path` (a default filled in later has no location). */
+  wrote(path: string): boolean {
+    return this.check.locations[path] !== undefined;
+  }
+
   /**
    * Resolves a path written in the file (relative to the file, as Pipecat does),
    * requires it to exist and to stay inside the scenario root after symlinks.
@@ -55,8 +71,10 @@ export class Normalizer {
     try {
       real = realpathSync.native(absolute);
     } catch {
-      this.error(path, `${what} not found: ${written} (looked for ${absolute})`);
-      return undefined;
+      // Pipecat resolves the path without opening it, so its files load with a
+      // recording still missing; the run fails at that turn. Warn, keep the path.
+      this.warn(path, `${what} not found: ${written} (looked for ${absolute}); the run fails at this turn unless it exists`);
+      return absolute;
     }
     if (!this.allowOutsideRoot && !isInside(this.root, real)) {
       this.error(path, `${what} ${written} resolves to ${real}, outside the scenario root ${this.root} (pass --allow-outside-root to allow it)`);
@@ -74,10 +92,10 @@ export class Normalizer {
     return absolute;
   }
 
-  /** Records a `factory:` hook; the runtime refuses it unless --allow-code. */
+  /** Records a `factory:` hook; the runtime refuses it unless --allow-code (a Python one always). */
   factory(block: string, value: unknown): void {
     if (typeof value !== 'string') return;
-    this.hooks.push(parseFactory(block, value, dirname(this.file)));
+    this.hooks.push(parseFactory(block, value, dirname(this.file), this.locate(`${block}.factory`)));
   }
 }
 
@@ -96,27 +114,29 @@ export function parentPath(path: string): string {
   return m ? m[1] : '';
 }
 
+/** Pipecat's factory: a dotted path to a Python callable (`evals.judges.typesafe_classifier`). */
+const PYTHON_DOTTED_PATH = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+
 /**
- * `./tts.js#makeTts` → that module's `makeTts`; `./tts.js` → its default export;
- * Pipecat's dotted `my_pkg.make_tts` → module `my_pkg`, export `make_tts`.
+ * `./tts.js#makeTts` → that module's `makeTts`; `./tts.js` or a package name →
+ * its default export. A dotted name with no `/`, `#` or JS extension is
+ * Pipecat's Python path (`my_pkg.make_tts`: module `my_pkg`, callable
+ * `make_tts`), kept as data: Node cannot call it.
  */
-export function parseFactory(block: string, factory: string, baseDir: string): CodeHook {
-  let module: string;
-  let exportName: string;
+export function parseFactory(block: string, factory: string, baseDir: string, location: SourceLocation): CodeHook {
+  if (PYTHON_DOTTED_PATH.test(factory) && !/\.(?:[cm]?js|[cm]?ts|json)$/.test(factory)) {
+    const dot = factory.lastIndexOf('.');
+    return { block, factory, runtime: 'python', module: factory.slice(0, dot), export: factory.slice(dot + 1), location };
+  }
+  let module = factory;
+  let exportName = 'default';
   const hash = factory.lastIndexOf('#');
   if (hash > 0) {
     module = factory.slice(0, hash);
     exportName = factory.slice(hash + 1) || 'default';
-  } else if (/[/\\]/.test(factory) || /\.(?:[cm]?js|[cm]?ts)$/.test(factory)) {
-    module = factory;
-    exportName = 'default';
-  } else {
-    const dot = factory.lastIndexOf('.');
-    module = dot > 0 ? factory.slice(0, dot) : factory;
-    exportName = dot > 0 ? factory.slice(dot + 1) : 'default';
   }
   if (module.startsWith('./') || module.startsWith('../') || isAbsolute(module)) module = resolve(baseDir, module);
-  return { block, factory, module, export: exportName };
+  return { block, factory, runtime: 'node', module, export: exportName, location };
 }
 
 type Raw = Record<string, unknown> | undefined;
@@ -157,10 +177,25 @@ export function normalizeUser(value: unknown, n: Normalizer): UserConfig {
   return { modality, speech };
 }
 
+/** `judge.eval`: the judging LLM or classifier factory, its explainer, and Pipecat's judge defaults. */
+function normalizeJudgeEval(value: unknown, n: Normalizer): JudgeEvalConfig {
+  const raw = asRecord(value) ?? {};
+  const { explainer, explain_below: below, allow_continue: allow, ...llm } = raw;
+  const cfg: JudgeEvalConfig = {
+    ...normalizeLlm(llm, 'judge.eval', n),
+    explain_below: typeof below === 'number' ? below : DEFAULT_EXPLAIN_BELOW,
+    allow_continue: allow !== false,
+  };
+  if (explainer === false) cfg.explainer = false;
+  else if (explainer === true) n.error('judge.eval.explainer', "expected the explainer's LLM block (service:, model:), or false for verdicts without reasons");
+  else if (asRecord(explainer)) cfg.explainer = normalizeLlm(explainer, 'judge.eval.explainer', n);
+  return cfg;
+}
+
 export function normalizeJudge(value: unknown, n: Normalizer): JudgeConfig {
   const raw = asRecord(value) ?? {};
   const modality = raw.modality === 'audio' ? 'audio' : 'text';
-  const judge: JudgeConfig = { modality, eval: normalizeLlm(raw.eval, 'judge.eval', n) };
+  const judge: JudgeConfig = { modality, eval: normalizeJudgeEval(raw.eval, n) };
   const transcription = asRecord(raw.transcription) as TranscriptionConfig | undefined;
   if (modality === 'audio') {
     if (!transcription) {

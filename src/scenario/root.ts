@@ -2,7 +2,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, rea
 import { dirname, join, sep } from 'node:path';
 
 /**
- * The scenario root (DESIGN.md §8): the project a scenario belongs to, which
+ * The scenario root (docs/architecture.md §10): the project a scenario belongs to, which
  * `!include`, `image:` and `audio:` may not leave unless the user allows it.
  * It is the nearest ancestor folder of the file holding a suite manifest (a
  * YAML file with a top-level `suite:` key), a `package.json` or `.git`;

@@ -34,8 +34,13 @@ export function errorsOf(r: Inspection): Diagnostic[] {
   return (r.status === 'loaded' ? r.loaded.warnings : r.diagnostics).filter((d) => d.severity === 'error');
 }
 
+/** Warnings, less the deprecations (most fixtures use the deprecated one-scenario shape on purpose: it is shorter). */
 export function warningsOf(r: Inspection): Diagnostic[] {
-  return (r.status === 'loaded' ? r.loaded.warnings : r.diagnostics).filter((d) => d.severity === 'warning');
+  return (r.status === 'loaded' ? r.loaded.warnings : r.diagnostics).filter((d) => d.severity === 'warning' && d.code !== 'deprecated');
+}
+
+export function deprecationsOf(r: Inspection): Diagnostic[] {
+  return (r.status === 'loaded' ? r.loaded.warnings : r.diagnostics).filter((d) => d.code === 'deprecated');
 }
 
 /** The loaded model, or a failure listing the diagnostics (so a test failure says why). */

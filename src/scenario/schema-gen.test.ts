@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_NAMES } from './events.js';
-import { SCRIPT_SPEC } from './fields.js';
+import { SCENARIO_FILE_SPEC } from './file-fields.js';
 import { generateSchema, schemaDir, schemaText, SCHEMA_FILES, type SchemaFileName } from './schema-gen.js';
 import type { JsonObject } from './spec.js';
 
@@ -16,7 +16,7 @@ describe('JSON Schema', () => {
   it('is generated from the loader field table: the same keys, the same event names', () => {
     const schema = generateSchema('scenario.schema.json');
     const props = schema.properties as JsonObject;
-    expect(Object.keys(props).sort()).toEqual(Object.keys(SCRIPT_SPEC.fields).sort());
+    expect(Object.keys(props).sort()).toEqual(Object.keys(SCENARIO_FILE_SPEC.fields).sort());
     const defs = schema.definitions as Record<string, JsonObject>;
     const event = (defs.expectation.properties as Record<string, JsonObject>).event;
     expect(event.enum).toEqual([...EVENT_NAMES]);

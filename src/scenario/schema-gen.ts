@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MANIFEST_SPEC, SCRIPT_SPEC, SIMULATION_SPEC } from './fields.js';
+import { MANIFEST_SPEC, SCENARIO_FILE_SPEC } from './file-fields.js';
 import type { JsonObject, JsonValue, ObjectSpec, Spec } from './spec.js';
 
 /**
@@ -11,8 +11,9 @@ import type { JsonObject, JsonValue, ObjectSpec, Spec } from './spec.js';
  */
 
 export const SCHEMA_FILES = {
-  'scenario.schema.json': { title: 'earshot scripted scenario', spec: SCRIPT_SPEC },
-  'simulation.schema.json': { title: 'earshot simulation', spec: SIMULATION_SPEC },
+  'scenario.schema.json': { title: 'earshot scenario file (scripted scenarios and simulations)', spec: SCENARIO_FILE_SPEC },
+  // The same file format: one file holds either kind. Kept so `$schema` comments naming it keep working.
+  'simulation.schema.json': { title: 'earshot scenario file (simulations and scripted scenarios)', spec: SCENARIO_FILE_SPEC },
   'manifest.schema.json': { title: 'earshot suite manifest', spec: MANIFEST_SPEC },
 } as const;
 export type SchemaFileName = keyof typeof SCHEMA_FILES;

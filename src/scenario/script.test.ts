@@ -28,7 +28,7 @@ describe('scripted scenarios: the normalized model', () => {
     expect(s.user).toEqual({ modality: 'audio', speech: { service: 'kokoro', voice: 'af_heart', sample_rate: 16000 } });
     expect(s.judge).toEqual({
       modality: 'audio',
-      eval: { service: 'openai', model: 'gpt-4o-mini', endpoint: 'http://localhost:11434/v1', extra: { temperature: 0 } },
+      eval: { service: 'openai', model: 'gpt-4o-mini', endpoint: 'http://localhost:11434/v1', extra: { temperature: 0 }, explain_below: 0.75, allow_continue: true },
       transcription: { service: 'whisper', model: 'tiny', language: 'es', padding_secs: 0.5 },
     });
     expect(s.context).toEqual([{ role: 'developer', content: 'The user is Alex.' }]);
@@ -50,14 +50,18 @@ describe('scripted scenarios: the normalized model', () => {
       join(TESTDATA, 'includes/shared/user_audio.yaml'),
       join(TESTDATA, 'includes/shared/speech.yaml'),
     ]);
-    expect(s.warnings).toEqual([]);
+    // The one-scenario shape is deprecated: the only warning.
+    expect(s.warnings.map((w) => [w.code, w.path, w.line])).toEqual([['deprecated', 'turns', 21]]);
     expect(s.requires_code).toBe(false);
   });
 
   it('fills defaults: text modalities, Ollama judge, 60 s budgets, stop_on_failure', () => {
     const s = script('name: d\nturns:\n  - user: hi\n    expect:\n      - event: response\n');
     expect(s.user).toEqual({ modality: 'text' });
-    expect(s.judge).toEqual({ modality: 'text', eval: { service: 'ollama', model: 'gemma4:12b', extra: { reasoning_effort: 'none' } } });
+    expect(s.judge).toEqual({
+      modality: 'text',
+      eval: { service: 'ollama', model: 'gemma4:12b', extra: { reasoning_effort: 'none' }, explain_below: 0.75, allow_continue: true },
+    });
     expect(s.turns[0].expect[0].within_ms).toBe(60000);
     expect(s.stop_on_failure).toBe(true);
     expect(s.trigger_disconnect).toBe(false);
@@ -71,7 +75,7 @@ describe('scripted scenarios: the normalized model', () => {
 
   it('an Ollama judge naming its own model gets no default extras; other services are kept as written', () => {
     const s = script('name: d\njudge:\n  eval:\n    model: llama3\nturns: []\n');
-    expect(s.judge.eval).toEqual({ service: 'ollama', model: 'llama3' });
+    expect(s.judge.eval).toEqual({ service: 'ollama', model: 'llama3', explain_below: 0.75, allow_continue: true });
   });
 
   it('keeps a source location for every field, for reports', () => {
@@ -171,13 +175,22 @@ describe('scripted scenarios: rules', () => {
       ['user: {modality: audio, speech: {service: flite}}\nturns:\n  - audio: a.wav\n', "needs 'user:' beside it"],
       ['turns:\n  - user: hi\n    audio: a.wav\n', "needs 'user.modality: audio'"],
       ['user: {modality: audio, speech: {service: flite}}\nturns:\n  - dtmf: "1"\n    audio: a.wav\n', "'audio:' (a recording) or 'dtmf:'"],
-      ['user: {modality: audio, speech: {service: flite}}\nturns:\n  - user: hi\n    audio: gone.wav\n', 'audio file not found: gone.wav'],
     ];
     for (const [body, message] of cases) {
       const errors = errorsOf(inspect(project, `name: d\n${body}`));
       expect(errors.map((e) => e.message).join('\n'), body).toContain(message);
       expect(errors[0].path).toBe('turns[0].audio');
     }
+  });
+
+  it('a recording or image that does not exist is a warning, as Pipecat loads it: the run fails at that turn', () => {
+    const r = inspect(project, 'name: d\nuser: {modality: audio, speech: {service: flite}}\nturns:\n  - user: hi\n    audio: gone.wav\n    image: gone.png\n');
+    const s = loadedOf(r) as Scenario;
+    expect(s.turns[0]).toMatchObject({ audio: project.path('gone.wav'), image: project.path('gone.png') });
+    expect(warningsOf(r).map((w) => [w.path, w.line, w.col, w.message.split(' (')[0]])).toEqual([
+      ['turns[0].audio', 5, 12, 'audio file not found: gone.wav'],
+      ['turns[0].image', 6, 12, 'image not found: gone.png'],
+    ]);
   });
 
   it('audio: and image: resolve relative to the scenario file', () => {
@@ -252,7 +265,7 @@ describe('scripted scenarios: rules', () => {
     expect(s.turns[0].expect[0].calls).toEqual([{ name: 'f', args: { x: 1 } }]);
     expect(s.turns[0].expect[1].calls).toEqual([{}]);
     expect(s.turns[0].expect[2].calls).toBeUndefined();
-    expect(s.warnings.map((w) => w.path)).toEqual(['turns[0].expect[2].calls']);
+    expect(s.warnings.filter((w) => !w.code).map((w) => w.path)).toEqual(['turns[0].expect[2].calls']);
   });
 
   it('calls: must be a non-empty list of names or {name, args}', () => {
@@ -275,15 +288,17 @@ describe('scripted scenarios: rules', () => {
     ]);
   });
 
-  it('factory: marks the scenario as needing code and passes extra keys through', () => {
-    const s = script('name: d\nuser:\n  modality: audio\n  speech:\n    factory: ./tts.js#makeTts\n    voice: luna\n    style: calm\njudge:\n  modality: audio\n  transcription: {factory: my_evals.services.make_stt}\nturns:\n  - user: hi\n');
+  it('factory: marks the scenario as needing code and passes extra keys through; a dotted name is a Python path', () => {
+    const r = inspect(project, 'name: d\nuser:\n  modality: audio\n  speech:\n    factory: ./tts.js#makeTts\n    voice: luna\n    style: calm\njudge:\n  modality: audio\n  transcription: {factory: my_evals.services.make_stt}\nturns:\n  - user: hi\n');
+    const s = loadedOf(r) as Scenario;
     expect(s.requires_code).toBe(true);
     expect(s.user.speech).toEqual({ factory: './tts.js#makeTts', voice: 'luna', style: 'calm' });
+    const at = (line: number, col: number) => ({ file: project.path('scenario.yaml'), line, col });
     expect(s.code_hooks).toEqual([
-      { block: 'user.speech', factory: './tts.js#makeTts', module: project.path('tts.js'), export: 'makeTts' },
-      { block: 'judge.transcription', factory: 'my_evals.services.make_stt', module: 'my_evals.services', export: 'make_stt' },
+      { block: 'user.speech', factory: './tts.js#makeTts', runtime: 'node', module: project.path('tts.js'), export: 'makeTts', location: at(5, 14) },
+      { block: 'judge.transcription', factory: 'my_evals.services.make_stt', runtime: 'python', module: 'my_evals.services', export: 'make_stt', location: at(10, 28) },
     ]);
-    expect(s.warnings).toEqual([]);
+    expect(warningsOf(r)).toEqual([]);
   });
 
   it('extra keys in a service block without a factory are warned about', () => {
@@ -301,6 +316,6 @@ describe('scripted scenarios: rules', () => {
   it('a file with both turns: and persona: is an error', () => {
     const errors = errorsOf(inspect(project, 'name: d\nturns: []\npersona: x\n'));
     expect(errors[0]).toMatchObject({ line: 3, col: 1 });
-    expect(errors[0].message).toContain('not several');
+    expect(errors[0].message).toContain("scripted ('turns:') or a simulation ('persona:'), not both");
   });
 });

@@ -1,6 +1,6 @@
 import { childPath, diagnosticAt } from './diagnostics.js';
-import { BOT_AUDIO_EVENTS, isFunctionCallEvent, isTextEvent, JUDGEABLE_EVENTS, type EventName } from './events.js';
-import { DTMF_KEYS } from './fields.js';
+import { BOT_AUDIO_EVENTS, isFunctionCallEvent, isTextEvent, JUDGEABLE_EVENTS, MARKER_KEYS, type EventName, type MarkerKind } from './events.js';
+import { ABSENT_CONFLICTS, DTMF_KEYS } from './fields.js';
 import { asRecord, normalizeCall, normalizeJudge, normalizeUser, type Normalizer } from './normalize.js';
 import type {
   Expectation,
@@ -16,7 +16,7 @@ import { LATENCY_METRICS } from './types.js';
 
 /** Scripted scenarios: Pipecat's cross-field rules on top of the field table's type checks. */
 
-export type ScriptBody = Omit<Scenario, 'file' | 'root' | 'includes' | 'warnings' | 'locations' | 'requires_code' | 'code_hooks'>;
+export type ScriptBody = Omit<Scenario, 'file' | 'root' | 'includes' | 'warnings' | 'locations' | 'requires_code' | 'code_hooks' | 'file_name' | 'index'>;
 
 /** Latency metrics measured from the bot's audio: meaningless when a text judge keeps the bot silent. */
 const AUDIO_LATENCIES = new Set(['voice_to_voice_ms', 'speech_padding_ms', 'bot_speech_ms', 'interruption_ms']);
@@ -124,8 +124,6 @@ function normalizeSendAfter(raw: Record<string, unknown>, p: string, n: Normaliz
   return event ? { event, delay_ms: delay } : { delay_ms: delay };
 }
 
-const CONTENT_KEYS = ['text_contains', 'eval', 'calls', 'name', 'args'] as const;
-
 function normalizeExpectation(
   raw: Record<string, unknown>,
   p: string,
@@ -144,7 +142,7 @@ function normalizeExpectation(
     n.warn(`${p}.event`, `${declared} is measured from the bot's audio, but judge.modality is text (the bot is silent)`);
   }
   const absent = raw.absent === true;
-  const present = CONTENT_KEYS.filter((k) => n.check.locations[childPath(p, k)] !== undefined);
+  const present = ABSENT_CONFLICTS.filter((k) => n.wrote(childPath(p, k)));
   if (absent && present.length > 0) {
     n.error(`${p}.absent`, `'absent: true' matches on the event type only; it cannot be combined with ${present.map((k) => `'${k}'`).join(', ')}`);
   }
@@ -154,16 +152,14 @@ function normalizeExpectation(
     within_ms: typeof raw.within_ms === 'number' ? raw.within_ms : defaultWithinMs,
     absent,
   };
-  if (typeof raw.text_contains === 'string') {
-    exp.text_contains = raw.text_contains;
-    if (!isTextEvent(declared)) n.warn(`${p}.text_contains`, `${declared} carries no text, so text_contains can never match`);
+  for (const key of ['text_contains', 'text_excludes'] as const) {
+    const value = raw[key];
+    if (typeof value !== 'string') continue;
+    exp[key] = value;
+    if (!isTextEvent(declared)) n.warn(`${p}.${key}`, `${declared} carries no text, so ${key} ${key === 'text_contains' ? 'can never match' : 'checks nothing'}`);
   }
-  if (typeof raw.eval === 'string') {
-    exp.eval = raw.eval;
-    if (!(JUDGEABLE_EVENTS as readonly string[]).includes(declared)) {
-      n.warn(`${p}.eval`, `the judge only makes sense on the bot's replies (${JUDGEABLE_EVENTS.join(', ')}); on ${declared} it will run but is unlikely to be meaningful`);
-    }
-  }
+  if (typeof raw.eval === 'string') normalizeEval(raw.eval, declared, exp, p, n);
+  markerChecks(raw, declared, exp, p, n);
   const hasCallKeys = raw.calls !== undefined || raw.name !== undefined || raw.args !== undefined;
   if (isFunctionCallEvent(declared)) {
     if (!absent) {
@@ -181,6 +177,33 @@ function normalizeExpectation(
     n.warn(`${p}.${key}`, `ignored: '${key}:' applies to function_call and function_call_stopped, not ${declared}`);
   }
   return exp;
+}
+
+/** `eval:` is judged on the bot's words or a call's name and arguments; a stopped call has neither. */
+function normalizeEval(criterion: string, declared: EventName, exp: Expectation, p: string, n: Normalizer): void {
+  if (declared === 'function_call_stopped') {
+    n.error(`${p}.eval`, "a stopped call carries no arguments to judge; put the 'eval:' on the 'function_call' instead");
+    return;
+  }
+  exp.eval = criterion;
+  if (!(JUDGEABLE_EVENTS as readonly string[]).includes(declared)) {
+    n.warn(`${p}.eval`, `the judge only makes sense on the bot's replies and calls (${JUDGEABLE_EVENTS.join(', ')}); on ${declared} it will run but is unlikely to be meaningful`);
+  }
+}
+
+/** `marker:`, `marker_first:`, `markers:`, `text_after:` check an `llm_marker` event's raw text, and nothing else. */
+function markerChecks(raw: Record<string, unknown>, declared: EventName, exp: Expectation, p: string, n: Normalizer): void {
+  const written = MARKER_KEYS.filter((k) => n.wrote(childPath(p, k)));
+  if (written.length === 0) return;
+  if (declared !== 'llm_marker') {
+    const keys = written.map((k) => `'${k}:'`).join(', ');
+    n.error(`${p}.${written[0]}`, `${keys} ${written.length > 1 ? 'apply' : 'applies'} only to the 'llm_marker' event, not ${declared}`);
+    return;
+  }
+  if (typeof raw.marker === 'string') exp.marker = raw.marker as MarkerKind;
+  if (typeof raw.marker_first === 'boolean') exp.marker_first = raw.marker_first;
+  if (typeof raw.markers === 'number') exp.markers = raw.markers;
+  if (typeof raw.text_after === 'boolean') exp.text_after = raw.text_after;
 }
 
 function normalizeLatency(raw: Record<string, unknown>, p: string, n: Normalizer, judge: JudgeConfig): LatencyAssertions {

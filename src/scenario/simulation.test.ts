@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join, resolve } from 'node:path';
 import { inspectFile } from './load.js';
-import { errorsOf, inspect, loadedOf, TempProject } from './scenario.testutil.js';
+import { loadScenarioFile } from './load.js';
+import { deprecationsOf, errorsOf, inspect, loadedOf, TempProject, warningsOf } from './scenario.testutil.js';
 import type { Simulation } from './types.js';
 
 const TESTDATA = resolve(import.meta.dirname, 'testdata');
@@ -110,6 +111,82 @@ describe('simulations', () => {
   it('a simulator factory needs code', () => {
     const s = simulation(`${BASE}simulator: {factory: "./persona.js#make", model: gpt-4o-mini}\n`);
     expect(s.requires_code).toBe(true);
-    expect(s.code_hooks).toEqual([{ block: 'simulator', factory: './persona.js#make', module: project.path('persona.js'), export: 'make' }]);
+    expect(s.code_hooks).toEqual([
+      {
+        block: 'simulator',
+        factory: './persona.js#make',
+        runtime: 'node',
+        module: project.path('persona.js'),
+        export: 'make',
+        location: { file: project.path('scenario.yaml'), line: 5, col: 22 },
+      },
+    ]);
+  });
+
+  it('simulation entries in a scenarios: list take persona, goal, success, simulator, metrics, the limits and runs', () => {
+    const p = project.write(
+      'sims.yaml',
+      [
+        'name: book_table',
+        'simulator: {service: ollama, model: gemma4:12b, extra: {reasoning_effort: none}}',
+        'max_turns: 8',
+        'metrics:',
+        '  - name: politeness',
+        '    criterion: "the reply is courteous"',
+        '    min_score: 1',
+        '  - name: brevity',
+        '    criterion: "at most three sentences"',
+        '  - {name: booked, measure: function_calls, calls: [check_availability, {name: book, args: {size: 2}}]}',
+        '  - {measure: function_calls, calls: []}',
+        '  - {measure: latency, max_value: 5}',
+        '  - {measure: words, max_value: 60}',
+        '  - {measure: turns, min_value: 2}',
+        '  - {measure: duration, min_value: 1, max_value: 90}',
+        'scenarios:',
+        '  - name: available',
+        '    persona: "Jamie, booking for two."',
+        '    goal: "Book a table for two at 6 PM."',
+        '    success: "the bot confirmed a table for two at 6 PM"',
+        '    max_duration_s: 120',
+        '    max_silence_s: 10',
+        '    runs: 3',
+        '  - name: default_caller',
+        '    persona: "Sam."',
+        '    goal: "Ask the opening hours."',
+        '    success: "the bot gave the hours"',
+        '    simulator:',
+        '    metrics: []',
+        '',
+      ].join('\n'),
+    );
+    const file = loadScenarioFile(p);
+    expect(file.warnings).toEqual([]);
+    const [a, b] = file.scenarios as Simulation[];
+    expect(a).toMatchObject({ name: 'book_table/available', max_turns: 8, max_duration_s: 120, max_silence_s: 10, runs: 3, pass_threshold: 1 });
+    expect(a.metrics.map(({ weight: _w, ...m }) => m)).toEqual([
+      { name: 'politeness', criterion: 'the reply is courteous', min_score: 1 },
+      { name: 'brevity', criterion: 'at most three sentences' },
+      { name: 'booked', measure: 'function_calls', calls: [{ name: 'check_availability' }, { name: 'book', args: { size: 2 } }] },
+      { name: 'function_calls', measure: 'function_calls', calls: [] },
+      { name: 'latency', measure: 'latency', max_value: 5 },
+      { name: 'words', measure: 'words', max_value: 60 },
+      { name: 'turns', measure: 'turns', min_value: 2 },
+      { name: 'duration', measure: 'duration', min_value: 1, max_value: 90 },
+    ]);
+    // simulator: with no value, and no metrics: Pipecat's defaults (the local Ollama model; max 20 turns, 300 s, 30 s of silence).
+    expect(b).toMatchObject({ simulator: { service: 'ollama', model: 'gemma4:12b' }, metrics: [], max_turns: 8, max_duration_s: 300, max_silence_s: 30, runs: 1 });
+  });
+
+  it("pass_threshold: and a metric's weight: still load from old files, with a located deprecation warning", () => {
+    const r = inspect(project, `${BASE}pass_threshold: 0.5\nmetrics:\n  - {name: p, criterion: c, weight: 2}\n`);
+    const s = loadedOf(r) as Simulation;
+    expect([s.pass_threshold, s.metrics[0].weight]).toEqual([0.5, 2]);
+    expect(deprecationsOf(r).map((d) => [d.path, d.line])).toEqual([
+      ['persona', 2],
+      ['pass_threshold', 5],
+      ['metrics[0].weight', 7],
+    ]);
+    expect(warningsOf(r)).toEqual([]);
+    expect(deprecationsOf(r)[1].message).toBe("'pass_threshold:' is gone from Pipecat's newest format, where every run must pass; still applied here");
   });
 });

@@ -1,14 +1,21 @@
 import { asRecord, normalizeCall, normalizeJudge, normalizeLlm, normalizeUser, type Normalizer } from './normalize.js';
+import { normalizeScorecard, normalizeSignals } from './simulation-extensions.js';
 import type { Simulation, SimulationMetric } from './types.js';
 
 /**
  * Simulations (Pipecat's `simulation.py`, both of its published shapes: the
- * first with weighted metrics and `pass_threshold`, the newer with `min_score`,
- * measured metrics and `max_silence_s`). Loaded and checked only; running them
- * is a later issue.
+ * first with weighted metrics and `pass_threshold`, the newest with
+ * `min_score`, measured metrics and `max_silence_s`, where every run must pass
+ * and `weight`/`pass_threshold` are gone: still read, with a deprecation
+ * warning), plus earshot's `scorecard:` and `success_signals:`
+ * (simulation-extensions.ts). The simulated caller that runs them is
+ * `session/simulation-driver.ts`.
  */
 
-export type SimulationBody = Omit<Simulation, 'file' | 'root' | 'includes' | 'warnings' | 'locations' | 'requires_code' | 'code_hooks'>;
+export type SimulationBody = Omit<
+  Simulation,
+  'file' | 'root' | 'includes' | 'warnings' | 'locations' | 'requires_code' | 'code_hooks' | 'file_name' | 'index'
+>;
 
 export function normalizeSimulation(raw: Record<string, unknown>, n: Normalizer): SimulationBody {
   const user = normalizeUser(raw.user, n);
@@ -30,6 +37,9 @@ export function normalizeSimulation(raw: Record<string, unknown>, n: Normalizer)
     names.add(normalized.name);
     metrics.push(normalized);
   });
+  if (n.wrote('pass_threshold')) {
+    n.deprecated('pass_threshold', "'pass_threshold:' is gone from Pipecat's newest format, where every run must pass; still applied here");
+  }
   const num = (key: string, fallback: number): number => (typeof raw[key] === 'number' ? (raw[key] as number) : fallback);
   const text = (key: string): string => (typeof raw[key] === 'string' ? (raw[key] as string).trim() : '');
   return {
@@ -48,7 +58,13 @@ export function normalizeSimulation(raw: Record<string, unknown>, n: Normalizer)
     runs: num('runs', 1),
     pass_threshold: num('pass_threshold', 1),
     trigger_disconnect: raw.trigger_disconnect === true,
+    ...optional('scorecard', normalizeScorecard(raw.scorecard, n)),
+    ...optional('success_signals', normalizeSignals(raw.success_signals, n)),
   };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
 function normalizeMetric(raw: Record<string, unknown>, p: string, n: Normalizer): SimulationMetric | undefined {
@@ -67,6 +83,9 @@ function normalizeMetric(raw: Record<string, unknown>, p: string, n: Normalizer)
     return undefined;
   }
   const metric: SimulationMetric = { name, weight: typeof raw.weight === 'number' ? raw.weight : 1 };
+  if (n.wrote(`${p}.weight`)) {
+    n.deprecated(`${p}.weight`, "'weight:' is gone from Pipecat's newest format (a metric scores the share of passing turns; min_score gates it)");
+  }
   if (criterion !== undefined) {
     metric.criterion = criterion;
     for (const key of ['min_value', 'max_value', 'calls']) {

@@ -1,5 +1,5 @@
 import type { Diagnostic, SourceLocation } from './diagnostics.js';
-import type { EventName } from './events.js';
+import type { EventName, MarkerKind } from './events.js';
 
 /**
  * The normalized model: snake_case like the YAML (it is what `validate --json`
@@ -23,16 +23,26 @@ interface LoadedBase {
   locations: SourceMap;
 }
 
-/** A `factory:` hook: user code that builds a TTS, STT or LLM. Runs only with `--allow-code`. */
+/**
+ * A `factory:` hook: user code that builds a TTS, STT, LLM or judge classifier.
+ * A `node` hook is an ES module, imported only with `--allow-code`. A `python`
+ * hook is Pipecat's dotted path to a Python callable (`evals.judges.typesafe_classifier`),
+ * which cannot run in Node: the runner refuses it in one located line (see
+ * `unrunnableFactories`) unless a flag (`--judge`, `--tts`, `--stt`) replaces the block.
+ */
 export interface CodeHook {
-  /** The block that names it: `user.speech`, `judge.transcription`, `judge.eval` or `simulator`. */
+  /** The block that names it: `user.speech`, `judge.transcription`, `judge.eval`, `judge.eval.explainer` or `simulator`. */
   block: string;
   /** The value as written. */
   factory: string;
-  /** Module to import: an absolute path when written as a relative or absolute path, else a package specifier. */
+  /** `node`: an ES module earshot can import. `python`: a dotted Python path, data only. */
+  runtime: 'node' | 'python';
+  /** Module to import: an absolute path when written as a relative or absolute path, else a package specifier (or the Python module). */
   module: string;
   /** Export to call (`default` when none is named). */
   export: string;
+  /** Where the `factory:` value was written. */
+  location: SourceLocation;
 }
 
 export interface ExpectedCall {
@@ -50,8 +60,18 @@ export interface Expectation {
   /** Budget from the turn's send, ms; `LoadOptions.defaultWithinMs` when the file sets none. */
   within_ms: number;
   text_contains?: string;
+  /** The event text must not hold this; with `text_contains`, checked on the reply accumulated up to the match. */
+  text_excludes?: string;
   eval?: string;
   absent: boolean;
+  /** For `llm_marker`: the marker's meaning (`incomplete` accepts `short` or `long`). */
+  marker?: MarkerKind;
+  /** For `llm_marker`: whether the first marker comes before any text of the raw response. */
+  marker_first?: boolean;
+  /** For `llm_marker`: how many markers the raw response holds. */
+  markers?: number;
+  /** For `llm_marker`: whether text follows the first marker. */
+  text_after?: boolean;
   /** For `function_call` / `function_call_stopped`: the calls to match (the `name:`/`args:` shorthand folded in). */
   calls?: ExpectedCall[];
 }
@@ -105,6 +125,8 @@ export interface SpeechConfig {
   voice?: string;
   model?: string;
   language?: string;
+  /** Speaking rate (Kokoro), pauses included. */
+  speed?: number;
   sample_rate?: number;
   api_key?: string;
   factory?: string;
@@ -141,18 +163,48 @@ export interface UserConfig {
   speech?: SpeechConfig;
 }
 
+/**
+ * `judge.eval`: the LLM (or, with `factory:`, the classifier) that decides
+ * verdicts, and the explainer that gives reasons for the doubtful ones.
+ */
+export interface JudgeEvalConfig extends LlmConfig {
+  /**
+   * The LLM asked for the reason behind a `no` or an unsure verdict; `false`
+   * for verdicts without reasons. Omitted: the judging LLM, or the default
+   * LLM when a factory builds the classifier.
+   */
+  explainer?: LlmConfig | false;
+  /** A verdict less sure than this (0..1) is explained too; 0: only `no`s; above 1: every verdict. */
+  explain_below: number;
+  /** Whether a reply may be judged `continue` (still working toward its answer); false: yes or no only. */
+  allow_continue: boolean;
+}
+
 export interface JudgeConfig {
   modality: Modality;
-  eval: LlmConfig;
+  eval: JudgeEvalConfig;
   /** Present exactly when `modality` is audio. */
   transcription?: TranscriptionConfig;
 }
 
 interface RunnableBase extends LoadedBase {
+  /**
+   * The scenario's id, as Pipecat names it: `<file name>/<scenario name>` for
+   * an entry of a `scenarios:` list, the file's `name:` for the deprecated
+   * single-scenario shape. `<file name>` is the file's `name:` key.
+   */
   name: string;
+  /** The file's `name:`. */
+  file_name: string;
+  /** Position in the file's `scenarios:` list (0 for the deprecated shape). */
+  index: number;
   user: UserConfig;
   judge: JudgeConfig;
   trigger_disconnect: boolean;
+  /** earshot extension (GAIA's): a free-text label for grouping and `--category` filtering. */
+  category?: string;
+  /** earshot extension (GAIA's): how much a failure matters, for `--severity` filtering. */
+  severity?: ScenarioSeverity;
   /** True when a block names a `factory:`; the runtime refuses such a file without `--allow-code`. */
   requires_code: boolean;
   code_hooks: CodeHook[];
@@ -171,7 +223,7 @@ export interface SimulationMetric {
   name: string;
   /** Judged metric: what every bot reply should be. */
   criterion?: string;
-  /** Weight in the run's quality score (Pipecat's first simulation format). */
+  /** Weight in the run's quality score (Pipecat's first simulation format; deprecated, 1 unless written). */
   weight: number;
   /** Share of replies that must pass, 0..1; omitted: reported, never failing. */
   min_score?: number;
@@ -183,7 +235,47 @@ export interface SimulationMetric {
   calls?: ExpectedCall[];
 }
 
-/** A simulation (`persona:`): an LLM plays the caller. Loaded only; running it is a later issue. */
+export const SCENARIO_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
+export type ScenarioSeverity = (typeof SCENARIO_SEVERITIES)[number];
+
+/** GAIA's seven scorecard dimensions, in the order reports list them. */
+export const SCORECARD_DIMENSIONS = [
+  'correctness',
+  'tool_selection',
+  'context_retention',
+  'completeness',
+  'efficiency',
+  'personality',
+  'error_recovery',
+] as const;
+export type ScorecardDimension = (typeof SCORECARD_DIMENSIONS)[number];
+
+/** earshot extension (GAIA's scorecard): the conversation scored 0..10 on weighted dimensions. */
+export interface ScorecardSpec {
+  /** Weight per dimension (GAIA's defaults unless written), normalized to sum 1 when scoring; 0 leaves one out. */
+  weights: Record<ScorecardDimension, number>;
+  /**
+   * The answer the bot should give. A number in it (`$14.2 million`, `23%`) caps
+   * correctness by the deviation of the closest number the bot said, decided
+   * here, not by the judge. `null`: the bot must say it does not know.
+   * Absent: correctness is the judge's alone.
+   */
+  expected_answer?: string | null;
+  /** Weighted total (0..10) needed to pass. */
+  pass_threshold: number;
+}
+
+/** earshot extension (NeMo's success signals): every signal listed must hold for the run to pass. */
+export interface SuccessSignals {
+  /** The bot ended the call on purpose: it closed the connection normally, or called one of `functions`. */
+  clean_exit?: { functions: string[] };
+  /** The bot's calls (cancelled ones left out) hold these in this order; others may come between unless `exact`. */
+  action_match?: { calls: ExpectedCall[]; exact: boolean };
+  /** Claims about the conversation, each judged on its own. */
+  nl_assertions?: string[];
+}
+
+/** A simulation (`persona:`): an LLM plays the caller. */
 export interface Simulation extends RunnableBase {
   kind: 'simulation';
   persona: string;
@@ -195,7 +287,12 @@ export interface Simulation extends RunnableBase {
   max_duration_s: number;
   max_silence_s: number;
   runs: number;
+  /** Success rate over the runs needed to pass. Gone from Pipecat's newest format (every run must pass): 1 unless an old file sets it. */
   pass_threshold: number;
+  /** earshot extension: GAIA-style scorecard; absent when the file has none. */
+  scorecard?: ScorecardSpec;
+  /** earshot extension: NeMo-style success signals; absent when the file lists none. */
+  success_signals?: SuccessSignals;
 }
 
 export interface ManifestScenarioRef {
@@ -209,11 +306,17 @@ export interface SuiteEntry {
   bot: string;
   /** `bot` resolved against `bots_dir`. */
   bot_path: string;
+  /** The entry's label (`name:`, default the `bot:` path): what output, `-p`, results and artifact names key on. */
+  name: string;
+  /** This entry's own cap on runs at once, below the suite's `concurrency`. */
+  concurrency?: number;
   scenarios: ManifestScenarioRef[];
-  /** Absolute path of the JSON body passed to the bot as `--runner-body`. */
+  /** Absolute path of the body file (JSON or YAML) passed to the bot as `--runner-body` (`runner_body: {path}`). */
   runner_body?: string;
   /** earshot: `none` for a bot without RTVI (audio frames only); absent means RTVI. */
   handshake?: 'rtvi' | 'none';
+  /** The body given inline (`runner_body: {data}`), for the suite to write to a file for the bot. */
+  runner_body_data?: Record<string, unknown>;
 }
 
 /** A suite manifest (`suite:`), Pipecat's format. Loaded only; running it is the suite module's job. */
@@ -234,3 +337,33 @@ export interface Manifest extends LoadedBase {
 
 export type LoadedFile = Scenario | Simulation | Manifest;
 export type LoadedKind = LoadedFile['kind'];
+export type Runnable = Scenario | Simulation;
+
+/**
+ * A scenario file: its `name:` and every scenario it holds, in file order
+ * (Pipecat's `EvalScenarioFile`). A file either holds a `scenarios:` list
+ * (`format: 'list'`) or, deprecated, one scenario's keys at its top level.
+ */
+export interface ScenarioFile {
+  file: string;
+  /** The file's `name:`. */
+  name: string;
+  format: 'list' | 'top-level';
+  scenarios: Runnable[];
+  /** Realpaths of every file pulled in with `!include`. */
+  includes: string[];
+  /** Every warning of the file and its scenarios, each once, in file order. */
+  warnings: Diagnostic[];
+}
+
+/** One scenario of a file, checked on its own (what `validate --json` prints per scenario). */
+export interface ScenarioCheck {
+  /** The scenario's name (`<file name>/<scenario name>`); the file stem when the file could not be read that far. */
+  id: string;
+  file: string;
+  kind: 'script' | 'simulation' | null;
+  status: 'valid' | 'invalid';
+  /** Errors (invalid) and warnings, including the file-level ones that apply to it. */
+  diagnostics: Diagnostic[];
+  loaded?: Runnable;
+}

@@ -1,19 +1,27 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { Diagnostic } from './diagnostics.js';
-import { inspectFile, type LoadOptions } from './load.js';
+import { inspectFile, type FileKind, type Inspection, type LoadOptions } from './load.js';
+import { expandManifest } from './manifest-expand.js';
 import type { RootCache } from './root.js';
 import { SourceCache } from './source.js';
-import type { LoadedFile } from './types.js';
+import type { LoadedFile, ScenarioCheck } from './types.js';
 
 /** The outcome for one file of `earshot validate`. */
 export interface FileValidation {
   file: string;
   status: 'valid' | 'invalid' | 'skipped';
-  /** Errors (invalid) and warnings; for skipped files, why it was skipped. */
+  /** A scenario file, a manifest, an include fragment some input uses (skipped), or null: unreadable, or neither. */
+  kind: FileKind | 'fragment' | null;
+  /** Errors (invalid) and warnings of the whole file, each once. */
   diagnostics: Diagnostic[];
+  /** The manifest, or the first scenario of a scenario file (for callers that take one; `scenarios` has them all). */
   loaded?: LoadedFile;
+  /** A scenario file's scenarios, each checked on its own. */
+  scenarios: ScenarioCheck[];
+  /** For a fragment: the files that `!include` it or name it as a manifest's runner body. */
+  used_by?: string[];
 }
 
 export interface ValidatePathsOptions extends Omit<LoadOptions, 'fallbackRoot' | 'rootCache' | 'sourceCache'> {
@@ -27,14 +35,17 @@ const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'coverage']);
 
 /**
  * Validates files and folders as `earshot validate` does: folders are searched
- * recursively for *.yaml / *.yml; a file found by the walk that is neither a
- * scenario, a simulation nor a manifest is skipped (an include fragment), while
- * the same file named explicitly is invalid. A path that does not exist is a
- * usage error.
+ * recursively for *.yaml / *.yml (hidden files and folders, dependencies and
+ * build output left out). A file that is neither a scenario file nor a manifest
+ * is skipped only as an include fragment: a file that a scenario or manifest
+ * among the inputs, or in the fragment's own folder tree, `!include`s or names
+ * as its runner body. Any other such file is invalid, so nothing is passed over
+ * silently (a misspelled `scenarios:` must not make a file vanish from CI). A
+ * path that does not exist is a usage error.
  */
 export function validatePaths(paths: readonly string[], options: ValidatePathsOptions = {}): FileValidation[] {
   const maxFiles = options.maxFiles ?? 10_000;
-  const targets: { file: string; explicit: boolean; fallbackRoot: string }[] = [];
+  const targets: { file: string; fallbackRoot: string }[] = [];
   const missing: string[] = [];
   for (const p of paths) {
     const abs = resolve(p);
@@ -46,30 +57,94 @@ export function validatePaths(paths: readonly string[], options: ValidatePathsOp
       continue;
     }
     if (isDir) {
-      for (const file of walkYaml(abs, maxFiles - targets.length)) targets.push({ file, explicit: false, fallbackRoot: abs });
+      for (const file of walkYaml(abs, maxFiles - targets.length)) targets.push({ file, fallbackRoot: abs });
     } else {
-      targets.push({ file: abs, explicit: true, fallbackRoot: dirname(abs) });
+      targets.push({ file: abs, fallbackRoot: dirname(abs) });
     }
   }
   if (missing.length > 0) throw new UsageError(`no such file or directory: ${missing.join(', ')}`);
 
-  const rootCache: RootCache = new Map();
-  const sourceCache = new SourceCache();
-  const seen = new Set<string>();
-  const results: FileValidation[] = [];
+  const uses = new FragmentUses(options);
+  const inspected: { file: string; r: Inspection }[] = [];
   for (const t of targets) {
-    if (seen.has(t.file)) continue;
-    seen.add(t.file);
-    const r = inspectFile(t.file, { ...options, fallbackRoot: t.fallbackRoot, rootCache, sourceCache });
-    if (r.status === 'loaded') {
-      results.push({ file: r.file, status: 'valid', diagnostics: r.loaded.warnings, loaded: r.loaded });
-    } else if (r.status === 'fragment' && !t.explicit) {
-      results.push({ file: r.file, status: 'skipped', diagnostics: r.diagnostics.map((d) => ({ ...d, severity: 'warning' })) });
-    } else {
-      results.push({ file: r.file, status: 'invalid', diagnostics: r.diagnostics });
+    if (uses.has(t.file)) continue;
+    inspected.push({ file: t.file, r: uses.inspect(t.file, t.fallbackRoot) });
+  }
+  return inspected.map(({ file, r }) => toValidation(file, r, uses, maxFiles));
+}
+
+function toValidation(file: string, r: Inspection, uses: FragmentUses, maxFiles: number): FileValidation {
+  if (r.status === 'loaded' && r.loaded.kind === 'manifest') {
+    // A manifest is only as good as the scenario files it runs, and one label may not run a scenario twice.
+    const { diagnostics } = expandManifest(r.loaded, { inspect: (f) => uses.inspect(f, dirname(f)) });
+    if (diagnostics.length > 0) {
+      return { file, status: 'invalid', kind: 'manifest', diagnostics: [...r.loaded.warnings, ...diagnostics], scenarios: [] };
     }
   }
-  return results;
+  if (r.status === 'loaded') {
+    return { file, status: 'valid', kind: r.file_kind, diagnostics: r.scenario_file?.warnings ?? r.loaded.warnings, loaded: r.loaded, scenarios: r.checks };
+  }
+  if (r.status === 'invalid') return { file, status: 'invalid', kind: r.file_kind, diagnostics: r.diagnostics, scenarios: r.checks };
+  const usedBy = uses.usersOf(file, maxFiles);
+  if (usedBy.length > 0) return { file, status: 'skipped', kind: 'fragment', diagnostics: [], scenarios: [], used_by: usedBy };
+  const why = 'nothing among the inputs or in its folder includes it, so it is not an include fragment either';
+  const diagnostics = r.diagnostics.map((d, i) => (i === 0 ? { ...d, severity: 'error' as const, message: `${d.message}; ${why}` } : d));
+  return { file, status: 'invalid', kind: null, diagnostics, scenarios: [] };
+}
+
+/**
+ * Which files use which fragments: every inspected file's `!include`s, and the
+ * runner bodies of the manifests. Loads are shared (one inspection per file,
+ * parsed includes cached), and a fragment no input uses makes its own folder
+ * tree be read once to look for a user there.
+ */
+class FragmentUses {
+  private readonly rootCache: RootCache = new Map();
+  private readonly sourceCache = new SourceCache();
+  private readonly done = new Map<string, Inspection>();
+  private readonly users = new Map<string, Set<string>>();
+  private readonly searched = new Set<string>();
+
+  constructor(private readonly options: ValidatePathsOptions) {}
+
+  has(file: string): boolean {
+    return this.done.has(file);
+  }
+
+  inspect(file: string, fallbackRoot: string): Inspection {
+    const known = this.done.get(file);
+    if (known) return known;
+    const r = inspectFile(file, { ...this.options, fallbackRoot, rootCache: this.rootCache, sourceCache: this.sourceCache });
+    this.done.set(file, r);
+    const used = r.status === 'fragment' ? [] : [...r.named];
+    if (r.status === 'loaded' && r.loaded.kind === 'manifest') {
+      for (const e of r.loaded.suite) if (e.runner_body !== undefined) used.push(realpath(e.runner_body));
+    }
+    for (const u of used) {
+      const set = this.users.get(u) ?? new Set<string>();
+      set.add(file);
+      this.users.set(u, set);
+    }
+    return r;
+  }
+
+  usersOf(file: string, maxFiles: number): string[] {
+    const real = realpath(file);
+    const dir = dirname(file);
+    if (!this.users.has(real) && !this.searched.has(dir)) {
+      this.searched.add(dir);
+      for (const other of walkYaml(dir, maxFiles)) this.inspect(other, dir);
+    }
+    return [...(this.users.get(real) ?? [])].sort();
+  }
+}
+
+function realpath(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
 }
 
 function walkYaml(dir: string, budget: number): string[] {
@@ -87,8 +162,9 @@ function walkYaml(dir: string, budget: number): string[] {
     for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const full = join(current, e.name);
       // Symlinked folders are not followed: a link back up the tree would loop.
+      if (e.name.startsWith('.')) continue; // hidden: editor and CI configuration, not scenarios
       if (e.isDirectory()) {
-        if (!e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name)) subdirs.push(full);
+        if (!SKIPPED_DIRS.has(e.name)) subdirs.push(full);
       } else if ((e.isFile() || e.isSymbolicLink()) && YAML_FILE.test(e.name)) {
         out.push(full);
         if (out.length >= budget) break;

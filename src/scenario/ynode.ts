@@ -63,6 +63,8 @@ export class Expander {
   readonly diagnostics: Diagnostic[] = [];
   /** Realpaths of every file pulled in with `!include`, in first-use order. */
   readonly includes: string[] = [];
+  /** Realpaths of every existing file an `!include` named, pulled in or refused (outside the root, a cycle). */
+  readonly named: string[] = [];
   private nodes = 0;
   private chars = 0;
   private aliases = 0;
@@ -252,6 +254,7 @@ export class Expander {
     } catch {
       return this.fail(loc, `!include ${target}: file not found (looked for ${absolute})`);
     }
+    if (!this.named.includes(real)) this.named.push(real);
     if (!this.options.allowOutsideRoot && !isInside(this.options.root, real)) {
       return this.fail(
         loc,

@@ -1,13 +1,13 @@
 import type { Clock } from '../core/clock.js';
 import type { ClientConnection, ClientMessages } from '../protocol/index.js';
 import type { Failure } from '../results/types.js';
-import type { Scenario } from '../scenario/index.js';
+import type { Runnable } from '../scenario/index.js';
 import { DeadlineError, QueueClosedError, type EventQueue } from './event-queue.js';
 import type { EventTranslator } from './translator.js';
 import { appendToContextProblem, checkWire, formatProblems, type WirePlan, type WireSettings } from './wire-check.js';
 
 export interface BotControlDeps {
-  scenario: Scenario;
+  scenario: Runnable;
   wire: WireSettings;
   plan: WirePlan;
   messages: ClientMessages;
@@ -63,7 +63,7 @@ export class BotControl {
       conn.send(d.messages.evalConfigure(configure));
       d.log(`send: eval-configure ${JSON.stringify(configure)}`);
     }
-    const messages = d.scenario.context.map((m) => ({ role: String(m.role ?? 'user'), ...m }));
+    const messages = (d.scenario.kind === 'script' ? d.scenario.context : []).map((m) => ({ role: String(m.role ?? 'user'), ...m }));
     if (context === 'eval-context') {
       conn.send(d.messages.evalContext(messages));
       d.log(`send: eval-context (${messages.length} messages)`);

@@ -1,5 +1,5 @@
 import type { EvalConfigure, EvalConnectFlags, FunctionCallReportLevel } from '../protocol/index.js';
-import type { Scenario } from '../scenario/index.js';
+import type { Runnable } from '../scenario/index.js';
 
 /**
  * What a scenario asks of the bot, derived once from the file: the URL flags,
@@ -10,22 +10,27 @@ import type { Scenario } from '../scenario/index.js';
 const CALL_EVENTS = new Set(['function_call', 'function_call_stopped']);
 const VAD_EVENTS = new Set(['vad_user_started_speaking', 'vad_user_stopped_speaking']);
 
-export function usesEval(scenario: Scenario): boolean {
-  return scenario.turns.some((t) => t.expect.some((e) => e.eval !== undefined));
+export function usesEval(scenario: Runnable): boolean {
+  return scenario.kind === 'script' && scenario.turns.some((t) => t.expect.some((e) => e.eval !== undefined));
 }
 
 /**
- * `full` when any call expectation checks `args`, or when the scenario both
- * asserts calls and uses `eval:` (the judge reads the calls); `name` when one
- * only names a function; otherwise nothing is asked and the bot's default holds.
+ * `full` when any call expectation checks `args` or carries an `eval:` (the
+ * judge is asked about the call's arguments: Pipecat's rule), or when the
+ * scenario both asserts calls and uses `eval:` elsewhere (earshot's judge
+ * prompt shows the calls); `name` when one only names a function; otherwise
+ * nothing is asked and the bot's default holds.
  */
-export function requiredReportLevel(scenario: Scenario): FunctionCallReportLevel | null {
+export function requiredReportLevel(scenario: Runnable): FunctionCallReportLevel | null {
+  // A simulation's judge reads every call by name and arguments, and its measures compare them.
+  if (scenario.kind === 'simulation') return 'full';
   let needsName = false;
   let assertsCalls = false;
   for (const turn of scenario.turns) {
     for (const exp of turn.expect) {
       if (!CALL_EVENTS.has(exp.event)) continue;
       assertsCalls = true;
+      if (exp.eval !== undefined) return 'full';
       for (const call of exp.calls ?? []) {
         if (call.args !== undefined) return 'full';
         if (call.name !== undefined) needsName = true;
@@ -36,19 +41,30 @@ export function requiredReportLevel(scenario: Scenario): FunctionCallReportLevel
   return needsName ? 'name' : null;
 }
 
-export function needsVadEvents(scenario: Scenario): boolean {
-  return scenario.turns.some(
+export function needsVadEvents(scenario: Runnable): boolean {
+  return scenario.kind === 'script' && scenario.turns.some(
     (t) => (t.send_after?.event !== undefined && VAD_EVENTS.has(t.send_after.event)) || t.expect.some((e) => VAD_EVENTS.has(e.event)),
   );
 }
 
-export function evalConfigure(scenario: Scenario): EvalConfigure | null {
+/**
+ * Whether the scenario reads the LLM's markers, which a bot reports only when
+ * asked: an `llm_marker` expectation (Pipecat's rule), or a `send_after`
+ * anchored on one (which would otherwise never fire).
+ */
+export function needsMarkerEvents(scenario: Runnable): boolean {
+  return scenario.kind === 'script' && scenario.turns.some((t) => t.send_after?.event === 'llm_marker' || t.expect.some((e) => e.event === 'llm_marker'));
+}
+
+export function evalConfigure(scenario: Runnable): EvalConfigure | null {
   const level = requiredReportLevel(scenario);
   const vad = needsVadEvents(scenario);
-  if (level === null && !vad) return null;
+  const markers = needsMarkerEvents(scenario);
+  if (level === null && !vad && !markers) return null;
   const config: EvalConfigure = {};
   if (level !== null) config.function_call_report_level = { '*': level };
   if (vad) config.vad_user_speaking = true;
+  if (markers) config.bot_llm_marker = true;
   return config;
 }
 
@@ -59,11 +75,11 @@ export interface ModeFlags {
   userAudio: boolean;
 }
 
-export function modeOf(scenario: Scenario): ModeFlags {
+export function modeOf(scenario: Runnable): ModeFlags {
   return { botAudio: scenario.judge.modality === 'audio', userAudio: scenario.user.modality === 'audio' };
 }
 
-export function connectFlags(scenario: Scenario, opts: { triggerDisconnect?: boolean }): EvalConnectFlags {
+export function connectFlags(scenario: Runnable, opts: { triggerDisconnect?: boolean }): EvalConnectFlags {
   const mode = modeOf(scenario);
   return {
     skipTts: !mode.botAudio,

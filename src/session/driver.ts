@@ -2,9 +2,9 @@ import type { Clock } from '../core/clock.js';
 import type { TimerDriver } from '../core/timers.js';
 import type { LatencyFailure, TurnKind } from '../metrics/index.js';
 import type { EarshotEvent } from '../results/events.js';
-import type { ExpectationResult, Failure, TurnResult } from '../results/types.js';
+import type { ExpectationResult, Failure, ScenarioResult, TurnResult } from '../results/types.js';
 import type { EventName } from '../scenario/events.js';
-import type { LatencyAssertions, Scenario } from '../scenario/index.js';
+import type { LatencyAssertions, Runnable } from '../scenario/index.js';
 import type { ExpectationSpec, MatchContext, MatchOutcome } from './matcher.js';
 
 /**
@@ -26,6 +26,23 @@ export interface SessionDriver {
   plannedTurns(): TurnInput[];
   /** Plays the conversation once the bot is ready and the media started. `signal` aborts when the run is interrupted. */
   run(runtime: DriverRuntime, signal: AbortSignal): Promise<void>;
+  /**
+   * After teardown, with the result as the runtime built it (every turn's
+   * metrics harvested, every event in): a driver that scores the whole
+   * conversation (a simulation's judge) returns it completed, its failures and
+   * status included. Called whatever happened, connect failures too; a throw
+   * makes the run an error.
+   */
+  conclude?(result: ScenarioResult, ctx: ConcludeContext): Promise<ScenarioResult>;
+}
+
+export interface ConcludeContext {
+  /** Trace lines after the session's own (a judge's verdicts). */
+  log(line: string): void;
+  /** Aborted when the run is interrupted. */
+  signal: AbortSignal;
+  /** Masks the session's secrets in text (the result is redacted again as a whole). */
+  redact(text: string): string;
 }
 
 export type TurnInput = TurnResult['input'];
@@ -52,7 +69,7 @@ export type TurnMatch = Pick<MatchContext, 'turnIndex' | 'anchorMs' | 'defaultWi
 
 /** What a driver may do with the session. Waits end early (rejecting) when the run is interrupted. */
 export interface DriverRuntime {
-  readonly scenario: Scenario;
+  readonly scenario: Runnable;
   readonly clock: Clock;
   readonly timers: TimerDriver;
   /** Session start on `clock`: events' `at_ms` count from here. */
@@ -61,6 +78,8 @@ export interface DriverRuntime {
   readonly events: readonly EarshotEvent[];
   /** Why the bot's stream ended, once it has (no event can arrive any more); null while it is open. */
   readonly streamEnded: string | null;
+  /** Whether the bot is speaking now, by its own reports: from its TTS starting a reply or `bot_started_speaking`, until `bot_stopped_speaking`. */
+  readonly botSpeaking: boolean;
 
   log(line: string): void;
 
@@ -96,4 +115,6 @@ export interface DriverRuntime {
   whenSeen(name: EventName, deadlineMs: number): Promise<number>;
   /** Sleeps until `atMs` (clock time) on the session's timers. */
   sleepUntil(atMs: number): Promise<void>;
+  /** Waits until the bot is not speaking, at most `maxWaitMs`; false when it still was. */
+  waitBotQuiet(maxWaitMs: number): Promise<boolean>;
 }

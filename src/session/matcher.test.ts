@@ -22,6 +22,7 @@ function setup(judge: JudgePort | null = null): { queue: EventQueue; ctx: MatchC
   const ctx: MatchContext = {
     queue,
     clock,
+    t0Ms: 0,
     turnIndex: 3,
     anchorMs: clock.now(),
     defaultWithinMs: 60_000,
@@ -46,6 +47,10 @@ function scriptedJudge(answers: Array<'yes' | 'no' | 'continue'>): JudgePort & {
       j.shown.push(t);
     },
     async evaluate() {
+      const verdict = answers[Math.min(j.asked++, answers.length - 1)];
+      return { verdict, reason: `scripted ${verdict}` };
+    },
+    async evaluateCall() {
       const verdict = answers[Math.min(j.asked++, answers.length - 1)];
       return { verdict, reason: `scripted ${verdict}` };
     },
@@ -118,13 +123,19 @@ describe('matcher (Pipecat matching rules)', () => {
     }
   });
 
-  it('text_contains on a non-aggregating event checks that one event', async () => {
+  it('text_contains on user_transcription accumulates the STT pieces of the turn', async () => {
     const { queue, ctx } = setup();
     queue.push(text('user_transcription', 'DTMF: 1#'));
     const ok = await match({ event: 'user_transcription', text_contains: 'DTMF: 1#' }, 0, ctx);
     expect(ok.ok).toBe(true);
+    queue.push(text('user_transcription', 'what is the capital'));
+    queue.push(text('user_transcription', 'of Germany'));
+    const spanning = await match({ event: 'user_transcription', text_contains: 'capital of Germany' }, 1, ctx);
+    expect(spanning).toMatchObject({ ok: true, text: 'what is the capital of Germany' });
+    ctx.anchorMs = at();
+    ctx.defaultWithinMs = 100;
     queue.push(text('user_transcription', 'DTMF: 2'));
-    const bad = await match({ event: 'user_transcription', text_contains: 'DTMF: 3' }, 1, ctx);
+    const bad = await match({ event: 'user_transcription', text_contains: 'DTMF: 3' }, 2, ctx);
     expect(bad.ok === false && bad.failure.kind).toBe('text_mismatch');
   });
 

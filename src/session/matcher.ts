@@ -1,132 +1,47 @@
 import type { Clock } from '../core/clock.js';
+import { argsSubset } from '../core/equal.js';
 import { errorMessage } from '../core/errors.js';
 import type { EarshotEvent } from '../results/events.js';
 import type { Failure, FailureKind } from '../results/types.js';
-import type { EventName } from '../scenario/events.js';
-import { DeadlineError, QueueClosedError, type EventQueue } from './event-queue.js';
+import type { EventName, MarkerKind } from '../scenario/events.js';
+import { DeadlineError, QueueClosedError } from './event-queue.js';
+import type { ExpectationSpec, Fail, MatchContext, MatchOutcome } from './match-types.js';
+import { matchCalls } from './match-calls.js';
+import { noJudge } from './match-checks.js';
+import { CALL_EVENTS, eventText, excludedText, markerProblem, summarize, textContains } from './match-checks.js';
+
+export { argsSubset, callView, deepEqual, eventText, summarize } from './match-checks.js';
 
 /**
- * Matching semantics are Pipecat's, so a scenario behaves the same under both
- * harnesses: expectations are awaited in order with other events allowed in
- * between, a turn's expectations share one deadline anchored at the send, text
- * checks aggregate successive reply segments until satisfied, and function
- * calls match as a set by name in any order with a subset check on `args`.
+ * Matching semantics are Pipecat's (`matcher.py`), so a scenario behaves the
+ * same under both harnesses: expectations are awaited in order with other
+ * events allowed in between, a turn's expectations share one deadline
+ * anchored at the send, a reply with a content check aggregates its segments
+ * (and a `user_transcription` with `text_contains` the STT's pieces) until
+ * satisfied, substring checks ignore spacing, and function calls match as a
+ * set by name in any order with a subset check on `args`.
  */
 
-export interface ExpectedCallSpec {
-  name?: string;
-  args?: Record<string, unknown>;
+/** How long a judge's "no" waits for more of the reply once the bot has stopped speaking (Pipecat's `JUDGE_NO_GRACE_S`). */
+export const JUDGE_NO_GRACE_MS = 2000;
+
+export type { ExpectedCallSpec, ExpectationSpec, JudgeVerdict, JudgePort, MatcherState, MatchContext, MatchOutcome, Fail } from './match-types.js';
+
+const TEXT_EVENTS = new Set<EventName>(['response', 'llm_response', 'tts_response', 'user_transcription', 'llm_marker']);
+const REPLY_EVENTS = new Set<EventName>(['response', 'llm_response', 'tts_response']);
+
+/** Whether the expectation accumulates text across events rather than matching one (Pipecat's `aggregates`). */
+export function aggregates(exp: ExpectationSpec): boolean {
+  if (REPLY_EVENTS.has(exp.event)) return exp.text_contains !== undefined || exp.eval !== undefined;
+  if (exp.event === 'user_transcription') return exp.text_contains !== undefined && exp.eval === undefined;
+  return false;
 }
 
-/** The part of a scenario expectation the matcher reads. */
-export interface ExpectationSpec {
-  event: EventName;
-  within_ms?: number;
-  text_contains?: string;
-  eval?: string;
-  calls?: ExpectedCallSpec[];
-  absent?: boolean;
-}
 
-export interface JudgeVerdict {
-  verdict: 'yes' | 'no' | 'continue';
-  reason: string;
-}
-
-/** What the matcher needs from the judge: the session keeps the conversation. */
-export interface JudgePort {
-  addAssistant(text: string): void;
-  evaluate(criterion: string, signal?: AbortSignal): Promise<JudgeVerdict>;
-}
-
-export interface MatchContext {
-  queue: EventQueue;
-  clock: Clock;
-  turnIndex: number;
-  /** Session-clock time of the turn's send: every deadline of the turn counts from here. */
-  anchorMs: number;
-  defaultWithinMs: number;
-  judge: JudgePort | null;
-  /** Why there is no judge, when building it failed (shown in `no_judge` failures). */
-  noJudgeReason?: string;
-  /** Calls seen this turn but not claimed by an expectation yet (reset per turn). */
-  pendingCalls: EarshotEvent[];
-  trace: (line: string) => void;
-  signal?: AbortSignal;
-}
-
-export type MatchOutcome =
-  | { ok: true; atMs?: number; text?: string; judgeReason?: string; summary: string }
-  | {
-      ok: false;
-      failure: Failure;
-      /** A timeout or a lost connection ends the turn; a failed check lets the next expectation run. */
-      endsTurn: boolean;
-      text?: string;
-    };
-
-const TEXT_EVENTS = new Set<EventName>(['response', 'llm_response', 'tts_response', 'user_transcription']);
-const CALL_EVENTS = new Set<EventName>(['function_call', 'function_call_stopped']);
-const AGGREGATING = new Set<EventName>(['response', 'llm_response', 'tts_response']);
-
-export function eventText(e: EarshotEvent): string {
-  return 'text' in e && typeof e.text === 'string' ? e.text : '';
-}
-
-/** The name/args view a call expectation checks; `function_call_stopped` exposes `{tool_call_id, cancelled}` as args. */
-export function callView(e: EarshotEvent): { name?: string; args: Record<string, unknown> } {
-  if (e.name === 'function_call') return { name: e.function_name, args: e.args ?? {} };
-  if (e.name === 'function_call_stopped') {
-    return { name: e.function_name, args: { tool_call_id: e.tool_call_id, cancelled: e.cancelled } };
-  }
-  return { args: {} };
-}
-
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
-  }
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
-
-/** Every expected key/value is present in the actual args; extra actual args are ignored. */
-export function argsSubset(actual: Record<string, unknown>, expected: Record<string, unknown>): boolean {
-  return Object.entries(expected).every(([k, v]) => deepEqual(actual[k], v));
-}
-
-function callSignature(spec: ExpectedCallSpec): string {
-  const name = spec.name ?? 'any function';
-  if (!spec.args || Object.keys(spec.args).length === 0) return name;
-  return `${name}(${Object.entries(spec.args)
-    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-    .join(', ')})`;
-}
-
-export function summarize(e: EarshotEvent): string {
-  if (CALL_EVENTS.has(e.name)) {
-    const { name, args } = callView(e);
-    const sig = Object.entries(args)
-      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-      .join(', ');
-    return `${name ?? '?'}(${sig})`;
-  }
-  return eventText(e);
-}
-
-export async function matchExpectation(
-  exp: ExpectationSpec,
-  expIndex: number,
-  ctx: MatchContext,
-): Promise<MatchOutcome> {
+export async function matchExpectation(exp: ExpectationSpec, expIndex: number, ctx: MatchContext): Promise<MatchOutcome> {
   const budgetMs = exp.within_ms ?? ctx.defaultWithinMs;
   const deadline = ctx.anchorMs + budgetMs;
-  const fail = (kind: FailureKind, reason: string, endsTurn = false, text?: string): MatchOutcome => ({
+  const fail: Fail = (kind, reason, endsTurn = false, text) => ({
     ok: false,
     endsTurn,
     text,
@@ -136,29 +51,13 @@ export async function matchExpectation(
     fail(err.kind, `${err.kind === 'protocol_error' ? 'the bot broke the protocol' : 'the bot closed the connection'} while waiting for '${exp.event}': ${err.why}`, true);
 
   try {
-    if (exp.absent) return await matchAbsent(exp, deadline, budgetMs, ctx, fail);
-    if (CALL_EVENTS.has(exp.event)) return await matchCalls(exp, deadline, ctx, fail);
-    if (AGGREGATING.has(exp.event) && (exp.text_contains !== undefined || exp.eval !== undefined)) {
-      return await matchAggregate(exp, deadline, budgetMs, ctx, fail);
-    }
-    ctx.trace(`match: waiting for '${exp.event}'`);
-    const event = await ctx.queue.next((e) => e.name === exp.event, deadline, ctx.signal);
-    const text = eventText(event);
-    // Every reply segment the turn consumes is context for later judgements, not only eval'd ones.
-    if (AGGREGATING.has(exp.event) && text && exp.eval === undefined) ctx.judge?.addAssistant(text);
-    if (exp.text_contains !== undefined && !text.includes(exp.text_contains)) {
-      return fail('text_mismatch', `text ${JSON.stringify(text)} does not contain ${JSON.stringify(exp.text_contains)}`, false, text);
-    }
-    if (exp.eval !== undefined) {
-      if (!ctx.judge) return fail('no_judge', noJudge(ctx), false, text);
-      if (!text) return fail('no_content', `'${exp.event}' event has no text to judge`);
-      ctx.judge.addAssistant(text);
-      const verdict = await ctx.judge.evaluate(exp.eval, ctx.signal);
-      ctx.trace(`judge: ${verdict.verdict}: ${verdict.reason}`);
-      if (verdict.verdict !== 'yes') return fail('judge_no', `judge said ${verdict.verdict}: ${verdict.reason}`, false, text);
-      return { ok: true, atMs: event.at_ms, text, judgeReason: verdict.reason, summary: text };
-    }
-    return { ok: true, atMs: event.at_ms, text: TEXT_EVENTS.has(exp.event) ? text : undefined, summary: summarize(event) };
+    let outcome: MatchOutcome;
+    if (exp.absent) outcome = await matchAbsent(exp, deadline, budgetMs, ctx, fail);
+    else if (aggregates(exp)) outcome = await matchAggregate(exp, deadline, budgetMs, ctx, fail);
+    else if (CALL_EVENTS.has(exp.event)) outcome = await matchCalls(exp, deadline, ctx, fail);
+    else outcome = await matchOne(exp, deadline, ctx, fail);
+    if (outcome.ok && !exp.absent && ctx.state) ctx.state.lastMatchAtMs = ctx.clock.now();
+    return outcome;
   } catch (err) {
     if (err instanceof DeadlineError) {
       return fail('timeout', `no matching '${exp.event}' event arrived within ${budgetMs}ms`, true);
@@ -169,146 +68,138 @@ export async function matchExpectation(
   }
 }
 
-function noJudge(ctx: MatchContext): string {
-  return `scenario uses 'eval:' but no judge could be built${ctx.noJudgeReason ? `: ${ctx.noJudgeReason}` : ''}`;
+/** One event, its payload checks (text, markers), then the judge. */
+async function matchOne(exp: ExpectationSpec, deadline: number, ctx: MatchContext, fail: Fail): Promise<MatchOutcome> {
+  ctx.trace(`match: waiting for '${exp.event}'`);
+  const event = await ctx.queue.next((e) => e.name === exp.event, deadline, ctx.signal);
+  const text = eventText(event);
+  // Every reply segment the turn consumes is context for later judgements, not only eval'd ones.
+  if (REPLY_EVENTS.has(exp.event) && text && exp.eval === undefined) ctx.judge?.addAssistant(text);
+  if (exp.text_contains !== undefined && !textContains(text, exp.text_contains)) {
+    return fail('text_mismatch', `text ${JSON.stringify(text)} does not contain ${JSON.stringify(exp.text_contains)}`, false, text);
+  }
+  const problem = excludedText(text, exp.text_excludes) ?? markerProblem(event, exp);
+  if (problem) return fail(problem.kind, problem.reason, false, text);
+  if (exp.eval !== undefined) {
+    if (!ctx.judge) return fail('no_judge', noJudge(ctx), false, text);
+    if (!text) return fail('no_content', `'${exp.event}' event has no text to judge`);
+    ctx.judge.addAssistant(text);
+    const verdict = await ctx.judge.evaluate(exp.eval, ctx.signal);
+    ctx.trace(`judge: ${verdict.verdict}: ${verdict.reason}`);
+    if (verdict.verdict !== 'yes') return fail('judge_no', `eval ${JSON.stringify(exp.eval)}: judge said ${verdict.verdict} — ${verdict.reason}`, false, text);
+    return { ok: true, atMs: event.at_ms, text, judgeReason: verdict.reason, summary: text };
+  }
+  return { ok: true, atMs: event.at_ms, text: TEXT_EVENTS.has(exp.event) ? text : undefined, summary: summarize(event) };
 }
 
-type Fail = (kind: FailureKind, reason: string, endsTurn?: boolean, text?: string) => MatchOutcome;
-
-async function matchAbsent(
-  exp: ExpectationSpec,
-  deadline: number,
-  budgetMs: number,
-  ctx: MatchContext,
-  fail: Fail,
-): Promise<MatchOutcome> {
+/**
+ * Passes when no event of the kind arrives before the deadline; an arriving
+ * one fails at once. A `response` that continues the reply an earlier
+ * expectation matched (no `llm_started` or `bot_started_speaking` since that
+ * match) is not a new one and is passed over.
+ */
+async function matchAbsent(exp: ExpectationSpec, deadline: number, budgetMs: number, ctx: MatchContext, fail: Fail): Promise<MatchOutcome> {
   ctx.trace(`match: expecting NO '${exp.event}' for ${budgetMs}ms`);
-  try {
-    const event = await ctx.queue.next((e) => e.name === exp.event, deadline, ctx.signal);
-    return fail('unexpected_event', `expected no '${exp.event}' within ${budgetMs}ms, but one arrived: ${summarize(event)}`);
-  } catch (err) {
-    // A bot that hangs up cannot send the forbidden event either: absence holds.
-    if (err instanceof DeadlineError || err instanceof QueueClosedError) {
-      return { ok: true, summary: `no '${exp.event}' for ${budgetMs}ms` };
-    }
-    throw err;
-  }
-}
-
-async function matchCalls(exp: ExpectationSpec, deadline: number, ctx: MatchContext, fail: Fail): Promise<MatchOutcome> {
-  const specs = exp.calls && exp.calls.length > 0 ? exp.calls : [{}];
-  const matched: string[] = [];
-  let lastAt: number | undefined;
-  for (const spec of specs) {
-    ctx.trace(`match: waiting for '${exp.event}' (${callSignature(spec)})`);
-    const fits = (e: EarshotEvent): boolean => {
-      if (e.name !== exp.event) return false;
-      const view = callView(e);
-      if (spec.name !== undefined && view.name !== spec.name) return false;
-      return spec.args === undefined || argsSubset(view.args, spec.args);
-    };
-    const buffered = ctx.pendingCalls.findIndex(fits);
-    let event: EarshotEvent;
-    if (buffered >= 0) {
-      event = ctx.pendingCalls.splice(buffered, 1)[0];
-    } else {
-      try {
-        // Calls that don't fit this spec are kept for the turn's later specs and expectations.
-        event = await ctx.queue.next(
-          (e) => CALL_EVENTS.has(e.name) && fits(e),
-          deadline,
-          ctx.signal,
-          (e) => {
-            if (CALL_EVENTS.has(e.name)) ctx.pendingCalls.push(e);
-          },
-        );
-      } catch (err) {
-        if (!(err instanceof DeadlineError) && !(err instanceof QueueClosedError)) throw err;
-        // Calls arrived but hid what the spec checks: say why, not that there were none.
-        const hidden = ctx.pendingCalls.filter((e) => e.name === exp.event && callView(e).name === undefined);
-        const argsHidden = exp.event === 'function_call' && spec.args !== undefined && hidden.every((e) => Object.keys(callView(e).args).length === 0);
-        if (hidden.length > 0 && (spec.name !== undefined || argsHidden)) {
-          return fail(
-            'function_call_unnamed',
-            `the bot reported ${hidden.length} '${exp.event}' call(s) without a name, so '${callSignature(spec)}' cannot be checked: it reports calls at a level that hides names ` +
-              `(Pipecat's RTVIObserver defaults to RTVIFunctionCallReportLevel.NONE). Raise it in the bot: RTVIObserverParams(function_call_report_level={"*": RTVIFunctionCallReportLevel.${spec.args !== undefined ? 'FULL' : 'NAME'}}) ` +
-              "(the eval transport raises it per scenario with eval-configure; the protobuf wire cannot)",
-          );
-        }
-        const near = ctx.pendingCalls
-          .filter((e) => e.name === exp.event && (spec.name === undefined || callView(e).name === spec.name))
-          .map((e) => callView(e).args);
-        if (spec.args !== undefined && near.length > 0) {
-          return fail(
-            'function_args_mismatch',
-            `no '${spec.name ?? 'any function'}' call had args ${JSON.stringify(spec.args)} (saw ${JSON.stringify(near)})`,
-          );
-        }
-        if (err instanceof QueueClosedError) {
-          return fail(err.kind, `the stream ended before a '${callSignature(spec)}' call: ${err.why}`, true);
-        }
-        return fail(
-          'missing_function_call',
-          `function call '${spec.name ?? 'any function'}' not seen (matched: ${matched.length ? matched.join(', ') : 'none'})`,
-        );
-      }
-    }
-    matched.push(callView(event).name ?? '?');
-    lastAt = event.at_ms;
-  }
-  return { ok: true, atMs: lastAt, summary: matched.join(', ') || 'function call' };
-}
-
-async function matchAggregate(
-  exp: ExpectationSpec,
-  deadline: number,
-  budgetMs: number,
-  ctx: MatchContext,
-  fail: Fail,
-): Promise<MatchOutcome> {
-  if (exp.eval !== undefined && !ctx.judge) return fail('no_judge', noJudge(ctx));
-  ctx.trace(`match: waiting for '${exp.event}' (${[exp.text_contains !== undefined && 'text_contains', exp.eval !== undefined && 'eval'].filter(Boolean).join('+')})`);
-  let aggregate = '';
-  let lastReason = '';
-  let seenAny = false;
   for (;;) {
     let event: EarshotEvent;
     try {
       event = await ctx.queue.next((e) => e.name === exp.event, deadline, ctx.signal);
     } catch (err) {
-      if (!seenAny) throw err;
-      if (err instanceof QueueClosedError) {
-        return fail(err.kind, `the stream ended (${err.why}) before the reply satisfied the check: ${lastReason}`, true, aggregate);
+      // A bot that hangs up cannot send the forbidden event either: absence holds.
+      if (err instanceof DeadlineError || err instanceof QueueClosedError) {
+        return { ok: true, summary: `no '${exp.event}' for ${budgetMs}ms` };
       }
-      if (!(err instanceof DeadlineError)) throw err;
-      // text_contains is monotonic: a missing substring only ever waits for more text.
-      return fail(
-        exp.eval !== undefined ? 'judge_continue' : 'text_mismatch',
-        `not satisfied within ${budgetMs}ms: ${lastReason}`,
-        false,
-        aggregate,
-      );
+      throw err;
+    }
+    if (exp.event === 'response' && !replyBeganAfterLastMatch(ctx)) {
+      ctx.trace(`absent: the matched reply goes on, not a new one: ${JSON.stringify(summarize(event))}`);
+      continue;
+    }
+    return fail('unexpected_event', `expected no '${exp.event}' within ${budgetMs}ms, but one arrived: ${summarize(event)}`);
+  }
+}
+
+function replyBeganAfterLastMatch(ctx: MatchContext): boolean {
+  const began = Math.max(ctx.queue.latest('llm_started') ?? -Infinity, ctx.queue.latest('bot_started_speaking') ?? -Infinity);
+  return ctx.t0Ms + began > (ctx.state?.lastMatchAtMs ?? -Infinity);
+}
+
+/**
+ * Accumulates segments until the content check passes or fails. A missing
+ * substring waits for more; an excluded one fails at once; only the judge can
+ * fail a reply otherwise, and a "no" on a reply the bot is still speaking, or
+ * whose last sentence may still be transcribed (`JUDGE_NO_GRACE_MS`), waits
+ * for the rest and judges again.
+ */
+async function matchAggregate(exp: ExpectationSpec, deadline: number, budgetMs: number, ctx: MatchContext, fail: Fail): Promise<MatchOutcome> {
+  if (exp.eval !== undefined && !ctx.judge) return fail('no_judge', noJudge(ctx));
+  ctx.trace(`match: waiting for '${exp.event}' (${[exp.text_contains !== undefined && 'text_contains', exp.eval !== undefined && 'eval'].filter(Boolean).join('+')})`);
+  let aggregate = '';
+  let lastReason = '';
+  let seenAny = false;
+  let pending: EarshotEvent | null = null;
+  for (;;) {
+    let event: EarshotEvent;
+    if (pending) {
+      event = pending;
+      pending = null;
+    } else {
+      try {
+        event = await ctx.queue.next((e) => e.name === exp.event, deadline, ctx.signal);
+      } catch (err) {
+        if (!seenAny) throw err;
+        if (err instanceof QueueClosedError) {
+          return fail(err.kind, `the stream ended (${err.why}) before the reply satisfied the check: ${lastReason}`, true, aggregate.trim());
+        }
+        if (!(err instanceof DeadlineError)) throw err;
+        ctx.trace(`check: timeout, not satisfied: ${lastReason}`);
+        return fail(exp.eval !== undefined ? 'judge_continue' : 'text_mismatch', `not satisfied within ${budgetMs}ms: ${lastReason}`, false, aggregate.trim());
+      }
     }
     seenAny = true;
     const delta = eventText(event);
-    aggregate = aggregate ? `${aggregate} ${delta}` : delta;
-    ctx.judge?.addAssistant(delta);
-    if (exp.text_contains !== undefined && !aggregate.includes(exp.text_contains)) {
-      lastReason = `does not contain ${JSON.stringify(exp.text_contains)}`;
-      ctx.trace(`check: continue (aggregate=${JSON.stringify(aggregate)}) ${lastReason}`);
-      continue;
+    aggregate += delta;
+    const excluded = excludedText(aggregate, exp.text_excludes);
+    if (excluded) return fail(excluded.kind, excluded.reason, false, aggregate.trim());
+    // Each segment is its own assistant message, so the judge reads the reply in the conversation's context.
+    if (exp.event !== 'user_transcription') ctx.judge?.addAssistant(delta);
+    const status = await checkAggregate(aggregate, exp, ctx);
+    ctx.trace(`check: ${status.status} (aggregate=${JSON.stringify(aggregate.trim())}) ${status.reason}`);
+    if (status.status === 'pass') {
+      return { ok: true, atMs: event.at_ms, text: aggregate.trim(), ...(status.judgeReason !== undefined ? { judgeReason: status.judgeReason } : {}), summary: aggregate.trim() };
     }
-    if (exp.eval === undefined || !ctx.judge) return { ok: true, atMs: event.at_ms, text: aggregate, summary: aggregate };
-    if (!aggregate.trim()) {
-      lastReason = 'no response text yet';
-      continue;
+    if (status.status === 'fail') {
+      pending = await restOfReply(exp.event, deadline, ctx);
+      if (!pending) return fail('judge_no', status.reason, false, aggregate.trim());
+      ctx.trace('check: judge said no, but the reply goes on: judging the rest');
     }
-    const verdict = await ctx.judge.evaluate(exp.eval, ctx.signal);
-    ctx.trace(`judge: ${verdict.verdict} (aggregate=${JSON.stringify(aggregate)}) ${verdict.reason}`);
-    if (verdict.verdict === 'yes') {
-      return { ok: true, atMs: event.at_ms, text: aggregate, judgeReason: verdict.reason, summary: aggregate };
-    }
-    if (verdict.verdict === 'no') return fail('judge_no', `judge said no: ${verdict.reason}`, false, aggregate);
-    lastReason = `judge said continue: ${verdict.reason}`;
+    // Segments are separated by a space so sentences do not run together.
+    aggregate += ' ';
+    lastReason = status.reason;
+  }
+}
+
+type AggregateStatus = { status: 'pass'; reason: string; judgeReason?: string } | { status: 'fail' | 'continue'; reason: string };
+
+async function checkAggregate(aggregate: string, exp: ExpectationSpec, ctx: MatchContext): Promise<AggregateStatus> {
+  if (exp.text_contains !== undefined && !textContains(aggregate, exp.text_contains)) {
+    return { status: 'continue', reason: `does not contain ${JSON.stringify(exp.text_contains)}` };
+  }
+  if (exp.eval === undefined || !ctx.judge) return { status: 'pass', reason: '' };
+  if (!aggregate.trim()) return { status: 'continue', reason: 'no response text yet' };
+  const verdict = await ctx.judge.evaluate(exp.eval, ctx.signal);
+  if (verdict.verdict === 'no') return { status: 'fail', reason: `judge said no: ${verdict.reason}` };
+  if (verdict.verdict === 'continue') return { status: 'continue', reason: `judge said continue: ${verdict.reason}` };
+  return { status: 'pass', reason: `judge said yes: ${verdict.reason}`, judgeReason: verdict.reason };
+}
+
+/** The next segment of a reply the judge rejected, or null once the reply is over. */
+async function restOfReply(name: EventName, deadline: number, ctx: MatchContext): Promise<EarshotEvent | null> {
+  const until = ctx.botSpeaking?.() ? deadline : Math.min(deadline, ctx.clock.now() + JUDGE_NO_GRACE_MS);
+  try {
+    return await ctx.queue.next((e) => e.name === name, until, ctx.signal);
+  } catch (err) {
+    if (err instanceof DeadlineError || err instanceof QueueClosedError) return null;
+    throw err;
   }
 }

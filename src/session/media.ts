@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import type { AudioItem, ClientConnection } from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
-import type { Scenario } from '../scenario/index.js';
+import type { Runnable } from '../scenario/index.js';
 import type { UserUtterance } from './driver.js';
 
 /**
@@ -49,7 +49,7 @@ export interface MediaRequest {
 }
 
 /** Builds the media of one scenario run; null when the scenario needs none. */
-export type MediaFactory = (scenario: Scenario, request: MediaRequest) => SessionMedia | null;
+export type MediaFactory = (scenario: Runnable, request: MediaRequest) => SessionMedia | null;
 
 export interface SessionMedia {
   /**

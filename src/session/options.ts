@@ -18,6 +18,8 @@ export interface SessionOptions {
   handshakeTimeoutMs?: number;
   /** An event-anchored `send_after` waits at most this long for its event (default 30 s, as Pipecat). */
   sendAfterMaxWaitMs?: number;
+  /** A turn waits at most this long for the bot to finish speaking before it sends (default 30 s, Pipecat's `BOT_QUIET_MAX_WAIT_S`). */
+  botQuietMaxWaitMs?: number;
   /** Ask the bot to shut down when the scenario ends: `eval-cancel` on the eval wire, RTVI's `disconnect-bot` elsewhere. */
   stopBot?: boolean;
   /** `none`: the bot has no RTVI (audio frames only); the session starts on connect (default `rtvi`). */
@@ -31,6 +33,12 @@ export interface SessionOptions {
   triggerDisconnect?: boolean;
   judgeCacheDir?: string;
   noJudgeCache?: boolean;
+  /**
+   * `--judge`: the judge for this run in place of the file's `judge.eval`
+   * service, model, factory and explainer: `openai:MODEL[@URL]` or
+   * `ollama:MODEL[@URL]`, e.g. `openai:gpt-4o-mini@http://127.0.0.1:8000/v1`.
+   */
+  judgeOverride?: string;
   /** Builds the audio side for audio-modality scenarios (see media.ts). */
   media?: MediaFactory;
   /** Where this run's stereo recording goes, if its media records one. */

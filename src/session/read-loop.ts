@@ -16,6 +16,8 @@ export interface ReadLoopDeps {
   t0: number;
   emit: (e: EarshotEvent) => void;
   judge: SessionJudge | null;
+  /** The bot's TTS began a reply: the session counts the bot as speaking from here. */
+  onTtsStarted?: () => void;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function readLoop(conn: ClientConnection, d: ReadLoopDeps): Promise
           if (dropped) d.trace.log(`discard: dropped ${dropped} queued event(s) ${t.dropPending}`);
         }
         if (t.speaking) d.media?.onSpeaking(t.speaking, atMs);
+        if (t.ttsStarted) d.onTtsStarted?.();
         if (t.llmText) d.timing.event('llm_text', atMs);
         if (t.metrics) d.timing.botMetrics(t.metrics, atMs);
         for (const event of t.events) {

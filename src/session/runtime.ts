@@ -7,19 +7,22 @@ import { sleepUntil, SystemTimerDriver, type TimerDriver } from '../core/timers.
 import type { LatencyFailure } from '../metrics/index.js';
 import { ClientMessages, buildEvalUrl, connect, ConnectError, type ClientConnection, type CodecName } from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
-import type { ExpectationResult, Failure, ScenarioResult, TurnResult } from '../results/types.js';
+import type { ExpectationResult, Failure, TurnResult } from '../results/types.js';
 import type { EventName } from '../scenario/events.js';
-import type { LatencyAssertions, Scenario } from '../scenario/index.js';
+import type { LatencyAssertions, Runnable } from '../scenario/index.js';
 import { connectFlags, modeOf, type ModeFlags } from './config.js';
 import type { DriverRuntime, SentInput, SessionDriver, TurnInput, TurnMatch, UserUtterance } from './driver.js';
 import { EventQueue } from './event-queue.js';
+import { BotSpeech } from './bot-speech.js';
 import { buildJudge, type SessionJudge } from './judge-port.js';
-import { matchExpectation, type ExpectationSpec, type MatchOutcome } from './matcher.js';
+import { matchExpectation, type ExpectationSpec, type MatchOutcome, type MatcherState } from './matcher.js';
 import type { SessionMedia } from './media.js';
 import { BOT_READY_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type SessionOptions, type SessionOutcome } from './options.js';
+import { buildOutcome } from './outcome.js';
 import { readLoop } from './read-loop.js';
-import { SessionTiming } from './timing.js';
-import { Trace } from './trace.js';
+import { codeRefusal, unobservableExpectation } from './preconditions.js';
+import { addTurnNote, applyFinal, SessionTiming } from './timing.js';
+import { describeEvent, Trace } from './trace.js';
 import { EventTranslator } from './translator.js';
 import type { HandshakeMode } from './wire-check.js';
 import { prepareControl } from './bot-control.js';
@@ -31,9 +34,10 @@ const MIME: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpe
  * itself (driver.ts): it checks the scenario against the wire (wire-check.ts),
  * builds the judge and the media, connects with the scenario's URL flags,
  * holds the handshake to Pipecat's bot-ready gate (none for a bot without
- * RTVI), applies what the scenario asks of the bot (bot-control.ts), starts the media, reads and translates the
- * stream into events, keeps the timeline, the trace and the result's turn
- * records, and tears down in one order whatever happened. `drive` never
+ * RTVI), applies what the scenario asks of the bot (bot-control.ts), starts
+ * the media, reads and translates the stream into events, keeps the
+ * timeline, the trace and the result's turn records, and tears down in one
+ * order whatever happened. `drive` never
  * throws for the bot's faults; it rethrows only when the run was interrupted.
  */
 export class SessionRuntime implements DriverRuntime {
@@ -53,6 +57,7 @@ export class SessionRuntime implements DriverRuntime {
   private readonly mode: ModeFlags;
   private readonly messages = new ClientMessages();
   private readonly translator: EventTranslator;
+  private readonly speech: BotSpeech;
   private judge: SessionJudge | null = null;
   private noJudgeReason: string | undefined;
   private media: SessionMedia | null = null;
@@ -63,9 +68,10 @@ export class SessionRuntime implements DriverRuntime {
   private driven = false;
   private readonly codec: CodecName;
   private readonly handshakeMode: HandshakeMode;
+  private readonly matcherState: MatcherState = { lastMatchAtMs: -Infinity };
 
   constructor(
-    readonly scenario: Scenario,
+    readonly scenario: Runnable,
     private readonly options: SessionOptions,
     planned: readonly TurnInput[],
   ) {
@@ -84,6 +90,7 @@ export class SessionRuntime implements DriverRuntime {
     this.codec = options.codec ?? 'pipecat-eval';
     this.handshakeMode = options.handshake ?? 'rtvi';
     this.translator = new EventTranslator({ botAudio: this.mode.botAudio });
+    this.speech = new BotSpeech(this.clock, this.timers, () => this.queue.closedReason !== null);
   }
 
   /** Runs the driver on this session, from building the judge to teardown, and returns the outcome. Once per runtime. */
@@ -93,8 +100,9 @@ export class SessionRuntime implements DriverRuntime {
     const { scenario, options } = this;
     this.log(`run: scenario '${scenario.name}' (${scenario.file}) -> ${options.url}`);
     this.log(`modality: user ${scenario.user.modality}, judge ${scenario.judge.modality}; judge ${scenario.judge.eval.service}/${scenario.judge.eval.model ?? 'default'}`);
-    if (scenario.requires_code && !options.allowCode) {
-      this.errorText = `scenario names code hooks (${scenario.code_hooks.map((h) => `${h.block}.factory`).join(', ')}); rerun with --allow-code to load them`;
+    const refusal = codeRefusal(scenario, options) ?? unobservableExpectation(scenario);
+    if (refusal) {
+      this.refuse(refusal);
       return this.finish();
     }
     const control = prepareControl({
@@ -113,11 +121,11 @@ export class SessionRuntime implements DriverRuntime {
       this.log(`wire: ${this.codec} cannot run this scenario:\n${control}`);
       return this.finish();
     }
-    this.buildJudge();
+    await this.buildJudge();
     if (!(await this.prepareMedia())) return this.finish();
     const conn = await this.connect();
     if (!conn) return this.finish();
-    const reader = readLoop(conn, { queue: this.queue, translator: this.translator, trace: this.trace, media: this.media, timing: this.timing, t0: this.t0Ms, emit: this.emit, judge: this.judge });
+    const reader = readLoop(conn, { queue: this.queue, translator: this.translator, trace: this.trace, media: this.media, timing: this.timing, t0: this.t0Ms, emit: this.emit, judge: this.judge, onTtsStarted: () => this.speech.onTtsStarted() });
     let outcome: SessionOutcome | null = null;
     try {
       const unready = await control.handshake(conn);
@@ -140,7 +148,7 @@ export class SessionRuntime implements DriverRuntime {
       if (turnIndex !== null) this.turns[turnIndex].status = 'failed';
     } finally {
       await this.finishMedia();
-      this.harvestMetrics(this.timing.end());
+      applyFinal(this.turns, this.timing.end());
       if (options.stopBot) control.stop(conn);
       await conn.close(1000, 'scenario done');
       this.controller.abort();
@@ -155,6 +163,14 @@ export class SessionRuntime implements DriverRuntime {
 
   get streamEnded(): string | null {
     return this.queue.closedReason;
+  }
+
+  get botSpeaking(): boolean {
+    return this.speech.now;
+  }
+
+  waitBotQuiet(maxWaitMs: number): Promise<boolean> {
+    return this.speech.waitQuiet(maxWaitMs, this.signal);
   }
 
   log(line: string): void {
@@ -175,7 +191,7 @@ export class SessionRuntime implements DriverRuntime {
     record.started_at_ms = Math.round(started - this.t0Ms);
     this.options.onProgress?.({ type: 'turn_start', turn_index: index, input: record.input });
     this.media?.beginTurn(index);
-    this.harvestMetrics(this.timing.takeFinal());
+    applyFinal(this.turns, this.timing.takeFinal());
   }
 
   markSent(index: number, sent: SentInput): void {
@@ -241,6 +257,9 @@ export class SessionRuntime implements DriverRuntime {
       ...turn,
       queue: this.queue,
       clock: this.clock,
+      t0Ms: this.t0Ms,
+      botSpeaking: () => this.botSpeaking,
+      state: this.matcherState,
       judge: this.judge,
       noJudgeReason: this.noJudgeReason,
       trace: (l) => this.log(l),
@@ -263,14 +282,15 @@ export class SessionRuntime implements DriverRuntime {
   }
 
   private readonly emit = (event: EarshotEvent): void => {
+    this.speech.onEvent(event.name);
     this.queue.push(event);
     this.timing.event(event.name, event.at_ms);
-    this.log(`event: ${event.name}${describe(event)}`);
+    this.log(`event: ${event.name}${describeEvent(event)}`);
   };
 
-  private buildJudge(): void {
+  private async buildJudge(): Promise<void> {
     try {
-      this.judge = buildJudge(this.scenario, { cacheDir: this.options.judgeCacheDir, noCache: this.options.noJudgeCache, env: this.options.env, redactor: this.redactor, trace: (l) => this.log(l) });
+      this.judge = await buildJudge(this.scenario, { ...this.options, redactor: this.redactor, trace: (l) => this.log(l) });
     } catch (err) {
       this.noJudgeReason = errorMessage(err);
       this.log(`judge: not available: ${this.noJudgeReason}`);
@@ -281,7 +301,13 @@ export class SessionRuntime implements DriverRuntime {
   private async prepareMedia(): Promise<boolean> {
     const wantsMedia = this.mode.botAudio || this.mode.userAudio;
     const request = { recordingPath: this.options.recordingPath, botInputRate: this.options.botInputRate, speakingReports: this.handshakeMode === 'rtvi' };
-    this.media = wantsMedia ? (this.options.media?.(this.scenario, request) ?? null) : null;
+    try {
+      this.media = wantsMedia ? (this.options.media?.(this.scenario, request) ?? null) : null;
+    } catch (err) {
+      // The media cannot serve the scenario's speech blocks (a Python `factory:` no flag replaces).
+      this.refuse(errorMessage(err));
+      return false;
+    }
     if (wantsMedia && !this.media) {
       this.errorText = 'audio modality needs the audio engine, which this build of the session was not given';
       return false;
@@ -337,26 +363,10 @@ export class SessionRuntime implements DriverRuntime {
       const artifacts = await this.media.finish();
       this.recording = artifacts.recording;
       this.recordingStartedAtMs = artifacts.recordingStartedAtMs;
-      for (const { turn_index, note } of artifacts.notes ?? []) this.addNote(turn_index, note);
+      for (const { turn_index, note } of artifacts.notes ?? []) addTurnNote(this.turns, turn_index, note);
     } catch (err) {
       this.log(`media: finish failed: ${errorMessage(err)}`);
     }
-  }
-
-  private harvestMetrics(derived: ReturnType<SessionTiming['takeFinal']>): void {
-    for (const d of derived) {
-      const record = this.turns[d.turn_index];
-      if (!record) continue;
-      record.metrics = d.metrics;
-      for (const note of d.notes) this.addNote(d.turn_index, note);
-    }
-  }
-
-  private addNote(turnIndex: number, note: string): void {
-    const record = this.turns[turnIndex];
-    if (!record) return;
-    const notes = (record.notes ??= []);
-    if (!notes.includes(note)) notes.push(note);
   }
 
   private record(index: number): TurnResult {
@@ -370,30 +380,16 @@ export class SessionRuntime implements DriverRuntime {
     return this.conn;
   }
 
-  private finish(): SessionOutcome {
-    const { failures } = this;
-    const status = this.errorText !== undefined || failures.some((f) => f.kind === 'harness_error') ? 'error' : failures.length ? 'failed' : 'passed';
-    this.log(`done: ${status.toUpperCase()} (${failures.length} failure(s))`);
-    const result: ScenarioResult = {
-      name: this.scenario.name,
-      file: this.scenario.file,
-      status,
-      started_at: this.startedAt,
-      duration_ms: Math.round(this.clock.now() - this.t0Ms),
-      turns: this.turns,
-      failures,
-      events: this.queue.seen,
-      ...(this.recording !== undefined ? { recording_started_at_ms: this.recordingStartedAtMs ?? 0 } : {}),
-      ...(this.errorText !== undefined ? { error: this.errorText } : {}),
-      ...(this.options.run ? { run: this.options.run } : {}),
-    };
-    return { result: this.redactor.value(result), trace: this.trace.toText(), recording: this.recording };
+  /** The run cannot go on: something it needs cannot be had (an `error` failure, the result's `error`). */
+  private refuse(reason: string): void {
+    this.errorText = reason;
+    this.log(`error: ${reason}`);
+    this.failures.push({ kind: 'error', turn_index: null, expectation_index: null, event: null, reason });
   }
-}
 
-function describe(e: EarshotEvent): string {
-  if ('text' in e) return ` ${JSON.stringify(e.text)}`;
-  if (e.name === 'function_call') return ` ${e.function_name ?? '?'}(${JSON.stringify(e.args ?? {})})`;
-  if (e.name === 'function_call_stopped') return ` ${e.function_name ?? '?'} id=${e.tool_call_id ?? '?'} cancelled=${String(e.cancelled)}`;
-  return '';
+  private finish(): SessionOutcome {
+    const { scenario, startedAt, turns, failures, recording, recordingStartedAtMs, errorText, redactor, trace } = this;
+    const durationMs = Math.round(this.clock.now() - this.t0Ms);
+    return buildOutcome({ scenario, startedAt, durationMs, turns, failures, events: this.queue.seen, recording, recordingStartedAtMs, errorText, run: this.options.run, redactor, trace });
+  }
 }

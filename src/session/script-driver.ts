@@ -6,19 +6,32 @@ import { DeadlineError, QueueClosedError } from './event-queue.js';
 
 /** An event-anchored `send_after` waits at most this long for its event. */
 export const SEND_AFTER_MAX_WAIT_MS = 30_000;
+/**
+ * How long a turn waits for the bot to finish speaking before it sends
+ * (Pipecat's `BOT_QUIET_MAX_WAIT_S`, 30 s): a reply is still spoken after its
+ * first sentence satisfied the previous turn, and a turn sent over it would
+ * have that tail transcribed as its own reply.
+ */
+export const BOT_QUIET_MAX_WAIT_MS = 30_000;
 
 export interface ScriptDriverOptions {
   /** An event-anchored `send_after` waits at most this long for its event (default 30 s, as Pipecat). */
   sendAfterMaxWaitMs?: number;
+  /** How long a turn waits for the bot to stop speaking before it sends anyway (default 30 s, as Pipecat). */
+  botQuietMaxWaitMs?: number;
 }
 
 /**
- * Plays a scenario's `turns:` in order: each turn waits for its `send_after`,
- * sends its image and its input (typed, spoken, keys, or nothing for a turn
- * that only observes), matches its expectations in order against one deadline
- * anchored at the send, then takes its `latency:` verdict. A failed turn ends
- * the scenario unless `stop_on_failure: false`: from there the conversation is
- * in an unknown state.
+ * Plays a scenario's `turns:` in order (Pipecat's `script_driver.py`): a turn
+ * with a `send_after` waits for it; one that sends without it waits for the
+ * bot to finish speaking, like a caller who waits for the end of the
+ * sentence (at most `BOT_QUIET_MAX_WAIT_MS`, then it sends anyway); one that
+ * only observes, after the first, lets the reply still being spoken end and
+ * drops it (it belongs to the turn before). Then the turn sends its image
+ * and its input (typed, spoken, keys, or nothing), matches its expectations
+ * in order against one deadline anchored at the send, and takes its
+ * `latency:` verdict. A failed turn ends the scenario unless
+ * `stop_on_failure: false`: from there the conversation is in an unknown state.
  */
 export class ScriptDriver implements SessionDriver {
   constructor(
@@ -46,6 +59,7 @@ export class ScriptDriver implements SessionDriver {
     const failures: Failure[] = [];
     const pendingCalls: EarshotEvent[] = [];
 
+    const sends = turn.user !== undefined || turn.dtmf !== undefined || turn.audio !== undefined;
     if (turn.send_after) {
       const failure = await this.waitSendAfter(runtime, turn, index);
       if (failure) {
@@ -53,9 +67,13 @@ export class ScriptDriver implements SessionDriver {
         runtime.endTurn(index, failures);
         return failures;
       }
+    } else if (sends) {
+      await this.waitBotQuiet(runtime, 'send: waiting for the bot to finish speaking');
+    } else if (index > 0 && runtime.botSpeaking) {
+      await this.waitBotQuiet(runtime, 'observe: waiting for the bot to finish the previous reply');
+      runtime.dropPendingOutput();
     }
     if (turn.image) await runtime.sendImage(turn.image);
-    const sends = turn.user !== undefined || turn.dtmf !== undefined || turn.audio !== undefined;
     // Anything still queued is an earlier turn's output: this turn's input has not reached the bot yet.
     if (sends) runtime.dropPendingOutput();
     let sent: SentInput = { anchorMs: runtime.clock.now(), kind: 'none' };
@@ -87,6 +105,13 @@ export class ScriptDriver implements SessionDriver {
     failures.push(...latency.failures);
     runtime.endTurn(index, failures);
     return failures;
+  }
+
+  private async waitBotQuiet(runtime: DriverRuntime, why: string): Promise<void> {
+    if (!runtime.botSpeaking) return;
+    runtime.log(why);
+    const maxWait = this.options.botQuietMaxWaitMs ?? BOT_QUIET_MAX_WAIT_MS;
+    if (!(await runtime.waitBotQuiet(maxWait))) runtime.log(`send: bot still speaking after ${maxWait}ms, going on`);
   }
 
   private async waitSendAfter(runtime: DriverRuntime, turn: Turn, index: number): Promise<Failure | null> {

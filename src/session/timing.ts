@@ -4,7 +4,9 @@ import { sleepUntil, type TimerDriver } from '../core/timers.js';
 import {
   checkLatency,
   deriveTurnMetrics,
+  pipecatTiming,
   TimelineBuilder,
+  type PipecatTiming,
   type DerivedTurnMetrics,
   type LatencyFailure,
   type RtviMetricsInput,
@@ -12,6 +14,7 @@ import {
   type TurnKind,
   type TurnTimeline,
 } from '../metrics/index.js';
+import type { TurnResult } from '../results/types.js';
 import { LATENCY_METRICS, type LatencyAssertions } from '../scenario/index.js';
 
 /**
@@ -59,6 +62,7 @@ export class SessionTiming {
   private readonly kinds = new Map<number, TurnKind>();
   private ended = false;
   private readonly derive: (t: TurnTimeline) => DerivedTurnMetrics;
+  private readonly final = (tl: TurnTimeline): FinalTurnMetrics => ({ ...this.derive(tl), timing: pipecatTiming(tl) });
 
   constructor(private readonly opts: SessionTimingOptions) {
     this.builder = new TimelineBuilder({ settleMs: opts.settleMs });
@@ -87,19 +91,19 @@ export class SessionTiming {
     this.guard('addBotMetrics', () => this.builder.addBotMetrics(data, atMs));
   }
 
-  /** Final metrics of the turns that have settled since the last call. */
-  takeFinal(): DerivedTurnMetrics[] {
+  /** Final metrics of the turns that have settled since the last call, with Pipecat's view of each (`timing`). */
+  takeFinal(): FinalTurnMetrics[] {
     if (!this.ended) this.guard('advance', () => this.builder.advance(this.nowMs));
-    return this.builder.takeCompleted().map(this.derive);
+    return this.builder.takeCompleted().map(this.final);
   }
 
   /** Ends the timeline: every turn still open is final now. */
-  end(): DerivedTurnMetrics[] {
+  end(): FinalTurnMetrics[] {
     if (!this.ended) {
       this.ended = true;
       this.guard('end', () => this.builder.end(Math.max(0, this.nowMs)));
     }
-    return this.builder.takeCompleted().map(this.derive);
+    return this.builder.takeCompleted().map(this.final);
   }
 
   /** Metrics of a live turn as they stand now. */
@@ -140,6 +144,28 @@ export class SessionTiming {
     }
   }
 }
+
+/** Writes settled turns' metrics, Pipecat timing and notes onto their result records. */
+export function applyFinal(turns: TurnResult[], derived: readonly FinalTurnMetrics[]): void {
+  for (const d of derived) {
+    const record = turns[d.turn_index];
+    if (!record) continue;
+    record.metrics = d.metrics;
+    record.timing = d.timing;
+    for (const note of d.notes) addTurnNote(turns, d.turn_index, note);
+  }
+}
+
+/** Adds a note to a turn's record, once. */
+export function addTurnNote(turns: TurnResult[], turnIndex: number, note: string): void {
+  const record = turns[turnIndex];
+  if (!record) return;
+  const notes = (record.notes ??= []);
+  if (!notes.includes(note)) notes.push(note);
+}
+
+/** A settled turn's metrics: earshot's, and Pipecat's `EvalTurnTiming` of the same timeline. */
+export type FinalTurnMetrics = DerivedTurnMetrics & { timing: PipecatTiming };
 
 function possible(kind: TurnKind, metric: (typeof LATENCY_METRICS)[number]): boolean {
   if (metric === 'voice_to_voice_ms' || metric === 'interruption_ms') return kind === 'audio';

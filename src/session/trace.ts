@@ -1,3 +1,4 @@
+import type { EarshotEvent } from '../results/events.js';
 import type { Clock } from '../core/clock.js';
 import type { Redactor } from '../core/redact.js';
 
@@ -43,4 +44,12 @@ export class Trace {
     const tail = this.dropped ? [`… ${this.dropped} more trace lines dropped (cap ${this.maxLines})`] : [];
     return [...this.lines, ...tail].join('\n') + '\n';
   }
+}
+
+/** What a trace line shows of an event after its name: its text, or the call. */
+export function describeEvent(e: EarshotEvent): string {
+  if ('text' in e) return ` ${JSON.stringify(e.text)}`;
+  if (e.name === 'function_call') return ` ${e.function_name ?? '?'}(${JSON.stringify(e.args ?? {})})`;
+  if (e.name === 'function_call_stopped') return ` ${e.function_name ?? '?'} id=${e.tool_call_id ?? '?'} cancelled=${String(e.cancelled)}`;
+  return '';
 }

@@ -14,6 +14,8 @@ export interface Translation {
   metrics?: MetricsData;
   /** Boundaries of one spoken reply, for cutting captured audio into `response` segments. */
   speaking?: 'started' | 'stopped';
+  /** The bot's TTS began a reply (`bot-tts-started`): it is about to speak. */
+  ttsStarted?: boolean;
   /** A first LLM token of a response (for first-token latency). */
   firstToken?: boolean;
   /**
@@ -88,6 +90,19 @@ export class EventTranslator {
         if (this.awaitingLlmRestart) return { events: [] };
         return { events: [{ name: 'llm_response', at_ms: atMs, text }] };
       }
+      case 'bot-llm-marker':
+        return {
+          events: [
+            {
+              name: 'llm_marker',
+              at_ms: atMs,
+              text: message.data.text,
+              ...(message.data.kind !== undefined ? { kind: message.data.kind } : {}),
+              raw: message.data.raw ?? '',
+              markers: message.data.markers ?? [],
+            },
+          ],
+        };
       case 'bot-tts-text':
         if (!this.opts.botAudio) return { events: [] };
         return { events: [{ name: 'tts_response', at_ms: atMs, text: message.data.text }] };
@@ -132,8 +147,9 @@ export class EventTranslator {
       case 'server-response':
       case 'user-mute-started':
       case 'user-mute-stopped':
-      case 'user-llm-text':
       case 'bot-tts-started':
+        return { events: [], ttsStarted: true };
+      case 'user-llm-text':
       case 'bot-tts-stopped':
       case 'bot-transcription':
       case 'bot-output':

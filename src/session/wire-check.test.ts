@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatDiagnostic } from '../scenario/index.js';
+import { formatDiagnostic, loadSimulation } from '../scenario/index.js';
 import { ScenarioFiles } from './media/scenario.testutil.js';
 import { appendToContextProblem, checkWire, readsAppendToContext } from './wire-check.js';
 
@@ -60,6 +60,44 @@ describe('checkWire: what each wire carries', () => {
     expect(checkWire(s, { codec: 'protobuf', handshake: 'rtvi', bot: { reportLevel: 'name' } }).problems).toEqual([]);
     expect(checkWire(s, { codec: 'protobuf', handshake: 'rtvi', bot: { reportLevel: 'full' } }).problems).toEqual([]);
     expect(lines(checkWire(s, { codec: 'protobuf', handshake: 'rtvi', bot: { reportLevel: 'none' } }).problems)[0]).toContain('(--bot-report-level none is not enough)');
+  });
+
+  it("asks for the LLM's markers on the eval wire; on protobuf, refuses them at the field unless the bot reports them itself (--bot-llm-markers)", async () => {
+    const s = await files.load(`name: marked
+turns:
+  - user: "Hello"
+    expect:
+      - event: llm_marker
+        marker: complete
+`, 'marked.yaml');
+    expect(checkWire(s, { codec: 'pipecat-eval', handshake: 'rtvi' }).plan.configure).toEqual({ bot_llm_marker: true });
+    expect(lines(checkWire(s, { codec: 'protobuf', handshake: 'rtvi' }).problems)).toEqual([
+      expect.stringMatching(/marked\.yaml:5:16: error: turns\[0\]\.expect\[0\]\.event: the bot reports its LLM's markers only when they are turned on.*bot_llm_marker_enabled=True.*--bot-llm-markers/),
+    ]);
+    expect(checkWire(s, { codec: 'protobuf', handshake: 'rtvi', bot: { llmMarkers: true } })).toEqual({ plan: { configure: null, context: 'none', stop: 'disconnect-bot' }, problems: [] });
+  });
+
+  it("a simulation: its judge reads every call, so protobuf needs --bot-report-level full; without RTVI the caller must speak", async () => {
+    const sim = await loadSimulation(
+      files.write(
+        'sim.yaml',
+        `name: booking
+persona: A caller who wants a table.
+goal: Book a table for two.
+success: The bot books a table.
+`,
+      ),
+    );
+    expect(checkWire(sim, { codec: 'pipecat-eval', handshake: 'rtvi' })).toEqual({
+      plan: { configure: { function_call_report_level: { '*': 'full' } }, context: 'none', stop: 'eval-cancel' },
+      problems: [],
+    });
+    expect(lines(checkWire(sim, { codec: 'protobuf', handshake: 'rtvi' }).problems)).toEqual([expect.stringMatching(/sim\.yaml:\d+:\d+: error: persona: needs the bot to report function calls at level 'full'/)]);
+    expect(checkWire(sim, { codec: 'protobuf', handshake: 'rtvi', bot: { reportLevel: 'full' } }).problems).toEqual([]);
+    expect(lines(checkWire(sim, { codec: 'protobuf', handshake: 'none' }).problems)).toEqual([
+      expect.stringMatching(/error: judge\.modality: a bot without RTVI/),
+      expect.stringMatching(/error: user\.modality: a bot without RTVI \(--handshake none\) cannot take typed text: the simulated caller must speak/),
+    ]);
   });
 
   it('decides append-to-context from bot-ready: Pipecat before 1.0 reads it, later ones and other bots do not', async () => {

@@ -1,6 +1,6 @@
 import { CODECS, type CodecName, type EvalConfigure, type FunctionCallReportLevel, type WireCapability } from '../protocol/index.js';
-import { formatDiagnostic, locationOf, type Diagnostic, type EventName, type LatencyMetric, type Scenario } from '../scenario/index.js';
-import { needsVadEvents, requiredReportLevel, usesEval } from './config.js';
+import { formatDiagnostic, locationOf, type Diagnostic, type EventName, type LatencyMetric, type Runnable, type Scenario } from '../scenario/index.js';
+import { needsMarkerEvents, needsVadEvents, requiredReportLevel, usesEval } from './config.js';
 
 /**
  * Whether a scenario can run on the chosen wire, decided before connecting.
@@ -15,8 +15,9 @@ import { needsVadEvents, requiredReportLevel, usesEval } from './config.js';
  * read it (Pipecat before 1.0, learnt from `bot-ready`'s `about`).
  *
  * What the wire cannot ask for, the bot may have enabled itself (its
- * RTVIObserver's `function_call_report_level`, `vad_user_speaking_enabled`):
- * `BotEnables` says so (`--bot-report-level`, `--bot-vad-events`).
+ * RTVIObserver's `function_call_report_level`, `vad_user_speaking_enabled`,
+ * `bot_llm_marker_enabled`): `BotEnables` says so (`--bot-report-level`,
+ * `--bot-vad-events`, `--bot-llm-markers`).
  *
  * Without RTVI at all (`--handshake none`: a bot that only speaks audio
  * frames), the user turns must be spoken and only what the bot's audio shows
@@ -34,6 +35,8 @@ export interface BotEnables {
   reportLevel?: FunctionCallReportLevel;
   /** Its RTVIObserver sends `vad-user-*-speaking` (`vad_user_speaking_enabled=True`). */
   vadEvents?: boolean;
+  /** Its RTVIObserver sends `bot-llm-marker` (`bot_llm_marker_enabled=True`). */
+  llmMarkers?: boolean;
 }
 
 export interface WireSettings {
@@ -64,10 +67,11 @@ const AUDIO_EVENTS: ReadonlySet<EventName> = new Set<EventName>(['response', 'bo
 const RTVI_METRICS: readonly LatencyMetric[] = ['llm_ttfb_ms', 'first_token_ms', 'speech_padding_ms'];
 const CALL_EVENTS = new Set<string>(['function_call', 'function_call_stopped']);
 const VAD_EVENTS = new Set<string>(['vad_user_started_speaking', 'vad_user_stopped_speaking']);
+const MARKER_EVENTS = new Set<string>(['llm_marker']);
 
 const EVAL_ONLY = "is read only by Pipecat's eval transport (RTVIEvalSerializer); a production transport drops it without an error";
 
-export function checkWire(scenario: Scenario, settings: WireSettings): WireCheck {
+export function checkWire(scenario: Runnable, settings: WireSettings): WireCheck {
   const caps = CODECS[settings.codec].capabilities;
   const has = (c: WireCapability): boolean => caps.has(c);
   const problems: Diagnostic[] = [];
@@ -82,6 +86,7 @@ export function checkWire(scenario: Scenario, settings: WireSettings): WireCheck
 
   const level = requiredReportLevel(scenario);
   const vad = needsVadEvents(scenario);
+  const markers = needsMarkerEvents(scenario);
   const configure: EvalConfigure = {};
   if (level !== null && rtvi) {
     const declared = settings.bot?.reportLevel;
@@ -100,17 +105,27 @@ export function checkWire(scenario: Scenario, settings: WireSettings): WireCheck
     if (has('vad_events')) configure.vad_user_speaking = true;
     else if (settings.bot?.vadEvents !== true) {
       at(
-        vadPath(scenario),
+        eventPath(scenario, VAD_EVENTS),
         `raw VAD events are off unless the bot turns them on, and the ${settings.codec} wire cannot ask for them: eval-configure ${EVAL_ONLY}. ` +
           'Enable them in the bot (RTVIObserverParams(vad_user_speaking_enabled=True)) and pass --bot-vad-events, or run the bot\'s eval transport (--wire pipecat-eval)',
       );
     }
   }
+  if (markers && rtvi) {
+    if (has('markers')) configure.bot_llm_marker = true;
+    else if (settings.bot?.llmMarkers !== true) {
+      at(
+        eventPath(scenario, MARKER_EVENTS),
+        `the bot reports its LLM's markers only when they are turned on, and the ${settings.codec} wire cannot ask for them: eval-configure ${EVAL_ONLY}. ` +
+          "Enable them in the bot (RTVIObserverParams(bot_llm_marker_enabled=True)) and pass --bot-llm-markers, or run the bot's eval transport (--wire pipecat-eval)",
+      );
+    }
+  }
   if (Object.keys(configure).length) plan.configure = configure;
 
-  if (scenario.context.length && rtvi) plan.context = has('context') ? 'eval-context' : 'append-to-context';
+  if (contextOf(scenario).length && rtvi) plan.context = has('context') ? 'eval-context' : 'append-to-context';
   if (!has('images')) {
-    scenario.turns.forEach((t, i) => {
+    turnsOf(scenario).forEach((t, i) => {
       if (t.image !== undefined) at(`turns[${i}].image`, `the ${settings.codec} wire cannot register an image: eval-image ${EVAL_ONLY}. Run this scenario against the bot's eval transport (--wire pipecat-eval)`);
     });
   }
@@ -121,7 +136,7 @@ export function checkWire(scenario: Scenario, settings: WireSettings): WireCheck
  * After bot-ready: the located error for a `context:` the bot cannot take, or
  * null when it reads `append-to-context` (Pipecat before 1.0, by `about`).
  */
-export function appendToContextProblem(scenario: Scenario, codec: CodecName, about: Record<string, unknown> | undefined): Diagnostic | null {
+export function appendToContextProblem(scenario: Runnable, codec: CodecName, about: Record<string, unknown> | undefined): Diagnostic | null {
   if (readsAppendToContext(about)) return null;
   const who = about && typeof about.library === 'string' ? `${about.library}${typeof about.library_version === 'string' ? ` ${about.library_version}` : ''}` : 'one whose bot-ready names no library';
   return diagnostic(
@@ -144,13 +159,16 @@ export function formatProblems(problems: readonly Diagnostic[]): string {
   return problems.map((d) => formatDiagnostic(d)).join('\n');
 }
 
-function checkWithoutRtvi(scenario: Scenario, at: (path: string, message: string) => void): void {
+function checkWithoutRtvi(scenario: Runnable, at: (path: string, message: string) => void): void {
   const none = 'a bot without RTVI (--handshake none)';
   if (scenario.judge.modality !== 'audio') {
     at('judge.modality', `${none} is judged from its audio: set judge.modality: audio (text mode reads the bot's LLM text, which only RTVI carries)`);
   }
-  if (scenario.context.length) at('context', `${none} cannot have its context seeded: that takes RTVI`);
-  scenario.turns.forEach((turn, i) => {
+  if (contextOf(scenario).length) at('context', `${none} cannot have its context seeded: that takes RTVI`);
+  if (scenario.kind === 'simulation' && scenario.user.modality !== 'audio') {
+    at('user.modality', `${none} cannot take typed text: the simulated caller must speak (user.modality: audio)`);
+  }
+  turnsOf(scenario).forEach((turn, i) => {
     const p = `turns[${i}]`;
     if (turn.user !== undefined && turn.audio === undefined && scenario.user.modality !== 'audio') {
       at(`${p}.user`, `${none} cannot take typed text: speak the turn (user.modality: audio) or play a recording (audio:)`);
@@ -170,8 +188,9 @@ function checkWithoutRtvi(scenario: Scenario, at: (path: string, message: string
   });
 }
 
-/** The first call expectation that needs `level`, for the error's location. */
-function reportLevelPath(scenario: Scenario, level: FunctionCallReportLevel): string {
+/** The first call expectation that needs `level`, for the error's location (a simulation's judge reads every call: its `persona`). */
+function reportLevelPath(scenario: Runnable, level: FunctionCallReportLevel): string {
+  if (scenario.kind === 'simulation') return 'persona';
   const judged = usesEval(scenario);
   for (const [i, turn] of scenario.turns.entries()) {
     for (const [j, exp] of turn.expect.entries()) {
@@ -184,16 +203,26 @@ function reportLevelPath(scenario: Scenario, level: FunctionCallReportLevel): st
   return 'turns';
 }
 
-function vadPath(scenario: Scenario): string {
-  for (const [i, turn] of scenario.turns.entries()) {
-    if (turn.send_after?.event !== undefined && VAD_EVENTS.has(turn.send_after.event)) return `turns[${i}].send_after.event`;
-    const j = turn.expect.findIndex((e) => VAD_EVENTS.has(e.event));
+/** The first anchor or expectation on one of `events`, for the error's location. */
+function eventPath(scenario: Runnable, events: ReadonlySet<string>): string {
+  for (const [i, turn] of turnsOf(scenario).entries()) {
+    if (turn.send_after?.event !== undefined && events.has(turn.send_after.event)) return `turns[${i}].send_after.event`;
+    const j = turn.expect.findIndex((e) => events.has(e.event));
     if (j >= 0) return `turns[${i}].expect[${j}].event`;
   }
   return 'turns';
 }
 
-function diagnostic(scenario: Scenario, path: string, message: string): Diagnostic {
+/** A simulation's turns are made up during the call, and it seeds no context. */
+function turnsOf(scenario: Runnable): Scenario['turns'] {
+  return scenario.kind === 'script' ? scenario.turns : [];
+}
+
+function contextOf(scenario: Runnable): Scenario['context'] {
+  return scenario.kind === 'script' ? scenario.context : [];
+}
+
+function diagnostic(scenario: Runnable, path: string, message: string): Diagnostic {
   const loc = locationOf(scenario, path);
   const d: Diagnostic = { severity: 'error', file: loc.file, line: loc.line, col: loc.col, path, message };
   if (loc.included_from) d.included_from = `${loc.included_from.file}:${loc.included_from.line}:${loc.included_from.col}`;

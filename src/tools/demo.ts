@@ -5,8 +5,9 @@ import { monotonicClock } from '../core/clock.js';
 import { EarshotError, errorMessage } from '../core/errors.js';
 import type { ScenarioResult } from '../results/index.js';
 import { checkSphinxInstalled, type AudioEngineOptions, type SessionOptions } from '../session/index.js';
-import { BotProcess, describeExit, PortAllocator, resolveSelfCommand } from '../bots/index.js';
+import { PortAllocator } from '../bots/index.js';
 import { defaultOutDir, runScenarios, type RunnerIo, type RunScenariosOutcome } from '../runner/index.js';
+import { startRefbotChild } from './refbot-child.js';
 
 /**
  * `earshot demo`: the reference bot in a subprocess (its own process, so its
@@ -65,19 +66,20 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
   const outDir = options.outDir ?? defaultOutDir();
   await mkdir(outDir, { recursive: true });
   const botLog = join(outDir, 'refbot.log');
-  const ports = new PortAllocator(DEMO_BASE_PORT);
-  const port = await ports.acquire();
-  const [command, ...prefix] = options.selfCommand ?? resolveSelfCommand();
   // As a real Pipecat bot: sentences with a TTS's pauses between them; on protobuf, what eval-configure cannot ask for is enabled in the bot itself.
   const realism = ['--sentence-gap-ms', String(DEMO_SENTENCE_GAP_MS), ...(wire === 'protobuf' ? ['--report-level', 'full', '--vad-events'] : [])];
-  const bot = BotProcess.spawn({ command, args: [...prefix, 'refbot', '--port', String(port), '--wire', wire, ...realism], logFile: botLog, clock, env: options.env });
+  const bot = await startRefbotChild({
+    ports: new PortAllocator(DEMO_BASE_PORT),
+    args: ['--wire', wire, ...realism],
+    logFile: botLog,
+    selfCommand: options.selfCommand,
+    env: options.env,
+    clock,
+    spawnTimeoutMs: options.spawnTimeoutMs,
+    signal: options.signal,
+  });
   try {
-    const ready = await bot.waitReady({ host: '127.0.0.1', port, timeoutMs: options.spawnTimeoutMs ?? 30_000, signal: options.signal });
-    if (!ready.ready) {
-      const why = ready.why === 'exited' ? describeExit(ready.exit) : `did not listen on port ${port} within ${ready.afterMs} ms`;
-      throw new EarshotError(`the reference bot ${why}; see ${botLog}:\n${bot.logTail(8)}`);
-    }
-    const botUrl = `ws://127.0.0.1:${port}`;
+    const botUrl = bot.url;
     const outcome = await runScenarios({
       paths: options.scenarios ?? [DEMO_SCENARIOS_DIR],
       url: botUrl,
@@ -94,9 +96,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
     });
     return { ...outcome, botUrl, botLog };
   } finally {
-    // The bot leaves cleanly on SIGTERM; SIGKILL only if it hangs.
-    await bot.stop({ graceMs: 0, termGraceMs: 5000 });
-    ports.release(port);
+    await bot.stop();
   }
 }
 

@@ -1,19 +1,22 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { inspectFile, loadRawDocument, validatePaths, type Manifest, type Scenario } from '../../src/scenario/index.js';
+import { join } from 'node:path';
+import { inspectFile, loadRawDocument, validatePaths, type Diagnostic, type Manifest, type Scenario } from '../../src/scenario/index.js';
+import { CLI, olderCorpus, pyyamlLoad, requireCorpus } from './corpora.js';
 
 /**
- * Pipecat's own release scenarios and manifest (BSD-2, kept outside this
- * repository) load unchanged: zero errors, zero warnings, the same data
- * PyYAML reads with Pipecat's loader rules, and the CLI agrees.
+ * Pipecat's older release scenarios and manifest (BSD-2, kept outside this
+ * repository; top-level `turns:`, before the 1.11 `scenarios:` lists) load
+ * unchanged: zero errors, no warning but the deprecation of that shape, the
+ * same data PyYAML reads with Pipecat's loader rules, and the CLI agrees.
  */
-const REPO = resolve(import.meta.dirname, '..', '..');
-const CORPUS = resolve(process.env.EARSHOT_COMPAT_DIR ?? join(REPO, '..', 'shared', 'compat', 'pipecat-release-evals'));
+const CORPUS = olderCorpus();
 const SCENARIOS = join(CORPUS, 'scenarios');
 const FRAGMENTS = ['judge_audio.yaml', 'judge_text.yaml', 'user_audio.yaml'];
-const CLI = join(REPO, 'dist', 'cli', 'main.js');
+
+/** What a diagnostic is, short: the deprecations are expected of this corpus. */
+const brief = (d: Diagnostic): string => `${d.severity}${d.code ? `(${d.code})` : ''} ${d.path}`;
 
 function yamlFiles(): string[] {
   return readdirSync(SCENARIOS)
@@ -21,24 +24,19 @@ function yamlFiles(): string[] {
     .sort();
 }
 
-beforeAll(() => {
-  if (!existsSync(SCENARIOS) || !existsSync(join(CORPUS, 'manifest.yaml'))) {
-    throw new Error(
-      `Pipecat's release corpus was not found at ${CORPUS} (expected manifest.yaml and scenarios/). ` +
-        'Set EARSHOT_COMPAT_DIR to the folder holding it (pipecat/scripts/release-evals).',
-    );
-  }
-});
+beforeAll(() => requireCorpus(CORPUS, "Pipecat's older release corpus"));
 
-describe("Pipecat's release corpus", () => {
-  it('every scenario loads with zero errors and zero warnings', () => {
+describe("Pipecat's older release corpus", () => {
+  it('every scenario loads with zero errors, and no warning but the deprecated one-scenario shape', () => {
     const scenarios = yamlFiles().filter((f) => !FRAGMENTS.includes(f));
     expect(scenarios.length).toBeGreaterThanOrEqual(30);
     for (const f of scenarios) {
       const r = inspectFile(join(SCENARIOS, f));
       const diagnostics = r.status === 'loaded' ? r.loaded.warnings : r.diagnostics;
-      expect(diagnostics, f).toEqual([]);
+      const shape = (r.status === 'loaded' && r.loaded.kind === 'simulation') ? 'persona' : 'turns';
+      expect(diagnostics.map(brief), f).toEqual([`warning(deprecated) ${shape}`]);
       expect(r.status, f).toBe('loaded');
+      expect(r.status === 'loaded' && r.scenario_file?.scenarios.map((s) => s.name), f).toEqual([f.replace(/\.yaml$/, '')]);
     }
   });
 
@@ -49,9 +47,10 @@ describe("Pipecat's release corpus", () => {
     expect(results.filter((r) => r.status === 'invalid')).toEqual([]);
   });
 
-  it('the manifest validates, and every scenario it names exists and loads', () => {
+  it('the manifest validates (its bare runner_body: paths deprecated), and every scenario it names exists and loads', () => {
     const r = inspectFile(join(CORPUS, 'manifest.yaml'));
-    expect(r.status === 'loaded' ? r.loaded.warnings : r.diagnostics).toEqual([]);
+    const diagnostics = r.status === 'loaded' ? r.loaded.warnings : r.diagnostics;
+    expect(new Set(diagnostics.map((d) => `${brief(d).replace(/\[\d+\]/, '[n]')}`))).toEqual(new Set(['warning(deprecated) suite[n].runner_body']));
     const manifest = (r.status === 'loaded' ? r.loaded : undefined) as Manifest;
     expect(manifest.kind).toBe('manifest');
     expect(manifest.scenarios_dir).toBe(SCENARIOS);
@@ -76,13 +75,8 @@ describe("Pipecat's release corpus", () => {
   });
 
   it('reads every file into the same data as PyYAML with Pipecat loader rules', () => {
-    // Debian's python3-yaml serves /usr/bin/python3; a pyenv or venv python3 on PATH may have its own PyYAML.
-    const python = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import yaml'], { encoding: 'utf8' }).status === 0);
-    if (!python) {
-      throw new Error('this check needs python3 with PyYAML (Debian: apt-get install python3-yaml); scripts/install-deps.sh --test installs it');
-    }
     const files = [join(CORPUS, 'manifest.yaml'), ...yamlFiles().map((f) => join(SCENARIOS, f))];
-    const pyyaml = JSON.parse(execFileSync(python, [join(import.meta.dirname, 'pyyaml_load.py'), ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as Record<string, unknown>;
+    const pyyaml = pyyamlLoad(files);
     for (const f of files) expect(loadRawDocument(f), f).toEqual(pyyaml[f]);
   });
 
@@ -91,9 +85,10 @@ describe("Pipecat's release corpus", () => {
     const folder = spawnSync(process.execPath, [CLI, 'validate', SCENARIOS], { encoding: 'utf8' });
     expect(folder.stderr).toBe('');
     expect(folder.status).toBe(0);
-    expect(folder.stdout).toContain(`${yamlFiles().length - 3} valid, 0 invalid, 3 skipped`);
+    const n = yamlFiles().length - 3;
+    expect(folder.stdout).toContain(`\n${n} valid, 0 invalid (${n} scripted, 0 simulations, 0 manifests; ${n} files), 3 fragments skipped\n`);
     const manifest = spawnSync(process.execPath, [CLI, 'validate', join(CORPUS, 'manifest.yaml')], { encoding: 'utf8' });
     expect(manifest.status).toBe(0);
-    expect(manifest.stdout).toContain('1 valid, 0 invalid, 0 skipped');
+    expect(manifest.stdout).toContain('\n1 valid, 0 invalid (0 scripted, 0 simulations, 1 manifest; 1 file), 0 fragments skipped\n');
   });
 });

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeWav } from '../../src/audio/index.js';
 import type { ScenarioResult } from '../../src/results/index.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
-import { CLI, earshot, readResults, type CliRun } from '../suite/cli.testutil.js';
+import { CLI } from '../support/paths.js';
+import { earshot, readResults, type CliRun } from '../suite/cli.testutil.js';
 
 /**
  * Audio end to end, offline: the real CLI in a subprocess speaks Flite into a
@@ -83,7 +84,7 @@ function channelLevels(path: string, fromMs = 0, toMs = Infinity): { user: numbe
   return { user: level(wav.channels[0]), bot: level(wav.channels[1]) };
 }
 
-const BUNDLED = ['barge_in_audio', 'capital_question_audio', 'dtmf_menu_audio', 'multi_turn_memory_audio', 'weather_function_call_audio'];
+const BUNDLED = ['barge_in/audio', 'capital_question/audio', 'dtmf_menu/audio', 'multi_turn_memory/audio', 'weather_function_call/audio'];
 const CODECS = [
   ['pipecat-eval (earshot run)', 'evalRun'],
   ['protobuf (earshot demo)', 'demo'],
@@ -98,7 +99,7 @@ describe.each(CODECS)('the bundled audio scenarios on %s', (_label, which) => {
   });
 
   it('barge-in: the user talks 1.5 s into the story (measured from its audio), the bot stops within a moment and answers the new question', () => {
-    const r = byName(out[which]).barge_in_audio;
+    const r = byName(out[which])['barge_in/audio'];
     const [, story, bargeIn] = r.turns;
     const onset = story.metrics!.bot_audio_onset_at_ms!;
     // send_after anchors on the measured onset: the first frame went out 1500 ms after it (next 20 ms tick).
@@ -120,7 +121,7 @@ describe.each(CODECS)('the bundled audio scenarios on %s', (_label, which) => {
   });
 
   it('the recording has speech on both channels: the user’s question on the left, the bot’s answer on the right', () => {
-    const r = byName(out[which]).capital_question_audio;
+    const r = byName(out[which])['capital_question/audio'];
     const wavPath = join(out[which], r.artifacts!.recording!);
     expect(r.recording_started_at_ms).toBe(0);
     const whole = channelLevels(wavPath);
@@ -138,14 +139,14 @@ describe.each(CODECS)('the bundled audio scenarios on %s', (_label, which) => {
   it('response events carry what PocketSphinx heard the bot say', () => {
     const results = byName(out[which]);
     const said = (name: string): string[] => results[name].events!.flatMap((e) => (e.name === 'response' ? [e.text] : []));
-    expect(said('capital_question_audio')).toContain('the capital of germany is berlin');
-    expect(said('weather_function_call_audio')).toContain('it is seventy five degrees and sunny in berlin');
-    expect(said('dtmf_menu_audio')).toContain('our office is located at one hundred twenty three main street');
+    expect(said('capital_question/audio')).toContain('the capital of germany is berlin');
+    expect(said('weather_function_call/audio')).toContain('it is seventy five degrees and sunny in berlin');
+    expect(said('dtmf_menu/audio')).toContain('our office is located at one hundred twenty three main street');
   });
 
   it('every turn carries metrics; a spoken turn’s voice-to-voice latency passes the scenario’s latency bound', () => {
     for (const r of readResults(out[which])) for (const t of r.turns) expect(t.metrics, `${r.name} turn ${t.index}`).toBeDefined();
-    const turn = byName(out[which]).capital_question_audio.turns[1];
+    const turn = byName(out[which])['capital_question/audio'].turns[1];
     expect(turn.status).toBe('passed');
     expect(turn.metrics!.voice_to_voice_ms).toBeGreaterThan(300);
     expect(turn.metrics!.voice_to_voice_ms).toBeLessThanOrEqual(6000);
@@ -160,7 +161,7 @@ describe('earshot demo', () => {
     expect(wavs).toHaveLength(BUNDLED.length);
     expect(readResults(out.demo).every((r) => r.artifacts?.recording && wavs.includes(r.artifacts.recording))).toBe(true);
     expect(run.stdout).toContain(`results:    ${relative(demoCwd, join(out.demo, 'results.jsonl'))}`);
-    expect(run.stdout).toMatch(/capital_question_audio turn 2 "What is the capital of Germany\?" +\d+ ms/);
+    expect(run.stdout).toMatch(/capital_question\/audio turn 2 "What is the capital of Germany\?" +\d+ ms/);
   });
 });
 

@@ -38,11 +38,13 @@ turns:
 );
 
 let bot: RefbotProcess;
-const runs: Partial<Record<'bench' | 'wrong' | 'sweep', { run: CliRun; json: string }>> = {};
+type Key = 'bench' | 'wrong' | 'sweep' | 'list' | 'pick';
+const runs: Partial<Record<Key, { run: CliRun; json: string }>> = {};
+const LIST = 'test/e2e/lists/capitals.yaml';
 
 beforeAll(async () => {
   bot = await startRefbotProcess(['-q']);
-  const go = async (key: 'bench' | 'wrong' | 'sweep', args: string[]): Promise<void> => {
+  const go = async (key: Key, args: string[]): Promise<void> => {
     const json = join(tmp(key), 'report.json');
     runs[key] = { run: await earshot(['bench', ...args, '--url', bot.url, '--json', json]).done, json };
   };
@@ -51,6 +53,7 @@ beforeAll(async () => {
     go('wrong', [WRONG, '--repeat', '2']),
     go('sweep', ['scenarios/text/barge_in.yaml', '--repeat', '1', '--sweep-interrupt', '0:300:300']),
   ]);
+  await Promise.all([go('list', [LIST, '--repeat', '2']), go('pick', [LIST, '--repeat', '1', '-s', 'france'])]);
 }, 120_000);
 
 afterAll(async () => {
@@ -64,7 +67,7 @@ describe('earshot bench', () => {
     expect(run.code).toBe(0);
     const report = readJson<BenchReport>(json);
     expect(report).toMatchObject({ runs: 4, passed: 4, failed: 0, errors: 0, repeat: 4, concurrency: 2, wire: 'pipecat-eval', url: bot.url });
-    expect(report.scenario.name).toBe('capital_question_text');
+    expect(report.scenario.name).toBe('capital_question/text');
   });
 
   it('writes each metric as count, percentiles and a histogram; unmeasured metrics are null, not zero', () => {
@@ -82,7 +85,7 @@ describe('earshot bench', () => {
 
   it('prints the same as a table with histograms and pass rates per turn', () => {
     const { stdout } = runs.bench!.run;
-    expect(stdout).toMatch(/^bench: capital_question_text × 4 \(concurrency 2\) against ws:\/\/127\.0\.0\.1:\d+ \(pipecat-eval\): 4 passed, 0 failed, 0 errors/);
+    expect(stdout).toMatch(/^bench: capital_question\/text × 4 \(concurrency 2\) against ws:\/\/127\.0\.0\.1:\d+ \(pipecat-eval\): 4 passed, 0 failed, 0 errors/);
     expect(stdout).toMatch(/metric\s+count\s+p50_ms\s+p90_ms\s+p95_ms\s+p99_ms\s+max_ms/);
     expect(stdout).toMatch(/llm_ttfb_ms\s+4\s+\d/);
     expect(stdout).toMatch(/llm_ttfb_ms:\n.*│/);
@@ -113,6 +116,25 @@ describe('earshot bench', () => {
       [300, 1, 0, 1],
     ]);
     expect(run.stdout).toContain('yield curve (turn 3: send_after llm_started + offset):');
+  });
+
+  it('benches every scripted scenario of a scenarios: list, one report each, and says the simulation is left out', () => {
+    const { run, json } = runs.list!;
+    expect(run.code).toBe(0);
+    const reports = readJson<BenchReport[]>(json);
+    expect(reports.map((r) => [r.scenario.name, r.runs, r.passed])).toEqual([
+      ['capitals/germany', 2, 2],
+      ['capitals/france', 2, 2],
+    ]);
+    expect(run.stdout).toMatch(/bench: capitals\/germany × 2[\s\S]*bench: capitals\/france × 2/);
+    expect(run.stderr).toContain('capitals/caller: skipped: simulations (persona:) cannot run yet');
+    expect(run.stderr).toMatch(/\[4\/4\]  passed.*capitals\/france/);
+  });
+
+  it('-s picks one scenario of the file: its report alone, as one object', () => {
+    const { run, json } = runs.pick!;
+    expect(run.code).toBe(0);
+    expect(readJson<BenchReport>(json)).toMatchObject({ scenario: { name: 'capitals/france' }, runs: 1, passed: 1 });
   });
 
   it('refuses a malformed range, or a sweep of a scenario without a barge-in turn, as usage errors', async () => {

@@ -1,11 +1,12 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import type { ScenarioResult } from '../../src/results/index.js';
 import { judgeRules, startLlmServer, type LlmServer } from '../support/llm-server.js';
+import { ROOT } from '../support/paths.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
 import { earshot, readResults } from '../suite/cli.testutil.js';
 
@@ -14,7 +15,6 @@ import { earshot, readResults } from '../suite/cli.testutil.js';
  * in another, real sockets. The example scenarios pass; deliberately wrong
  * scenarios fail with the failure kind that says why.
  */
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const here = (p: string): string => join(ROOT, 'test', 'e2e', p);
 const outDir = (): string => mkdtempSync(join(tmpdir(), 'earshot-e2e-'));
 

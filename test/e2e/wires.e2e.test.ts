@@ -31,16 +31,14 @@ const lines = (path: string): Array<Record<string, unknown>> =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 writeFileSync(join(dir, 'package.json'), '{}\n');
 
-const SHORT_BRAIN = file(
-  'brain.yaml',
-  `greeting: Hello.
+const SHORT_BRAIN_TEXT = `greeting: Hello.
 fallback: Sorry, I did not catch that.
 rules:
   - name: capital-japan
     when: { all: [capital, japan] }
     reply: The capital of Japan is the city of Tokyo.
-`,
-);
+`;
+const SHORT_BRAIN = file('brain.yaml', SHORT_BRAIN_TEXT);
 
 describe('the protobuf wire: what it cannot carry is refused up front', () => {
   let bot: RefbotProcess;
@@ -83,6 +81,38 @@ describe('the protobuf wire: what it cannot carry is refused up front', () => {
       expect(pass.code).toBe(0);
     } finally {
       await full.stop();
+    }
+  }, 60_000);
+
+  it("llm_marker expectations are refused up front on protobuf; a bot that reports markers itself (--bot-llm-markers) passes them", async () => {
+    const brain = file('marker-brain.yaml', `${SHORT_BRAIN_TEXT}turn_completion: true\n`);
+    const scenario = file(
+      'marked.yaml',
+      `name: marked
+turns:
+  - user: "What is the capital of Japan?"
+    expect:
+      - event: llm_marker
+        marker: complete
+        text_after: true
+      - event: llm_response
+        text_contains: Tokyo
+`,
+    );
+    const refused = out('markers-refused');
+    expect((await earshot(['run', scenario, '--wire', 'protobuf', '--url', bot.url, '--out', refused]).done).code).toBe(1);
+    const [r] = readResults(refused);
+    expect(r.status).toBe('error');
+    expect(r.error).toMatch(/marked\.yaml:5:16: error: turns\[0\]\.expect\[0\]\.event: the bot reports its LLM's markers only when they are turned on.*--bot-llm-markers/);
+
+    const marking = await startRefbotProcess(['-q', '--wire', 'protobuf', '--brain', brain, '--llm-markers']);
+    try {
+      const ok = out('markers');
+      const pass = await earshot(['run', scenario, '--wire', 'protobuf', '--bot-llm-markers', '--url', marking.url, '--out', ok]).done;
+      expect(readResults(ok).map((x) => ({ status: x.status, failures: x.failures }))).toEqual([{ status: 'passed', failures: [] }]);
+      expect(pass.code).toBe(0);
+    } finally {
+      await marking.stop();
     }
   }, 60_000);
 

@@ -1,9 +1,10 @@
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach } from 'vitest';
 import type { ScenarioResult } from '../../src/results/index.js';
+import { ROOT } from '../support/paths.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
 import { earshot, readResults, type CliRun, type Started } from '../suite/cli.testutil.js';
 
@@ -13,7 +14,6 @@ import { earshot, readResults, type CliRun, type Started } from '../suite/cli.te
  * and from inside (peak RSS through a preloaded probe), with its results read
  * back the way a user reads them.
  */
-export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const fixture = (name: string): string => join(ROOT, 'test', 'faults', 'fixtures', `${name}.yaml`);
 const PROBE = pathToFileURL(join(ROOT, 'test', 'faults', 'rss-probe.mjs')).href;
 

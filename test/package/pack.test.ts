@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../src/results/index.js';
+import { ROOT } from '../support/paths.js';
 
 /**
  * The package as a user gets it: `npm pack`, the tarball installed into a
@@ -21,7 +22,6 @@ import type { RunSummary } from '../../src/results/index.js';
  * registry on a fresh CI machine (`npm ci` caches tarballs, not metadata) and
  * unpack onnxruntime-node and sharp again: a minute, and on the network.
  */
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const run = promisify(execFile);
 
@@ -117,18 +117,18 @@ describe('the packed package', () => {
     expect(seen.exports).toEqual(PUBLIC_VALUES);
     expect(seen.reporters).toEqual(['list', 'dot', 'json', 'jsonl', 'junit', 'html', 'github']);
     expect(seen.version).toBe(manifest.version);
-    expect(seen.schemaTitle).toBe('earshot scripted scenario');
+    expect(seen.schemaTitle).toBe('earshot scenario file (scripted scenarios and simulations)');
     expect(seen.internalImport).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
 
     expect(seen.botUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
     expect(seen.botUrl).not.toMatch(/:0$/);
     expect(seen.exit).toEqual({ reason: 'closed', exitCode: 0 });
     expect(seen.interrupted).toBe(false);
-    expect(seen.results).toEqual([{ name: 'capital_question_text', status: 'passed', failures: [], turns: ['passed', 'passed'] }]);
+    expect(seen.results).toEqual([{ name: 'capital_question/text', status: 'passed', failures: [], turns: ['passed', 'passed'] }]);
     expect(seen.summary).toMatchObject({ ok: true, results: 1, planned: 1, counts: { passed: 1, failed: 0, skipped: 0, error: 0 }, pass_rate: 1 });
-    expect(seen.summary.scenarios.map((s) => [s.name, s.outcome])).toEqual([['capital_question_text', 'passed']]);
+    expect(seen.summary.scenarios.map((s) => [s.name, s.outcome])).toEqual([['capital_question/text', 'passed']]);
     expect(seen.summary.wall_ms).toBeGreaterThan(0);
-    expect(seen.hooks).toEqual(['begin:1', 'start:capital_question_text', 'turn:0:passed:0', 'turn:1:passed:0', 'end:capital_question_text:passed', 'summary:true']);
+    expect(seen.hooks).toEqual(['begin:1', 'start:capital_question/text', 'turn:0:passed:0', 'turn:1:passed:0', 'end:capital_question/text:passed', 'summary:true']);
     // The named reporters ran too: dot to the given stream, junit and the results to outDir.
     expect(seen.terminal).toContain('1 passed, 0 failed');
     expect(seen.files).toEqual(['out/results.jsonl', 'out/summary.json', 'out/junit.xml']);

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audibleBounds, type MicStream, Pacer } from '../../src/audio/index.js';
 import type { CodecName } from '../../src/protocol/index.js';
 import { createTts, type TtsProvider } from '../../src/speech/index.js';
-import { type BotProcess, Client, readTruth, shape, startBot } from './support.js';
+import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
+import { Client, readTruth, shape } from './support.js';
 
 /**
  * The reference bot hearing real speech: a Flite-spoken question streamed as
@@ -83,11 +84,11 @@ function concat(parts: Int16Array[]): Int16Array {
 }
 
 describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire', (wire: CodecName) => {
-  let bot: BotProcess;
+  let bot: RefbotProcess;
   const truthFile = join(dir, `truth-${wire}.jsonl`);
   beforeAll(async () => {
     // eval-configure reaches only the eval transport: a production (protobuf) bot enables raw VAD events itself.
-    bot = await startBot(['--wire', wire, '--brain', brainFile, '--truth-log', truthFile, ...(wire === 'protobuf' ? ['--vad-events'] : [])]);
+    bot = await startRefbotProcess(['--wire', wire, '--brain', brainFile, '--truth-log', truthFile, ...(wire === 'protobuf' ? ['--vad-events'] : [])]);
   });
   afterAll(async () => {
     await bot.stop();
@@ -260,7 +261,7 @@ rules:
   writeFileSync(twoBrain, TWO);
 
   it('--sentence-gap-ms: each pause is that much silence sent as frames, inside one speaking window', async () => {
-    const bot = await startBot(['--wire', 'protobuf', '--brain', twoBrain, '--sentence-gap-ms', String(GAP_MS)]);
+    const bot = await startRefbotProcess(['--wire', 'protobuf', '--brain', twoBrain, '--sentence-gap-ms', String(GAP_MS)]);
     try {
       const client = await Client.open(bot.url, { codec: 'protobuf' });
       await client.handshake();
@@ -284,7 +285,7 @@ rules:
   });
 
   it('--no-rtvi: greets whoever connects in bare audio frames, and sends no RTVI message at all', async () => {
-    const bot = await startBot(['--wire', 'protobuf', '--brain', twoBrain, '--no-rtvi']);
+    const bot = await startRefbotProcess(['--wire', 'protobuf', '--brain', twoBrain, '--no-rtvi']);
     try {
       const client = await Client.open(bot.url, { codec: 'protobuf' });
       const hello = await say('Hello.');

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ConnectError, parseServerMessage } from '../../src/protocol/index.js';
-import { type BotProcess, Client, readTruth, startBot } from './support.js';
+import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
+import { Client, readTruth } from './support.js';
 
 /**
  * Every fault switch of `earshot refbot --fault`, on a real subprocess: what
@@ -13,12 +14,12 @@ import { type BotProcess, Client, readTruth, startBot } from './support.js';
 const dir = mkdtempSync(join(tmpdir(), 'earshot-refbot-faults-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const bots: BotProcess[] = [];
+const bots: RefbotProcess[] = [];
 afterEach(async () => {
   await Promise.all(bots.splice(0).map((b) => b.stop()));
 });
-async function bot(...args: string[]): Promise<BotProcess> {
-  const b = await startBot(args);
+async function bot(...args: string[]): Promise<RefbotProcess> {
+  const b = await startRefbotProcess(args);
   bots.push(b);
   return b;
 }

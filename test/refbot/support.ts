@@ -1,12 +1,9 @@
 /**
- * Helpers for the reference bot's end-to-end tests: the bot as a real
- * subprocess (`node dist/cli/main.js refbot ...`, built by `npm test` before
- * vitest runs), and a raw RTVI client on a real socket that records every
- * message with its arrival time.
+ * Helpers for the reference bot's end-to-end tests (the bot itself runs as a
+ * subprocess: ../support/refbot-process.ts): a raw RTVI client on a real
+ * socket that records every message with its arrival time.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import {
   buildEvalUrl,
   type ClientConnection,
@@ -16,55 +13,6 @@ import {
   type EvalConnectFlags,
   type ServerInbound,
 } from '../../src/protocol/index.js';
-
-export const ROOT = resolve(import.meta.dirname, '..', '..');
-/** The built CLI; EARSHOT_TEST_MAIN points the tests at another build (e.g. a private one while dist/ is being rebuilt). */
-const MAIN = process.env.EARSHOT_TEST_MAIN ?? join(ROOT, 'dist', 'cli', 'main.js');
-
-export interface BotProcess {
-  url: string;
-  wire: string;
-  child: ChildProcess;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  stderr(): string;
-  stop(): Promise<void>;
-}
-
-/** Starts `earshot refbot --port 0 ...args` and waits for its "listening" line. */
-export async function startBot(args: string[] = [], timeoutMs = 15_000): Promise<BotProcess> {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npx tsc -p tsconfig.build.json)`);
-  const child = spawn(process.execPath, [MAIN, 'refbot', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
-  const line = await new Promise<RegExpExecArray>((resolveLine, reject) => {
-    const timer = setTimeout(() => reject(new Error(`refbot did not print its URL within ${timeoutMs} ms; stderr: ${err}`)), timeoutMs);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /^refbot listening on (ws:\/\/\S+) \(wire (\S+)\)$/m.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolveLine(m);
-      }
-    });
-    void exited.then((e) => {
-      clearTimeout(timer);
-      reject(new Error(`refbot exited (${e.code ?? e.signal}) before listening; stderr: ${err}`));
-    });
-  });
-  return {
-    url: line[1],
-    wire: line[2],
-    child,
-    exited,
-    stderr: () => err,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
 
 export interface Seen {
   at: number;

@@ -1,7 +1,8 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerInbound } from '../../src/protocol/index.js';
-import { type BotProcess, Client, shape, startBot } from './support.js';
+import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
+import { Client, shape } from './support.js';
 
 /**
  * The reference bot in text mode (pipecat-eval, skip_tts), as a subprocess on
@@ -9,9 +10,9 @@ import { type BotProcess, Client, shape, startBot } from './support.js';
  */
 const GREETING = 'Hello, I can answer questions. You can also press 1 for business hours, press 2 for our location, or press 3 and we will call you back.';
 
-let bot: BotProcess;
+let bot: RefbotProcess;
 beforeAll(async () => {
-  bot = await startBot();
+  bot = await startRefbotProcess();
 });
 afterAll(async () => {
   await bot.stop();
@@ -274,7 +275,7 @@ describe('eval control messages', () => {
 
 describe('lifecycle of the process', () => {
   it('eval-cancel makes the bot close the connection and exit 0', async () => {
-    const own = await startBot();
+    const own = await startRefbotProcess();
     const client = await Client.open(own.url, { flags: { skipTts: true } });
     await client.handshake();
     client.connection.send(client.messages.evalCancel());
@@ -284,7 +285,7 @@ describe('lifecycle of the process', () => {
   });
 
   it('SIGTERM stops it cleanly (exit 0), closing open connections with 1001', async () => {
-    const own = await startBot();
+    const own = await startRefbotProcess();
     const client = await Client.open(own.url, { flags: { skipTts: true } });
     await client.handshake();
     own.child.kill('SIGTERM');
@@ -293,7 +294,7 @@ describe('lifecycle of the process', () => {
   });
 
   it('trigger_disconnect runs the disconnect handler (logged); with --exit-on-disconnect the bot then exits', async () => {
-    const own = await startBot(['--exit-on-disconnect']);
+    const own = await startRefbotProcess(['--exit-on-disconnect']);
     const plain = await Client.open(own.url, { flags: { skipTts: true } });
     await plain.handshake();
     await plain.close();
@@ -307,7 +308,7 @@ describe('lifecycle of the process', () => {
   });
 
   it('a wrong flag is a one-line usage error with exit code 2', async () => {
-    await expect(startBot(['--fault', 'explode'])).rejects.toThrow(/exited \(2\).*--fault explode: unknown fault "explode"/s);
+    await expect(startRefbotProcess(['--fault', 'explode'])).rejects.toThrow(/exited \(2\).*--fault explode: unknown fault "explode"/s);
   });
 });
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
-import { earshot, readResults, ROOT } from '../suite/cli.testutil.js';
+import { ROOT } from '../support/paths.js';
+import { earshot, readResults } from '../suite/cli.testutil.js';
 
 /**
  * `factory:` code hooks run the scenario author's code, so they load only
@@ -59,14 +60,19 @@ describe('--allow-code', () => {
     expect(r.code).toBe(0);
   }, 30_000);
 
-  it('a judge.eval.factory is never loaded, even with it (no JavaScript judge factories): the trace says why', async () => {
+  it('a judge.eval.factory loads only with --allow-code; without it the scenario is refused before connecting', async () => {
     const out = mkdtempSync(join(tmpdir(), 'earshot-allow-code-judge-'));
     const marker = join(out, 'hook-imported.txt');
-    const r = await earshot(['run', here('factory_judge.yaml'), '--url', bot.url, '--out', out, '--reporter', 'dot', '--allow-code'], { EARSHOT_TEST_HOOK_MARKER: marker }).done;
+    const refused = await earshot(['run', here('factory_judge.yaml'), '--url', bot.url, '--out', out, '--reporter', 'dot'], { EARSHOT_TEST_HOOK_MARKER: marker }).done;
     expect(existsSync(marker)).toBe(false);
-    const [result] = readResults(out);
-    expect(result.failures.map((f) => f.kind)).toEqual(['no_judge']);
-    expect(readFileSync(join(out, result.artifacts!.trace!), 'utf8')).toContain('judge: not available: judge.eval.factory: is a code hook');
-    expect(r.code).toBe(1);
+    expect(readResults(out)[0]).toMatchObject({ status: 'error', error: 'scenario names code hooks (judge.eval.factory); rerun with --allow-code to load them' });
+    expect(refused.code).toBe(1);
+    const allowed = mkdtempSync(join(tmpdir(), 'earshot-allow-code-judge-'));
+    const r = await earshot(['run', here('factory_judge.yaml'), '--url', bot.url, '--out', allowed, '--reporter', 'dot', '--allow-code'], { EARSHOT_TEST_HOOK_MARKER: marker }).done;
+    expect(readFileSync(marker, 'utf8')).toMatch(/^tiny-judge imported by pid \d+\n$/);
+    const [result] = readResults(allowed);
+    expect(result.status).toBe('passed');
+    expect(result.turns[0].expectations[0].judge_reason).toBe('tiny-judge says yes');
+    expect(r.code).toBe(0);
   }, 30_000);
 });

@@ -37,7 +37,7 @@ export const HOSTILE_CLASSES = [
 ] as const;
 export type HostileClass = (typeof HOSTILE_CLASSES)[number];
 
-const GOOD = 'name: good\nturns:\n  - user: "What is the capital of Germany?"\n    expect:\n      - event: response\n        text_contains: Berlin\n';
+const GOOD = 'name: good\nscenarios:\n  - name: good\n    turns:\n      - user: "What is the capital of Germany?"\n        expect:\n          - event: response\n            text_contains: Berlin\n';
 
 function billionLaughs(levels: number, width: number): string {
   const lines = ['name: bomb', 'l0: &l0 "lol"'];
@@ -84,7 +84,7 @@ export function buildHostileProject(): HostileProject {
   symlinkSync(join(outside, 'cat.jpg'), ev('parts/cat_link.jpg'));
   add('image-symlink-escape', 'image_link.yaml', `name: image_link\nturns:\n  - user: what is this?\n    image: parts/cat_link.jpg\n    expect:\n      - event: response\n`);
   // Within the file size limit a long string is data, not an attack: it loads.
-  add('huge-string', 'huge_string.yaml', `name: long\nturns:\n  - user: "${'y'.repeat(900_000)}"\n`);
+  add('huge-string', 'huge_string.yaml', `name: long\nscenarios:\n  - name: long\n    turns:\n      - user: "${'y'.repeat(900_000)}"\n`);
   add('unknown-tag', 'python_tag.yaml', 'name: t\nturns: []\ncontext: !!python/object:os.system [ls]\n');
   return { root, outside, files };
 }

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../src/results/index.js';
 import { launchChromium, watchPage, type PageWatch } from '../support/chromium.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
-import { earshot, readResults, ROOT, type CliRun } from '../suite/cli.testutil.js';
+import { ROOT } from '../support/paths.js';
+import { earshot, readResults, type CliRun } from '../suite/cli.testutil.js';
 
 /**
  * Everything the bot says is untrusted, and so is a scenario that came from

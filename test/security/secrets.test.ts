@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLlmServer, type LlmServer } from '../support/llm-server.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
-import { earshot, readResults, ROOT, type CliRun } from '../suite/cli.testutil.js';
+import { ROOT } from '../support/paths.js';
+import { earshot, readResults, type CliRun } from '../suite/cli.testutil.js';
 
 /**
  * Secrets never leave earshot in its output. A real bot that repeats back

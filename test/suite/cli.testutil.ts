@@ -1,11 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { ScenarioResult } from '../../src/results/index.js';
+import { CLI, ROOT } from '../support/paths.js';
 
-/** The built CLI, run as a user runs it: a real process, real bots, real sockets. */
-export const ROOT = resolve(import.meta.dirname, '..', '..');
-export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 export const FIXTURES = join(ROOT, 'test', 'suite', 'fixtures');
 
 export interface CliRun {

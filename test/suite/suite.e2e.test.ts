@@ -162,7 +162,7 @@ describe('earshot suite under a signal', () => {
     expect(run.code).toBe(code);
     expect(run.stderr).toContain(`${signal}: stopping`);
     const results = readResults(out);
-    expect(results.map((r) => [r.name, r.status])).toEqual([['capital_question_text', 'passed']]);
+    expect(results.map((r) => [r.name, r.status])).toEqual([['capital_question/text', 'passed']]);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
     expect(summary.results).toBe(1);
     // Runs were left unrun: the summary says so and is not ok, though the finished one passed.

@@ -56,6 +56,23 @@ describe('the stand-in LLM server', () => {
     expect(chunks.at(-1)?.choices[0].finish_reason).toBe('length');
   });
 
+  it('answers with tool calls as OpenAI does (content null, finish_reason tool_calls), also streamed; checks the tools offered', async () => {
+    const tools = [{ type: 'function', function: { name: 'end_call', parameters: { type: 'object', properties: {} } } }];
+    server.respond(() => ({ toolCalls: [{ name: 'end_call', arguments: { success: true, reason: 'done' } }] }));
+    const body = (await (await post({ ...CHAT, tools })).json()) as { choices: Array<{ message: Record<string, unknown>; finish_reason: string }> };
+    expect(body.choices[0]).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_standin_0_0', type: 'function', function: { name: 'end_call', arguments: '{"success":true,"reason":"done"}' } }] },
+    });
+    const streamed = (await (await post({ ...CHAT, tools, stream: true })).text()).split('\n\n').filter((e) => e.includes('tool_calls'));
+    expect(JSON.parse(streamed[0].replace(/^data: /, '')).choices[0].delta.tool_calls[0]).toMatchObject({ index: 0, function: { name: 'end_call' } });
+    // Scripted tool calls for a request that offered none is a test mistake, answered with 400.
+    expect((await post(CHAT)).status).toBe(400);
+    const bad = await post({ ...CHAT, tools: [{ type: 'function', function: { name: 'has space' } }] });
+    expect(bad.status).toBe(400);
+    expect(server.rejected.at(-1)?.message).toContain('tools[0].function.name');
+  });
+
   it('refuses malformed requests the way the real API does, without calling the responder', async () => {
     let called = 0;
     server.respond(() => {

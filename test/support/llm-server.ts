@@ -35,13 +35,21 @@ export interface RejectedRequest {
   message: string;
 }
 
+/** A function call the scripted model makes (`arguments` as an object or as the raw JSON text). */
+export interface ScriptedToolCall {
+  name: string;
+  arguments: Record<string, unknown> | string;
+}
+
 /**
  * What the responder scripts: assistant content (a string), content with a
- * delay, an HTTP error (or any status and body), or no answer at all.
+ * delay, tool calls (with or without content: `finish_reason: tool_calls`, as
+ * OpenAI answers them), an HTTP error (or any status and body), or no answer.
  */
 export type ScriptedReply =
   | string
   | { content: string; delayMs?: number; finishReason?: string }
+  | { toolCalls: ScriptedToolCall[]; content?: string; delayMs?: number }
   | { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number }
   | { hang: true };
 
@@ -123,20 +131,31 @@ export async function startLlmServer(responder?: Responder): Promise<LlmServer> 
       res.end(text);
       return;
     }
-    const content = typeof reply === 'string' ? reply : reply.content;
-    const finishReason = typeof reply === 'string' ? 'stop' : (reply.finishReason ?? 'stop');
+    const toolCalls =
+      typeof reply !== 'string' && 'toolCalls' in reply
+        ? reply.toolCalls.map((c, i) => ({
+            id: `call_standin_${logged.index}_${i}`,
+            type: 'function',
+            function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+          }))
+        : undefined;
+    if (toolCalls && !Array.isArray(logged.body.tools)) return reject(400, 'llm-server: scripted tool calls for a request that offered no tools');
+    const content = typeof reply === 'string' ? reply : (reply.content ?? '');
+    const finishReason = toolCalls ? 'tool_calls' : typeof reply === 'string' || !('finishReason' in reply) ? 'stop' : (reply.finishReason ?? 'stop');
     const id = `chatcmpl-standin-${logged.index}`;
     const created = Math.floor(Date.now() / 1000);
     if (logged.body.stream === true) {
-      streamCompletion(res, { id, created, model: logged.body.model, content, finishReason });
+      streamCompletion(res, { id, created, model: logged.body.model, content, finishReason, ...(toolCalls ? { toolCalls } : {}) });
       return;
     }
+    // OpenAI sends content null beside tool calls when the model said nothing.
+    const message = toolCalls ? { role: 'assistant', content: content === '' ? null : content, tool_calls: toolCalls } : { role: 'assistant', content };
     sendJson(res, 200, {
       id,
       object: 'chat.completion',
       created,
       model: logged.body.model,
-      choices: [{ index: 0, message: { role: 'assistant', content }, logprobs: null, finish_reason: finishReason }],
+      choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
       usage: { prompt_tokens: Math.ceil(rawBody.length / 4), completion_tokens: Math.ceil(content.length / 4), total_tokens: Math.ceil((rawBody.length + content.length) / 4) },
     });
   }
@@ -187,6 +206,8 @@ export interface JudgePromptView {
   replyLines: string[];
   /** The latest exchange's user text, or `[DTMF ...]` for keys. */
   latestUser?: string;
+  /** For an `eval:` on a function call: the call judged, `"name" with arguments {...}`. */
+  call?: string;
   /** The whole user message, for rules that need more. */
   prompt: string;
   system: string;
@@ -249,6 +270,8 @@ export function readJudgePrompt(request: LoggedRequest): JudgePromptView | undef
     system,
   };
   if (latestUser !== undefined) view.latestUser = latestUser;
+  const callLine = lines.find((l) => l.startsWith(PROMPT_LINES.judgedCall));
+  if (callLine) view.call = callLine.slice(PROMPT_LINES.judgedCall.length);
   return view;
 }
 
@@ -271,6 +294,15 @@ function validate(rawBody: string): ChatCompletionRequestBody | string {
     if (typeof msg.content !== 'string' && !Array.isArray(msg.content)) return `messages[${i}].content must be a string or an array of parts`;
   }
   if (b.stream !== undefined && typeof b.stream !== 'boolean') return "'stream' must be a boolean";
+  if (b.tools !== undefined) {
+    if (!Array.isArray(b.tools) || b.tools.length === 0) return "'tools' must be a non-empty array";
+    for (const [i, t] of (b.tools as unknown[]).entries()) {
+      const tool = t as { type?: unknown; function?: { name?: unknown; parameters?: unknown } } | null;
+      if (typeof tool !== 'object' || tool === null || tool.type !== 'function') return `tools[${i}].type must be 'function'`;
+      if (typeof tool.function?.name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(tool.function.name)) return `tools[${i}].function.name must match ^[a-zA-Z0-9_-]{1,64}$`;
+      if (tool.function.parameters !== undefined && (typeof tool.function.parameters !== 'object' || tool.function.parameters === null)) return `tools[${i}].function.parameters must be a JSON Schema object`;
+    }
+  }
   return b as ChatCompletionRequestBody;
 }
 
@@ -291,7 +323,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 
 function streamCompletion(
   res: ServerResponse,
-  c: { id: string; created: number; model: string; content: string; finishReason: string },
+  c: { id: string; created: number; model: string; content: string; finishReason: string; toolCalls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }> },
 ): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const chunk = (delta: Record<string, unknown>, finish: string | null): string =>
@@ -299,6 +331,7 @@ function streamCompletion(
   res.write(chunk({ role: 'assistant', content: '' }, null));
   // A few pieces, split on word boundaries, so a client really has to join deltas.
   for (const piece of c.content.match(/\S+\s*|\s+/g) ?? []) res.write(chunk({ content: piece }, null));
+  if (c.toolCalls) res.write(chunk({ tool_calls: c.toolCalls.map((t, index) => ({ index, ...t })) }, null));
   res.write(chunk({}, c.finishReason));
   res.end('data: [DONE]\n\n');
 }

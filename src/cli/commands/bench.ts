@@ -9,6 +9,10 @@ import { addBotFlags, addTrustFlags, sessionSettings, type BotFlags, type TrustF
 import { abortOnSignals } from '../signals.js';
 
 interface BenchFlags extends AudioFlags, BotFlags, TrustFlags {
+  scenario?: string;
+  strict?: boolean;
+  /** `--judge` (registered by the session flags, when they offer it). */
+  judge?: string;
   repeat: number;
   concurrency: number;
   json?: string;
@@ -29,11 +33,16 @@ set to each offset, --repeat times per offset, and adds the yield curve: per off
 were a barge-in (bot audio playing when the user started), how many yielded, how many got a
 bot-interrupted event, and the interruption latency.
 
+A file holding several scenarios (a scenarios: list) is benched scenario by scenario, one
+report each; -s picks one of them. --json then holds an array of reports, one per scenario
+(a single report object when one scenario was benched). The file's warnings are printed
+first; --strict makes them errors.
+
 Exit 0 when every run passed, 1 when any failed or could not run, 2 for usage errors; the report
 and --json are written either way.`;
 
 /**
- * `earshot bench <scenario> --url ws://... --repeat N`: the scenario N times, latency
+ * `earshot bench <scenario> --url ws://... --repeat N`: each scenario of the file N times, latency
  * distributions and pass rates per turn. Exit 0 when every run passed, 1 when any
  * failed, 2 for usage errors; the report (and --json) is written either way.
  */
@@ -45,6 +54,8 @@ export const benchCommand: CliCommand = {
       .description('Run one scenario many times against a running bot: latency percentiles, histograms, pass rate per turn, barge-in yield curve')
       .argument('<scenario>', 'one scenario file');
     addBotFlags(command)
+      .option('-s, --scenario <name>', 'only this scenario of the file: its <file>/<scenario> name, either half of it, or a glob')
+      .option('--strict', 'treat every warning of the file as an error (exit 2 before anything runs)')
       .option('-r, --repeat <n>', 'runs (per offset with --sweep-interrupt)', positiveInt, 10)
       .option('-c, --concurrency <n>', 'sessions at a time, each its own connection', positiveInt, 1)
       .option('--json <file>', 'write the report as JSON')
@@ -64,6 +75,9 @@ export const benchCommand: CliCommand = {
       try {
         const outcome = await runBench({
           path,
+          ...(flags.scenario !== undefined ? { scenario: flags.scenario } : {}),
+          ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
+          strict: flags.strict === true,
           url: flags.url,
           repeat: flags.repeat,
           concurrency: flags.concurrency,
@@ -77,10 +91,11 @@ export const benchCommand: CliCommand = {
           signal: signals.signal,
           onProgress: (line) => void process.stderr.write(`${line}\n`),
         });
-        process.stdout.write(`${renderBenchReport(outcome.report, { ascii: flags.ascii })}\n`);
-        if (flags.json) await writeFile(flags.json, `${JSON.stringify(outcome.report, null, 2)}\n`);
-        const { report } = outcome;
-        process.exitCode = signals.exitCode() ?? (report.runs > 0 && report.passed === report.runs ? 0 : 1);
+        const { reports } = outcome;
+        process.stdout.write(`${reports.map((r) => renderBenchReport(r, { ascii: flags.ascii })).join('\n\n')}\n`);
+        if (flags.json) await writeFile(flags.json, `${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`);
+        const allPassed = reports.length > 0 && reports.every((r) => r.runs > 0 && r.passed === r.runs);
+        process.exitCode = signals.exitCode() ?? (allPassed ? 0 : 1);
       } finally {
         signals.dispose();
       }

@@ -17,4 +17,6 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'demo', load: async () => (await import('./demo.js')).demoCommand },
   { name: 'bench', load: async () => (await import('./bench.js')).benchCommand },
   { name: 'calibrate', load: async () => (await import('./calibrate.js')).calibrateCommand },
+  { name: 'compare', load: async () => (await import('./compare.js')).compareCommand },
+  { name: 'judge', load: async () => (await import('./judge.js')).judgeCommand },
 ];

@@ -13,6 +13,7 @@ interface RefbotFlags {
   rtvi: boolean;
   reportLevel?: FunctionCallReportLevel;
   vadEvents?: boolean;
+  llmMarkers?: boolean;
   truthLog?: string;
   fault?: string[];
   voice: string;
@@ -56,6 +57,7 @@ export const refbotCommand: CliCommand = {
         ]),
       )
       .option('--vad-events', 'send raw VAD events (vad-user-*-speaking) from the start, as RTVIObserverParams(vad_user_speaking_enabled=True)')
+      .option('--llm-markers', "report the LLM's turn-completion markers (bot-llm-marker) from the start, as RTVIObserverParams(bot_llm_marker_enabled=True)")
       .option('--no-rtvi', 'a bot without RTVI: bare audio frames only (protobuf wire), talking from the moment a client connects; test it with earshot --handshake none')
       .option('--truth-log <file>', 'append ground truth as JSONL: speech edges heard, first bot audio sent, barge-in stops (sample positions and times)')
       .option(
@@ -79,6 +81,7 @@ export const refbotCommand: CliCommand = {
           noRtvi: !flags.rtvi,
           ...(flags.reportLevel ? { reportLevel: flags.reportLevel } : {}),
           vadEvents: flags.vadEvents === true,
+          llmMarkers: flags.llmMarkers === true,
           truthLog: flags.truthLog,
           faults,
           voice: flags.voice,

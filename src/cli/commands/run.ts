@@ -3,18 +3,26 @@ import { isCodecName, parseBotUrl } from '../../protocol/index.js';
 import { runScenarios } from '../../runner/index.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
+import { positiveInt } from '../options.js';
 import { addBotFlags, addTrustFlags, sessionSettings, type BotFlags, type TrustFlags } from '../session-flags.js';
 import { abortOnSignals } from '../signals.js';
 
 interface RunFlags extends AudioFlags, BotFlags, TrustFlags {
+  strict?: boolean;
+  /** `--judge` (registered by the session flags, when they offer it). */
+  judge?: string;
   out?: string;
   reporter: string;
   stopBot?: boolean;
   triggerDisconnect?: boolean;
   verbose?: boolean;
+  repeat: number;
 }
 
-/** `earshot run <scenarios...> --url ws://...`: exit 0 when all pass, 1 when any fails, 2 for usage errors. */
+/**
+ * `earshot run <scenarios...> --url ws://...`: every scenario of every file; exit 0 when all pass
+ * (a simulation is reported skipped), 1 when any fails, 2 for usage errors (`--strict`: any warning).
+ */
 export const runCommand: CliCommand = {
   name: 'run',
   register(program: Command): void {
@@ -27,6 +35,8 @@ export const runCommand: CliCommand = {
       .option('--reporter <list>', 'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)', 'list')
       .option('--stop-bot', 'ask the bot to shut down after each scenario (eval-cancel; RTVI disconnect-bot on protobuf)')
       .option('--trigger-disconnect', "fire the bot's on_client_disconnected handler when each scenario ends")
+      .option('--strict', 'treat every warning of the files as an error (exit 2 before anything runs)')
+      .option('-r, --repeat <n>', 'run every scenario n times (pass rates with Wilson intervals at the end)', positiveInt, 1)
       .option('-v, --verbose', 'print the debug trace as it happens');
     addTrustFlags(command);
     addAudioFlags(command).action(async (paths: string[], flags: RunFlags) => {
@@ -42,15 +52,18 @@ export const runCommand: CliCommand = {
           defaultWithinMs: flags.timeout,
           allowOutsideRoot: flags.allowOutsideRoot,
           allowCode: flags.allowCode,
+          strict: flags.strict === true,
+          ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
           stopBot: flags.stopBot,
           triggerDisconnect: flags.triggerDisconnect,
+          repeat: flags.repeat,
           verbose: flags.verbose,
           signal: signals.signal,
           audio: audioSettings(flags),
           session: sessionSettings(flags),
         });
         const signalled = signals.exitCode();
-        process.exitCode = signalled ?? (outcome.results.every((r) => r.status === 'passed') ? 0 : 1);
+        process.exitCode = signalled ?? (outcome.summary.ok ? 0 : 1);
       } finally {
         signals.dispose();
       }

@@ -1,7 +1,19 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { isCodecName, type CodecName } from '../../protocol/index.js';
-import { describePlan, loadSuiteManifest, parseShard, planSuite, runSuite, type ShardSpec } from '../../runner/index.js';
+import { UsageError } from '../../core/errors.js';
+import {
+  describePlan,
+  parseShard,
+  prepareSuite,
+  replacedBlocks,
+  runSuite,
+  unrunnableLines,
+  warningLines,
+  type ScenarioKind,
+  type ShardSpec,
+  type SuiteOptions,
+} from '../../runner/index.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt, secondsToMs } from '../options.js';
@@ -11,6 +23,13 @@ import { abortOnSignals } from '../signals.js';
 interface SuiteFlags extends AudioFlags, TrustFlags, WireFlags {
   pattern?: string;
   scenario?: string;
+  kind?: ScenarioKind;
+  scenariosDir?: string;
+  /** -a: record conversation audio (Pipecat's flag; the same as --record). */
+  audio?: boolean;
+  strict?: boolean;
+  /** `--judge` (registered by the session flags, when they offer it). */
+  judge?: string;
   concurrency?: number;
   repeat?: number;
   shard?: string;
@@ -46,12 +65,13 @@ export const suiteCommand: CliCommand = {
       .command('suite')
       .description('Spawn the bots of a suite manifest (Pipecat format) and run their scenarios, several at a time')
       .argument('<manifest>', 'suite manifest (YAML with suite:)')
-      .option('-p, --pattern <text>', 'only bots whose bot: contains this')
-      .option('-s, --scenario <name>', 'only the scenario with this name')
+      .option('-p, --pattern <text>', "only entries whose name: or bot: path contains this")
+      .option('-s, --scenario <name>', 'only this scenario: its <file>/<scenario> name, or either half of it (a file name selects all its scenarios), or a glob')
+      .option('-k, --kind <kind>', 'only scenarios of this kind: script or simulation', kindArg)
       .option('-c, --concurrency <n>', 'runs at once (overrides the manifest)', positiveInt)
-      .option('-r, --repeat <n>', 'run each (bot, scenario) n times (overrides the manifest)', positiveInt)
+      .option('-r, --repeat <n>', "run each (entry, scenario) n times (overrides the manifest; also replaces each simulation's runs:)", positiveInt)
       .option('--shard <I/N>', 'run only shard I of N of the expanded run list (deterministic, balanced)')
-      .option('--out <dir>', 'output folder (default <runs_dir>/<name>, else runs/<timestamp>)')
+      .option('--out <dir>', 'the output folder itself, not with -n/--runs-dir (default <runs_dir>/<name>; runs_dir default runs)')
       .option('-n, --name <name>', 'name of the run folder under runs_dir (default a timestamp)')
       .option('--runs-dir <dir>', "base folder for runs (overrides the manifest's runs_dir)")
       .option('--reporter <list>', 'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)', 'list')
@@ -60,68 +80,72 @@ export const suiteCommand: CliCommand = {
       .option('--python <path>', 'interpreter for {python} (overrides the manifest; default python3)')
       .option('--base-port <n>', 'first port to try (overrides the manifest); busy ports are skipped', positiveInt)
       .option('--bots-dir <dir>', "folder bot: paths resolve in (overrides the manifest's bots_dir)")
+      .option('--scenarios-dir <dir>', "folder bare scenario names resolve in (overrides the manifest's scenarios_dir)")
+      .option('-a, --audio', 'record conversation audio (as --record)')
+      .option('--strict', 'treat every warning of the manifest and its scenario files as an error (exit 2 before anything runs)')
       .option('--spawn-timeout <seconds>', 'how long a bot may take to accept connections (default 60)', secondsToMs)
       .option('--connect-timeout <seconds>', 'WebSocket connect budget once the port accepts (default 10)', secondsToMs)
       .option('--stop-timeout <seconds>', 'how long a bot may take to exit after eval-cancel (disconnect-bot on protobuf) before SIGTERM (default 10)', secondsToMs)
       .option('-t, --timeout <seconds>', 'default within_ms for expectations without one (default 60)', secondsToMs)
       .option('--trigger-disconnect', "fire the bot's on_client_disconnected handler when each scenario ends")
-      .option('--list', 'print the runs this invocation would make (after -p, -s, --shard) and exit')
+      .option('--list', 'print the runs this invocation would make (after -p, -s, -k, --shard) and exit')
       .option('-v, --verbose', 'print every run’s debug trace as it happens, prefixed with bot and scenario');
     addWireFlags(command);
     addTrustFlags(command);
     addAudioFlags(command).action(async (manifestPath: string, flags: SuiteFlags) => {
       if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
+      if (flags.audio && flags.record === false) throw new UsageError('-a/--audio records audio; it cannot go with --no-record');
       const shard: ShardSpec | undefined = flags.shard === undefined ? undefined : parseShard(flags.shard);
+      const options: SuiteOptions = {
+        manifest: manifestPath,
+        pattern: flags.pattern,
+        scenario: flags.scenario,
+        kind: flags.kind,
+        scenariosDir: flags.scenariosDir,
+        strict: flags.strict === true,
+        ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
+        concurrency: flags.concurrency,
+        repeat: flags.repeat,
+        shard,
+        outDir: flags.out,
+        name: flags.name,
+        runsDir: flags.runsDir,
+        reporter: flags.reporter,
+        spawn: flags.spawn,
+        python: flags.python,
+        basePort: flags.basePort,
+        botsDir: flags.botsDir,
+        spawnTimeoutMs: flags.spawnTimeout,
+        connectTimeoutMs: flags.connectTimeout,
+        stopTimeoutMs: flags.stopTimeout,
+        defaultWithinMs: flags.timeout,
+        triggerDisconnect: flags.triggerDisconnect,
+        allowOutsideRoot: flags.allowOutsideRoot,
+        allowCode: flags.allowCode,
+        selfCommand: SELF,
+        verbose: flags.verbose,
+        audio: { ...audioSettings(flags), ...(flags.audio ? { record: true } : {}) },
+        session: {
+          ...wireSettings(flags),
+          codec: flags.wire,
+          ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
+          noJudgeCache: flags.judgeCache === false,
+        },
+      };
       if (flags.list) {
-        const manifest = await loadSuiteManifest(manifestPath, { allowOutsideRoot: flags.allowOutsideRoot, cwd: process.cwd() });
-        const plan = planSuite(manifest, {
-          pattern: flags.pattern,
-          scenario: flags.scenario,
-          repeat: flags.repeat,
-          shard,
-          botsDir: flags.botsDir,
-          defaultWithinMs: flags.timeout,
-          allowOutsideRoot: flags.allowOutsideRoot,
-          cwd: process.cwd(),
-        });
+        const plan = await prepareSuite(options);
+        const cwd = process.cwd();
+        for (const line of warningLines(plan.warnings, cwd)) process.stderr.write(`${line}\n`);
+        // A dry run: what would refuse the run is said, but the plan is listed either way.
+        const scripted = plan.runs.flatMap((r) => (r.loaded.kind === 'script' ? [r.loaded] : []));
+        const refused = unrunnableLines(scripted, replacedBlocks(options), cwd);
+        if (refused.length) process.stderr.write(`a run would refuse to start (cannot run in Node):\n${refused.join('\n')}\n`);
         process.stdout.write(`${describePlan(plan).join('\n')}\n`);
         return;
       }
       const signals = abortOnSignals();
       try {
-        const outcome = await runSuite({
-          manifest: manifestPath,
-          pattern: flags.pattern,
-          scenario: flags.scenario,
-          concurrency: flags.concurrency,
-          repeat: flags.repeat,
-          shard,
-          outDir: flags.out,
-          name: flags.name,
-          runsDir: flags.runsDir,
-          reporter: flags.reporter,
-          spawn: flags.spawn,
-          python: flags.python,
-          basePort: flags.basePort,
-          botsDir: flags.botsDir,
-          spawnTimeoutMs: flags.spawnTimeout,
-          connectTimeoutMs: flags.connectTimeout,
-          stopTimeoutMs: flags.stopTimeout,
-          defaultWithinMs: flags.timeout,
-          triggerDisconnect: flags.triggerDisconnect,
-          allowOutsideRoot: flags.allowOutsideRoot,
-          allowCode: flags.allowCode,
-          selfCommand: SELF,
-          verbose: flags.verbose,
-          signal: signals.signal,
-          audio: audioSettings(flags),
-          session: {
-            ...wireSettings(flags),
-            codec: flags.wire,
-            ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
-            noJudgeCache: flags.judgeCache === false,
-          },
-        });
+        const outcome = await runSuite({ ...options, signal: signals.signal });
         process.exitCode = signals.exitCode() ?? (outcome.summary.ok ? 0 : 1);
       } finally {
         signals.dispose();
@@ -129,3 +153,8 @@ export const suiteCommand: CliCommand = {
     });
   },
 };
+
+function kindArg(value: string): ScenarioKind {
+  if (value === 'script' || value === 'simulation') return value;
+  throw new InvalidArgumentError(`expected script or simulation, got "${value}"`);
+}

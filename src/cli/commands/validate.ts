@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { Redactor } from '../../core/redact.js';
 import { UsageError } from '../../core/errors.js';
-import { displayPath, formatDiagnostic, validatePaths, type FileValidation } from '../../scenario/index.js';
+import { displayPath, formatDiagnostic, validatePaths, type Diagnostic, type FileValidation } from '../../scenario/index.js';
 import type { CliCommand } from '../command.js';
 
 interface ValidateFlags {
   json?: boolean;
   allowOutsideRoot?: boolean;
+  strict?: boolean;
 }
 
 /** `earshot validate <files-or-dirs...>`: exit 0 when every file is valid, 1 when any is invalid, 2 on usage errors. */
@@ -15,12 +16,13 @@ export const validateCommand: CliCommand = {
   register(program: Command): void {
     program
       .command('validate')
-      .description('Check scenario, simulation and suite manifest files (folders are searched for *.yaml / *.yml)')
+      .description('Check scenario files, simulations and suite manifests (folders are searched for *.yaml / *.yml)')
       .argument('<paths...>', 'files or folders')
-      .option('--json', 'print one JSON array of the normalized files (includes resolved, defaults filled in)')
+      .option('--json', 'print one JSON array: an object per scenario (normalized: includes resolved, defaults filled in), per manifest and per other file')
       .option('--allow-outside-root', 'let !include, image: and audio: reach outside the scenario root')
+      .option('--strict', 'treat every warning as an error')
       .action((paths: string[], flags: ValidateFlags) => {
-        const results = validatePaths(paths, { allowOutsideRoot: flags.allowOutsideRoot === true });
+        const results = validatePaths(paths, { allowOutsideRoot: flags.allowOutsideRoot === true, strict: flags.strict === true });
         if (results.length === 0) throw new UsageError(`no .yaml or .yml files found in ${paths.join(', ')}`);
         process.stdout.write(flags.json ? jsonReport(results) : humanReport(results, process.cwd()));
         process.exitCode = results.some((r) => r.status === 'invalid') ? 1 : 0;
@@ -28,33 +30,100 @@ export const validateCommand: CliCommand = {
   },
 };
 
+/** Counts for the last line: scenarios (and manifests) valid or invalid, and the fragments skipped. */
+function counts(results: FileValidation[]): string {
+  let valid = 0;
+  let invalid = 0;
+  let scripted = 0;
+  let simulations = 0;
+  let manifests = 0;
+  let fragments = 0;
+  for (const r of results) {
+    if (r.status === 'skipped') fragments++;
+    else if (r.kind === 'scenarios') {
+      for (const s of r.scenarios) {
+        if (s.status === 'valid') {
+          valid++;
+          if (s.kind === 'script') scripted++;
+          else simulations++;
+        } else invalid++;
+      }
+    } else if (r.status === 'valid') {
+      valid++;
+      manifests++;
+    } else invalid++;
+  }
+  const files = results.filter((r) => r.status !== 'skipped').length;
+  const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+  const parts = [`${scripted} scripted`, plural(simulations, 'simulation'), plural(manifests, 'manifest')].join(', ');
+  return `${valid} valid, ${invalid} invalid (${parts}; ${plural(files, 'file')}), ${plural(fragments, 'fragment')} skipped`;
+}
+
 function humanReport(results: FileValidation[], cwd: string): string {
   const lines: string[] = [];
-  const counts = { valid: 0, invalid: 0, skipped: 0 };
   for (const r of results) {
-    counts[r.status]++;
     const file = displayPath(r.file, cwd);
     if (r.status === 'skipped') {
-      lines.push(`skipped  ${file} (not a scenario, simulation or manifest: an include fragment)`);
+      const users = r.used_by ?? [];
+      const first = users[0] ? displayPath(users[0], cwd) : '';
+      const more = users.length > 1 ? ` and ${users.length - 1} more` : '';
+      lines.push(`skipped  ${file} (include fragment, used by ${first}${more})`);
       continue;
     }
-    const what = r.loaded ? ` (${r.loaded.kind}${'name' in r.loaded ? `: ${r.loaded.name}` : ''})` : '';
-    lines.push(`${r.status.padEnd(8)} ${file}${what}`);
-    for (const d of r.diagnostics) lines.push(`  ${formatDiagnostic(d, { cwd })}`);
+    lines.push(`${r.status.padEnd(8)} ${file}${summary(r)}`);
+    for (const line of diagnosticLines(r, cwd)) lines.push(`  ${line}`);
   }
-  lines.push('', `${counts.valid} valid, ${counts.invalid} invalid, ${counts.skipped} skipped`);
+  lines.push('', counts(results));
   return `${lines.join('\n')}\n`;
 }
 
-/** Valid files as their normalized model (source locations left out), the others with their diagnostics. */
+/** `(manifest)`, `(script: greeting)`, `(3 scripted, 1 simulation: voicemail/a, ...)`. */
+function summary(r: FileValidation): string {
+  if (r.kind === 'manifest') return ' (manifest)';
+  if (r.kind !== 'scenarios' || !r.scenarios.some((s) => s.kind)) return '';
+  if (r.scenarios.length === 1 && r.scenarios[0].kind) return ` (${r.scenarios[0].kind}: ${r.scenarios[0].id})`;
+  const scripted = r.scenarios.filter((s) => s.kind === 'script').length;
+  const sims = r.scenarios.filter((s) => s.kind === 'simulation').length;
+  const kinds = [scripted ? `${scripted} scripted` : '', sims ? `${sims} simulation${sims > 1 ? 's' : ''}` : ''].filter(Boolean).join(', ');
+  return ` (${kinds || `${r.scenarios.length} scenarios`}: ${r.scenarios.map((s) => s.id).join(', ')})`;
+}
+
+/** Each problem once; one that only some scenarios of a file have names them. */
+function diagnosticLines(r: FileValidation, cwd: string): string[] {
+  const whose = new Map<string, string[]>();
+  const key = (d: Diagnostic): string => JSON.stringify([d.severity, d.file, d.line, d.col, d.path, d.message]);
+  for (const s of r.scenarios) for (const d of s.diagnostics) whose.set(key(d), [...(whose.get(key(d)) ?? []), s.id]);
+  return r.diagnostics.map((d) => {
+    const ids = whose.get(key(d)) ?? [];
+    const only = r.scenarios.length > 1 && ids.length > 0 && ids.length < r.scenarios.length ? ` [${ids.join(', ')}]` : '';
+    return `${formatDiagnostic(d, { cwd })}${only}`;
+  });
+}
+
+/**
+ * One object per scenario: `id`, `file`, `kind` (script | simulation),
+ * `status`, `diagnostics`, and the normalized model (source locations left
+ * out); one per manifest (`kind: "manifest"`), per fragment (`"fragment"`)
+ * and per file that is none of these (`kind: null`).
+ */
 function jsonReport(results: FileValidation[]): string {
-  const entries = results.map((r) => {
-    if (r.loaded) {
-      const { locations: _locations, ...model } = r.loaded;
-      return { ...model, status: r.status };
+  const entries = results.flatMap((r): Record<string, unknown>[] => {
+    if (r.kind === 'scenarios' && r.scenarios.length > 0) {
+      return r.scenarios.map((s) => {
+        const model = s.loaded ? withoutSourceMaps(s.loaded) : {};
+        return { ...model, id: s.id, file: s.file, kind: s.kind, status: s.status, diagnostics: s.diagnostics };
+      });
     }
-    return { kind: null, file: r.file, status: r.status, diagnostics: r.diagnostics };
+    if (r.loaded) return [{ ...withoutSourceMaps(r.loaded), id: r.file, status: r.status, diagnostics: r.diagnostics }];
+    const entry: Record<string, unknown> = { id: r.file, file: r.file, kind: r.kind, status: r.status, diagnostics: r.diagnostics };
+    if (r.used_by) entry.used_by = r.used_by;
+    return [entry];
   });
   // A scenario may carry an api_key; the environment's secrets are masked too.
   return `${JSON.stringify(new Redactor(process.env).value(entries), null, 2)}\n`;
+}
+
+function withoutSourceMaps(model: object): Record<string, unknown> {
+  const { locations: _locations, warnings: _warnings, ...rest } = model as Record<string, unknown>;
+  return rest;
 }

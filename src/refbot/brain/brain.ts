@@ -11,9 +11,11 @@ import { errorMessage } from '../../core/errors.js';
 import { compileBrain, type BrainSpec, type Responder } from './compile.js';
 import { matchWhen, type Captures } from './matching.js';
 import { chunkText, normalizeText, parseTemplate, renderTemplate, splitSentences, tidyText } from './text.js';
+import { markReply, type ReplyMarker, type TurnMarkerKind } from './markers.js';
 import { BrainError, type JsonValue } from './yaml-reader.js';
 
 export { BrainError, type JsonValue } from './yaml-reader.js';
+export type { ReplyMarker } from './markers.js';
 export { normalizeText } from './text.js';
 
 /** A function call the bot reports (`llm-function-call-in-progress`) and runs for `durationMs`. */
@@ -38,6 +40,8 @@ export interface Reply {
   isStory: boolean;
   /** What produced it: `greeting`, `story`, `rule:<name>`, `keypad:<key>`, `keypad:<key>:collected`, `keypad:invalid`, `fallback`. */
   source: string;
+  /** With a `turn_completion:` brain: the marker the response carries (markers.ts); an incomplete turn says nothing. */
+  marker?: ReplyMarker;
 }
 
 export type BrainInput = { kind: 'text'; text: string } | { kind: 'dtmf'; digits: string };
@@ -81,7 +85,7 @@ export class Brain {
   }
 
   greeting(memory?: BrainMemory): Reply {
-    const reply = makeReply(this.spec.greeting, [], false, 'greeting');
+    const reply = this.marked(makeReply(this.spec.greeting, [], false, 'greeting'));
     memory?.history.push({ role: 'assistant', content: reply.text });
     return reply;
   }
@@ -121,9 +125,19 @@ export class Brain {
     }
   }
 
-  private record(memory: BrainMemory, said: string, reply: Reply): Reply {
+  private record(memory: BrainMemory, said: string, answer: Reply): Reply {
+    const reply = this.marked(answer);
     memory.history.push({ role: 'user', content: said }, { role: 'assistant', content: reply.text });
     return reply;
+  }
+
+  /** The reply with its turn-completion marker, when the brain writes markers (a rule's own kind, else complete). */
+  private marked(reply: Reply): Reply {
+    const markers = this.spec.turnCompletion;
+    if (!markers) return reply;
+    const rule = reply.source.startsWith('rule:') ? this.spec.rules.find((r) => `rule:${r.name}` === reply.source) : undefined;
+    const kind: TurnMarkerKind = rule?.marker ?? 'complete';
+    return { ...reply, marker: markReply(markers, kind, reply.text) };
   }
 
   private answer(text: string, memory: BrainMemory): Reply {

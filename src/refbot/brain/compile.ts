@@ -5,6 +5,7 @@
  */
 import { phrasePattern, type Condition, type Term, type TermAlternative, type VocabEntry } from './matching.js';
 import { normalizeText, parseTemplate, TemplateSyntaxError, tidyText, type Template } from './text.js';
+import { DEFAULT_MARKERS, isMarkerKind, MARKER_KINDS, type MarkerSet, type TurnMarkerKind } from './markers.js';
 import { YamlReader, type JsonValue, type Located } from './yaml-reader.js';
 
 export interface CallSpec {
@@ -25,6 +26,8 @@ export interface RuleSpec extends Responder {
   readonly name: string;
   readonly when: readonly Condition[];
   readonly needs: readonly string[];
+  /** With `turn_completion:`, the turn-completion marker of the reply: `short`/`long` hold the turn (the bot says nothing). */
+  readonly marker: TurnMarkerKind;
 }
 
 export interface KeypadOption extends Responder {
@@ -46,6 +49,8 @@ export interface BrainSpec {
   readonly story: { readonly when: readonly Condition[]; readonly text: string } | null;
   readonly rules: readonly RuleSpec[];
   readonly keypad: KeypadSpec | null;
+  /** `turn_completion:`: every reply carries a turn-completion marker (markers.ts); null: no markers. */
+  readonly turnCompletion: MarkerSet | null;
 }
 
 const NAME = /^[a-z_][a-z0-9_]*$/;
@@ -61,7 +66,8 @@ class Compiler {
   constructor(private readonly y: YamlReader) {}
 
   compile(): BrainSpec {
-    const top = this.y.map(this.y.root, ['vocab', 'greeting', 'fallback', 'story', 'rules', 'keypad'], ['greeting', 'fallback']);
+    const top = this.y.map(this.y.root, ['vocab', 'greeting', 'fallback', 'story', 'rules', 'keypad', 'turn_completion'], ['greeting', 'fallback']);
+    const turnCompletion = this.turnCompletion(top.get('turn_completion'));
     const vocab = top.get('vocab');
     if (vocab) this.compileVocab(vocab);
     const greeting = this.fixedText(top.get('greeting')!);
@@ -73,7 +79,7 @@ class Compiler {
       story = { when: this.when(s.get('when')!), text: this.fixedText(s.get('reply')!) };
     }
     const rulesAt = top.get('rules');
-    const rules = rulesAt && !this.y.isEmpty(rulesAt) ? this.y.seq(rulesAt).map((r) => this.rule(r)) : [];
+    const rules = rulesAt && !this.y.isEmpty(rulesAt) ? this.y.seq(rulesAt).map((r) => this.rule(r, turnCompletion !== null)) : [];
     const names = new Set<string>();
     for (const [i, rule] of rules.entries()) {
       if (names.has(rule.name)) this.y.fail(this.y.seq(rulesAt!)[i], `two rules are named "${rule.name}"`, `rules[${i}].name`);
@@ -88,7 +94,19 @@ class Compiler {
       story,
       rules,
       keypad: keypadAt ? this.keypad(keypadAt) : null,
+      turnCompletion,
     };
+  }
+
+  /** `turn_completion: { complete: "●", short: "◐", long: "○" }` (each optional), or `true` for those defaults. */
+  private turnCompletion(v: Located | undefined): MarkerSet | null {
+    if (!v || this.y.isEmpty(v)) return null;
+    if (this.y.json(v) === true) return DEFAULT_MARKERS;
+    const fields = this.y.map(v, MARKER_KINDS);
+    const set: Record<TurnMarkerKind, string> = { ...DEFAULT_MARKERS };
+    for (const [kind, at] of fields) set[kind as TurnMarkerKind] = this.y.str(at);
+    if (new Set(Object.values(set)).size !== MARKER_KINDS.length) this.y.fail(v, 'the three markers must differ');
+    return set;
   }
 
   /** Text said as it is: no slots are known where it is used. */
@@ -210,8 +228,18 @@ class Compiler {
     return conds;
   }
 
-  private rule(v: Located): RuleSpec {
-    const r = this.y.map(v, ['name', 'when', 'needs', ...RESPONDER_FIELDS], ['when', 'reply']);
+  private rule(v: Located, marked: boolean): RuleSpec {
+    const r = this.y.map(v, ['name', 'when', 'needs', 'marker', ...RESPONDER_FIELDS], ['when']);
+    const markerAt = r.get('marker');
+    let marker: TurnMarkerKind = 'complete';
+    if (markerAt) {
+      const kind = this.y.str(markerAt);
+      if (!marked) this.y.fail(markerAt, 'a rule marker needs a top-level turn_completion: block');
+      if (!isMarkerKind(kind)) this.y.fail(markerAt, `"${kind}" is not a marker kind (expected one of: ${MARKER_KINDS.join(', ')})`);
+      marker = kind;
+    }
+    // An incomplete turn is held open: the bot says nothing, so it needs no reply.
+    if (!r.has('reply') && marker === 'complete') this.y.fail(v, 'missing required field "reply"');
     const nameAt = r.get('name');
     const name = nameAt ? this.y.str(nameAt) : v.field;
     const when = this.when(r.get('when')!);
@@ -219,11 +247,12 @@ class Compiler {
     const needs = needsAt ? this.y.seqOrOne(needsAt).map((n) => this.slotName(n)) : [];
     // A slot is usable when every alternative of `when` captures it, or `needs` guarantees it.
     const captured = when.map((c) => c.captures).reduce((acc, caps) => acc.filter((s) => caps.includes(s)));
-    return { name, when, needs, ...this.responder(r, [...new Set([...captured, ...needs])]) };
+    return { name, when, needs, marker, ...this.responder(r, [...new Set([...captured, ...needs])]) };
   }
 
   private responder(fields: Map<string, Located>, known: readonly string[]): Responder {
-    const reply = this.template(fields.get('reply')!, known);
+    const replyAt = fields.get('reply');
+    const reply = replyAt ? this.template(replyAt, known) : parseTemplate('');
     const callsAt = fields.get('calls');
     const calls = callsAt ? this.y.seqOrOne(callsAt).map((c) => this.call(c, known)) : [];
     const rememberAt = fields.get('remember');

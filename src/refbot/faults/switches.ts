@@ -1,8 +1,8 @@
 /**
  * Fault switches: known misbehaviour the reference bot can be told to show, so
- * earshot's handling of broken bots (DESIGN.md §8, issue 7) is tested against
- * a real process on a real socket. Every fault is deterministic: the same
- * conversation produces the same bytes at the same points.
+ * earshot's handling of broken bots (docs/architecture.md §10, docs/security.md
+ * §1) is tested against a real process on a real socket. Every fault is
+ * deterministic: the same conversation produces the same bytes at the same points.
  *
  * | switch                  | what the bot does                                                                 |
  * |-------------------------|-----------------------------------------------------------------------------------|

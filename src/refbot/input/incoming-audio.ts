@@ -6,10 +6,11 @@
  * frames played meanwhile wait for it, in order.
  */
 import type { Clock } from '../../core/clock.js';
+import { SystemTimerDriver } from '../../core/timers.js';
 import { checkSampleRate, downmix, resample } from '../../audio/index.js';
 import type { SpeechModels } from './speech-models.js';
 import { UtteranceDetector, type SpeechEdge, type Utterance, type VadSettings } from './utterance-detector.js';
-import { coarseTimers, type MicFrame, VirtualMic } from './virtual-mic.js';
+import { type MicFrame, VirtualMic } from './virtual-mic.js';
 
 export interface IncomingAudioOptions {
   clock: Clock;
@@ -77,7 +78,9 @@ export class IncomingAudio {
 
   private start(sampleRate: number): VirtualMic {
     const { clock, models } = this.options;
-    const mic = new VirtualMic({ sampleRate, clock, timers: coarseTimers(clock), onFrame: (f) => this.onFrame(f) });
+    // Plain timers: the microphone's wake-ups only pace uploads and fill pauses with silence, where a
+    // millisecond of jitter changes nothing, so it does not pay for the pacer's precise (polling) driver.
+    const mic = new VirtualMic({ sampleRate, clock, timers: new SystemTimerDriver(clock), onFrame: (f) => this.onFrame(f) });
     this.mic = mic;
     models.warm();
     models

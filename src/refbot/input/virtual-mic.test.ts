@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../core/clock.js';
-import { ManualTimerDriver } from '../../audio/index.js';
+import { ManualTimerDriver } from '../../core/timers.js';
 import { type MicFrame, VirtualMic } from './virtual-mic.js';
 
 const RATE = 16000;

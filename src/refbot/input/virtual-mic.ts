@@ -23,7 +23,7 @@
  * from (see ../truth.ts).
  */
 import type { Clock } from '../../core/clock.js';
-import type { TimerDriver } from '../../audio/index.js';
+import type { TimerDriver } from '../../core/timers.js';
 
 export interface MicFrame {
   samples: Int16Array;
@@ -182,18 +182,4 @@ export class VirtualMic {
       this.wake();
     });
   }
-}
-
-/**
- * Plain `setTimeout` timers: the microphone's wake-ups only pace uploads and
- * fill pauses with silence, where a millisecond of jitter changes nothing, so
- * it does not pay for the pacer's precise (polling) driver.
- */
-export function coarseTimers(clock: Clock): TimerDriver {
-  return {
-    at(atMs, callback) {
-      const handle = setTimeout(callback, Math.max(0, atMs - clock.now()));
-      return () => clearTimeout(handle);
-    },
-  };
 }

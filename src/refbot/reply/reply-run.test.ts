@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, monotonicClock } from '../../core/clock.js';
-import { ManualTimerDriver } from '../../audio/index.js';
+import { ManualTimerDriver } from '../../core/timers.js';
 import type { FunctionCallReportLevel, ServerMessage } from '../../protocol/index.js';
 import { BrainMemory, loadBrain } from '../brain/brain.js';
 import { TruthLog } from '../truth.js';

@@ -116,6 +116,8 @@ export class ReplyRun implements SpeechHost {
     }
     while (speech && speech.handed < plan.reply.sentences.length) speech.hand();
     this.send({ type: 'metrics', data: { processing: [{ processor: LLM_PROCESSOR, model: LLM_MODEL, value: secs(ctx.clock.now() - startedMs) }] } });
+    // Pipecat reports the response's marker when the response ends, only to a client that asked.
+    if (plan.reply.marker && ctx.llmMarkers?.()) this.send({ type: 'bot-llm-marker', data: plan.reply.marker });
     this.send({ type: 'bot-llm-stopped' });
     this.llmActive = false;
     if (speech) await speech.finished(signal);

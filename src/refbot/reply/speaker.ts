@@ -10,7 +10,7 @@
  * barge-in needs.
  */
 import type { Clock } from '../../core/clock.js';
-import type { TimerDriver } from '../../audio/index.js';
+import type { TimerDriver } from '../../core/timers.js';
 
 export interface SentFrame {
   /** Index of the frame's first sample in the connection's outgoing audio stream. */

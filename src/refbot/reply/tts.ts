@@ -4,6 +4,7 @@
  * bot says the same sentences over and over (the greeting on every connection).
  * Created on first use: a text-only bot never starts Flite.
  */
+import { abortable } from '../../core/abort.js';
 import { createTts, type TtsProvider } from '../../speech/index.js';
 
 export interface BotTtsOptions {
@@ -47,22 +48,7 @@ export class BotTts {
       job.catch(() => this.memory.delete(text));
       while (this.memory.size > this.maxEntries) this.memory.delete(this.memory.keys().next().value as string);
     }
-    if (!signal) return job;
-    signal.throwIfAborted();
-    return new Promise((resolve, reject) => {
-      const onAbort = (): void => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      job.then(
-        (pcm) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(pcm);
-        },
-        (err: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(err);
-        },
-      );
-    });
+    return abortable(job, signal);
   }
 
   async close(): Promise<void> {

@@ -37,6 +37,8 @@ export interface ReplyContext {
   /** The connection's `bot-output` segment counter (Pipecat numbers them by frame id). */
   segments: { count: number };
   reportLevel: (functionName: string) => FunctionCallReportLevel;
+  /** eval-configure asked for the LLM's markers (`bot-llm-marker`). */
+  llmMarkers?: () => boolean;
   /** The `crash-after-turn` point was reached (after the first chunk) / `disconnect-mid-audio` midway. */
   onFault: (fault: 'crash' | 'disconnect') => void;
   /** TTS failed: reported as an RTVI `error` by the conversation. */

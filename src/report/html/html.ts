@@ -34,14 +34,12 @@ function sha256(text: string): string {
  * injected script even if escaping ever failed.
  */
 export function contentSecurityPolicy(): string {
-  return [
-    "default-src 'none'",
-    `script-src ${sha256(CLIENT_JS)}`,
-    `style-src ${sha256(STYLE_CSS)}`,
-    "media-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
+  return inlineOnlyPolicy(CLIENT_JS, STYLE_CSS, ["media-src 'self'"]);
+}
+
+/** A page that may run only this inline script and use only this inline style (by hash), plus `extra` directives. */
+export function inlineOnlyPolicy(script: string, style: string, extra: readonly string[] = []): string {
+  return ["default-src 'none'", `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, ...extra, "base-uri 'none'", "form-action 'none'"].join('; ');
 }
 
 /** One self-contained HTML file: markup shell, inline style and script, and the data island. */

@@ -87,7 +87,7 @@ export function buildReportModel(
   options: ModelOptions,
 ): ReportModel {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const outcomes = new Map(summary.scenarios.map((s) => [JSON.stringify([s.file, s.bot ?? '']), s.outcome]));
+  const outcomes = new Map(summary.scenarios.map((s) => [scenarioKey({ file: s.file, name: s.name, run: s.bot === undefined ? {} : { bot: s.bot } }), s.outcome]));
   const results = latestAttempts(all).map((raw, i): ReportResult => {
     const r = capStrings(redactDeep(raw, options.redactor), limits.maxText);
     const events = r.events ?? [];

@@ -1,7 +1,7 @@
 import { errorMessage } from '../../core/errors.js';
 import { CallRecorder, type Pacer, type SileroVad } from '../../audio/index.js';
 import type { AudioItem, ClientConnection } from '../../protocol/index.js';
-import type { Scenario } from '../../scenario/index.js';
+import type { Runnable } from '../../scenario/index.js';
 import type { SttProvider, TtsProvider } from '../../speech/index.js';
 import type { UserUtterance } from '../driver.js';
 import type { MediaArtifacts, MediaContext, SessionMedia } from '../media.js';
@@ -11,7 +11,7 @@ import { loadTurnAudio, spokenTurns, type TurnAudio } from './user-audio.js';
 
 /** What one run's media gets from the engine (shared, process-wide pieces are behind functions so they load lazily). */
 export interface AudioMediaDeps {
-  scenario: Scenario;
+  scenario: Runnable;
   pacer: Pacer;
   /** The user speaks (user modality audio). */
   userAudio: boolean;
@@ -65,8 +65,10 @@ export class AudioMedia implements SessionMedia {
       const tts = (this.tts = memo(d.tts));
       const started = ctx.clock.now();
       let totalMs = 0;
-      for (const index of spokenTurns(d.scenario.turns)) {
-        const audio = await loadTurnAudio(d.scenario.turns[index], index, { tts, sampleRate: d.sampleRate, sendRate: d.sendRate, signal: ctx.signal });
+      // A simulation's turns are made up during the call, and synthesized as they come (speak).
+      const turns = d.scenario.kind === 'script' ? d.scenario.turns : [];
+      for (const index of spokenTurns(turns)) {
+        const audio = await loadTurnAudio(turns[index], index, { tts, sampleRate: d.sampleRate, sendRate: d.sendRate, signal: ctx.signal });
         this.spoken.set(index, audio);
         totalMs += (audio.samples.length * 1000) / audio.sampleRate;
       }

@@ -52,6 +52,28 @@ turns:
     await engine.close();
   });
 
+  it("a Python factory: for a speech service the run needs is refused, located; --tts/--stt replace it", async () => {
+    const scenario = await files.load(`
+name: pythonic
+user: { modality: audio, speech: { factory: my_evals.voice } }
+judge: { modality: audio, transcription: { factory: my_evals.ears } }
+turns:
+  - user: "hi"
+    expect: [{ event: response }]
+`, 'pythonic.yaml');
+    const refused = (engine: AudioEngine): string => {
+      try {
+        engine.media(scenario, {});
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return 'built';
+    };
+    expect(refused(new AudioEngine())).toMatch(/pythonic\.yaml:3:\d+: error: user\.speech\.factory: my_evals\.voice is a Python callable .*; speak the user turns with --tts NAME$/);
+    expect(refused(new AudioEngine({ tts: 'flite' }))).toMatch(/pythonic\.yaml:4:\d+: error: judge\.transcription\.factory: my_evals\.ears is a Python callable/);
+    expect(refused(new AudioEngine({ tts: 'flite', stt: 'sphinx' }))).toBe('built');
+  });
+
   it('records where the run asks unless recording is off (--no-record)', async () => {
     const scenario = await files.load(TYPED_SPOKEN);
     for (const record of [true, false]) {

@@ -2,7 +2,8 @@ import { dirname } from 'node:path';
 import { monotonicClock, type Clock } from '../../core/clock.js';
 import { Pacer, SileroVad } from '../../audio/index.js';
 import { createStt, createTts, defaultTtsProvider, ModelStore, resolveSphinx, type SttProvider, type SttSpec, type TtsProvider, type TtsSpec } from '../../speech/index.js';
-import type { Scenario } from '../../scenario/index.js';
+import { UsageError } from '../../core/errors.js';
+import { formatDiagnostic, unrunnableFactories, type Runnable } from '../../scenario/index.js';
 import { modeOf } from '../config.js';
 import type { MediaRequest, SessionMedia } from '../media.js';
 import { AudioMedia } from './audio-media.js';
@@ -66,12 +67,17 @@ export class AudioEngine {
   }
 
   /** The session's media factory (`SessionOptions.media`). */
-  readonly media = (scenario: Scenario, request: MediaRequest): SessionMedia | null => {
+  readonly media = (scenario: Runnable, request: MediaRequest): SessionMedia | null => {
     const mode = modeOf(scenario);
     if (!mode.userAudio && !mode.botAudio) return null;
+    // A simulated caller hears the bot through the transcription of its speech.
+    const wantsResponse = scenario.kind === 'simulation' || scenario.turns.some((t) => t.expect.some((e) => e.event === 'response'));
+    // A Python `factory:` (Pipecat's) for a service this run needs and no flag replaces: refused, located.
+    const needed = [mode.userAudio && !this.ttsOverride && 'user.speech', mode.botAudio && wantsResponse && !this.sttOverride && 'judge.transcription'];
+    const [python] = unrunnableFactories(scenario, ['judge.eval', 'simulator', 'user.speech', 'judge.transcription'].filter((b) => !needed.includes(b)));
+    if (python) throw new UsageError(formatDiagnostic(python));
     const speech = userSpeechPlan(scenario, this.ttsOverride);
     const transcription = transcriptionPlan(scenario, this.sttOverride);
-    const wantsResponse = scenario.turns.some((t) => t.expect.some((e) => e.event === 'response'));
     // `factory:` paths are relative to the scenario file, as the loader resolved them (scenario.code_hooks).
     const baseDir = dirname(scenario.file);
     const spokenBy = speech.spec ? `${speech.spec.factory ?? speech.spec.provider}${speech.spec.voice ? `:${speech.spec.voice}` : ''}` : 'default TTS';

@@ -1,6 +1,6 @@
 import { UsageError } from '../../core/errors.js';
 import { parseSttSpec, parseTtsSpec, STT_PROVIDERS, TTS_PROVIDERS, type SttSpec, type TtsSpec } from '../../speech/index.js';
-import { formatLocation, locationOf, type Scenario } from '../../scenario/index.js';
+import { formatLocation, locationOf, type Runnable } from '../../scenario/index.js';
 
 /**
  * Which voice speaks the user's turns and which recognizer transcribes the
@@ -23,12 +23,12 @@ export const DEFAULT_BOT_INPUT_RATE = 16000;
  * The located warning for a scenario whose speech rate differs from the rate
  * the bot takes (the audio is resampled), or null.
  */
-export function sampleRateWarning(scenario: Scenario, botInputRate: number): string | null {
+export function sampleRateWarning(scenario: Runnable, botInputRate: number, cwd?: string): string | null {
   if (scenario.user.modality !== 'audio') return null;
   const rate = userSpeechPlan(scenario).sampleRate;
   if (rate === botInputRate) return null;
   const loc = locationOf(scenario, 'user.speech.sample_rate');
-  return `${formatLocation(loc)}: warning: user.speech.sample_rate: ${rate} Hz differs from the bot's input rate ${botInputRate} Hz (--bot-input-rate); the caller's audio is resampled to ${botInputRate} Hz, since Pipecat does not resample its input`;
+  return `${formatLocation(loc, cwd)}: warning: user.speech.sample_rate: ${rate} Hz differs from the bot's input rate ${botInputRate} Hz (--bot-input-rate); the caller's audio is resampled to ${botInputRate} Hz, since Pipecat does not resample its input`;
 }
 
 export interface UserSpeechPlan {
@@ -62,7 +62,7 @@ export function parseSttOverride(value: string): SttSpec {
   return spec;
 }
 
-export function userSpeechPlan(scenario: Scenario, override?: TtsSpec): UserSpeechPlan {
+export function userSpeechPlan(scenario: Runnable, override?: TtsSpec): UserSpeechPlan {
   const speech = scenario.user.speech;
   const sampleRate = typeof speech?.sample_rate === 'number' ? speech.sample_rate : DEFAULT_USER_SAMPLE_RATE;
   if (override) return { spec: { ...override }, sampleRate, source: 'override' };
@@ -72,7 +72,7 @@ export function userSpeechPlan(scenario: Scenario, override?: TtsSpec): UserSpee
   return { spec: null, sampleRate, source: 'default' };
 }
 
-export function transcriptionPlan(scenario: Scenario, override?: SttSpec): TranscriptionPlan {
+export function transcriptionPlan(scenario: Runnable, override?: SttSpec): TranscriptionPlan {
   const block = scenario.judge.transcription;
   if (override) {
     const spec: SttSpec = { provider: override.provider };

@@ -65,8 +65,18 @@ describe('runBench input checks', () => {
     await expect(runBench({ path: BARGE_IN, url: 'ws://127.0.0.1:1', concurrency: 1.5 })).rejects.toThrow('--concurrency must be a whole number ≥ 1, got 1.5');
   });
 
-  it('rejects a folder holding several scenarios: a bench is of one scenario', async () => {
-    file('second.yaml', 'name: second\nturns:\n  - user: "hi"\n    expect: [{ event: response }]\n');
-    await expect(runBench({ path: dir, url: 'ws://127.0.0.1:1' })).rejects.toThrow(/earshot bench runs one scenario; .* holds \d+/);
+  it('takes one file, not a folder', async () => {
+    await expect(runBench({ path: dir, url: 'ws://127.0.0.1:1' })).rejects.toThrow(/earshot bench takes one scenario file, not a folder/);
+  });
+
+  it('says which scenarios a file holds when -s matches none of its scripted ones, before connecting anywhere', async () => {
+    const list = file(
+      'list.yaml',
+      'name: pair\nscenarios:\n  - name: a\n    turns: [{ user: "hi", expect: [{ event: response }] }]\n  - name: b\n    persona: "a caller"\n    goal: "ask"\n    success: "answered"\n    simulator: { service: openai, model: m }\n',
+    );
+    const stderr = { text: '', write(s: string) { this.text += s; return true; } };
+    await expect(runBench({ path: list, scenario: 'b', url: 'ws://127.0.0.1:1', stderr })).rejects.toThrow(
+      /list\.yaml: no scripted scenario matches -s "b" \(it holds: pair\/a, pair\/b \(simulation\)\); simulations cannot run yet/,
+    );
   });
 });

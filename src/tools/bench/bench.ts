@@ -1,25 +1,29 @@
+import { statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { monotonicClock, type Clock } from '../../core/clock.js';
 import { UsageError } from '../../core/errors.js';
 import { Redactor } from '../../core/redact.js';
+import type { TerminalStream } from '../../report/index.js';
 import type { ScenarioResult } from '../../results/index.js';
 import type { Scenario } from '../../scenario/index.js';
 import { AudioEngine, runSession, type AudioEngineOptions, type SessionOptions } from '../../session/index.js';
 import { summarizeBench, type BenchReport, type BenchRun } from './report.js';
 import { bargeInTurnIndex, NoBargeInTurnError, sweepOffsets, withInterruptOffset, type SweepRange } from './sweep.js';
-import { artifactStem, loadScenarios, runPool } from '../../runner/index.js';
+import { artifactStem, SIMULATION_SKIPPED, loadRunnables, printWarnings, refuseUnrunnable, replacedBlocks, runPool, scenarioMatches } from '../../runner/index.js';
 
 /**
- * `earshot bench`: one scenario run `repeat` times against a running bot,
- * `concurrency` sessions at a time, each its own connection; the per-turn
- * metrics of every run summarized as distributions (report.ts). With a
- * sweep, the scenario's barge-in turn runs `repeat` times at each interrupt
- * offset of the range instead.
+ * `earshot bench`: each scripted scenario of a file run `repeat` times against
+ * a running bot, `concurrency` sessions at a time, each its own connection;
+ * the per-turn metrics of every run summarized as distributions (report.ts),
+ * one report per scenario. With a sweep, each scenario's barge-in turn runs
+ * `repeat` times at each interrupt offset of the range instead.
  */
 export interface BenchOptions {
   /** One scenario file. */
   path: string;
+  /** `-s`: only this scenario of the file (its `<file>/<scenario>` name, either half, or a glob); default every scripted one. */
+  scenario?: string;
   url: string;
   /** Runs (per offset with a sweep). Default 10. */
   repeat?: number;
@@ -31,20 +35,28 @@ export interface BenchOptions {
   defaultWithinMs?: number;
   allowOutsideRoot?: boolean;
   allowCode?: boolean;
+  /** `--strict`: every warning of the file is an error, and nothing runs. */
+  strict?: boolean;
+  /** `--judge`: replaces the scenario's judge; given to each session as `judgeOverride`. */
+  judge?: string;
   session?: Omit<SessionOptions, 'url' | 'onProgress' | 'signal' | 'redactor' | 'clock' | 'env' | 'recordingPath' | 'run'>;
   audio?: AudioEngineOptions;
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
   signal?: AbortSignal;
+  /** Where the file's warnings are printed before the first run (default stderr). */
+  stderr?: TerminalStream;
   /** One line per finished run. */
   onProgress?: (line: string) => void;
+  cwd?: string;
 }
 
 export interface BenchOutcome {
-  report: BenchReport;
-  /** Every run's result, in start order. */
+  /** One report per scenario benched, in file order. */
+  reports: BenchReport[];
+  /** Every run's result, scenario by scenario, in start order. */
   results: ScenarioResult[];
-  /** A signal stopped the bench before every run finished; the report covers the finished ones. */
+  /** A signal stopped the bench before every run finished; the reports cover the finished ones. */
   interrupted: boolean;
 }
 
@@ -53,70 +65,106 @@ export const DEFAULT_BENCH_REPEAT = 10;
 export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   const clock = options.clock ?? monotonicClock;
   const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
   const repeat = options.repeat ?? DEFAULT_BENCH_REPEAT;
   const concurrency = options.concurrency ?? 1;
   if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`--repeat must be a whole number ≥ 1, got ${repeat}`);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a whole number ≥ 1, got ${concurrency}`);
-  const scenarios = loadScenarios([options.path], options);
-  if (scenarios.length !== 1) throw new UsageError(`earshot bench runs one scenario; ${options.path} holds ${scenarios.length} (pick one file)`);
-  const scenario = scenarios[0];
-  const plan = planRuns(scenario, repeat, options.sweep);
+  const scenarios = benchedScenarios(options, cwd);
+  // Every plan first: a scenario without a barge-in turn refuses the sweep before anything connects.
+  const plans = scenarios.map((scenario) => ({ scenario, plan: planRuns(scenario, repeat, options.sweep) }));
   const engine = options.session?.media ? null : new AudioEngine({ allowCode: options.allowCode, clock, ...options.audio });
   if (options.outDir) await mkdir(options.outDir, { recursive: true });
   const redactor = new Redactor(env);
-  const runs: BenchRun[] = [];
+  const session = { ...options.session, ...(options.judge !== undefined ? { judgeOverride: options.judge } : {}) };
+  const reports: BenchReport[] = [];
+  const results: ScenarioResult[] = [];
+  let interrupted = false;
+  const total = plans.reduce((n, p) => n + p.plan.runs.length, 0);
   let finished = 0;
-  const started = clock.now();
+  let stem0 = 0;
 
-  const work = async ({ run, offset_ms, scenario: variant }: PlannedBenchRun): Promise<void> => {
-    const stem = artifactStem(`${scenario.name}${offset_ms === undefined ? '' : `-offset${offset_ms}`}`, run);
-    let outcome;
-    try {
-      outcome = await runSession(variant, {
-        ...(engine ? { media: engine.media } : {}),
-        ...options.session,
-        ...(options.outDir ? { recordingPath: join(options.outDir, `${stem}.wav`) } : {}),
-        url: options.url,
-        redactor,
-        clock,
-        env,
-        signal: options.signal,
-        allowCode: options.allowCode,
-        run: { repeat_index: run, url: options.url },
-      });
-    } catch (err) {
-      if (options.signal?.aborted) return;
-      throw err;
-    }
-    runs.push({ run, ...(offset_ms === undefined ? {} : { offset_ms }), result: outcome.result });
-    if (options.outDir) {
-      await writeFile(join(options.outDir, `${stem}.trace.log`), outcome.trace);
-      await writeFile(join(options.outDir, 'results.jsonl'), `${JSON.stringify(outcome.result)}\n`, { flag: 'a' });
-    }
-    finished++;
-    options.onProgress?.(progressLine(finished, plan.runs.length, offset_ms, outcome.result));
-  };
-
-  let failed: { failure: unknown } | null;
   try {
-    failed = await runPool(plan.runs, concurrency, work, options.signal);
+    for (const { scenario, plan } of plans) {
+      if (options.signal?.aborted) break;
+      const runs: BenchRun[] = [];
+      const started = clock.now();
+      const first = stem0;
+      const work = async ({ run, offset_ms, scenario: variant }: PlannedBenchRun): Promise<void> => {
+        const stem = artifactStem(`${scenario.name}${offset_ms === undefined ? '' : `-offset${offset_ms}`}`, first + run);
+        let outcome;
+        try {
+          outcome = await runSession(variant, {
+            ...(engine ? { media: engine.media } : {}),
+            ...session,
+            ...(options.outDir ? { recordingPath: join(options.outDir, `${stem}.wav`) } : {}),
+            url: options.url,
+            redactor,
+            clock,
+            env,
+            signal: options.signal,
+            allowCode: options.allowCode,
+            run: { repeat_index: run, url: options.url },
+          });
+        } catch (err) {
+          if (options.signal?.aborted) return;
+          throw err;
+        }
+        runs.push({ run, ...(offset_ms === undefined ? {} : { offset_ms }), result: outcome.result });
+        if (options.outDir) {
+          await writeFile(join(options.outDir, `${stem}.trace.log`), outcome.trace);
+          await writeFile(join(options.outDir, 'results.jsonl'), `${JSON.stringify(outcome.result)}\n`, { flag: 'a' });
+        }
+        finished++;
+        const line = progressLine(finished, total, offset_ms, outcome.result);
+        options.onProgress?.(plans.length > 1 ? `${line}  ${scenario.name}` : line);
+      };
+      stem0 += plan.runs.length;
+      const failed = await runPool(plan.runs, concurrency, work, options.signal);
+      if (failed) throw failed.failure;
+      // Runs a signal stopped, or never started, are missing; the report covers the finished ones.
+      if (options.signal?.aborted === true && runs.length < plan.runs.length) interrupted = true;
+      runs.sort((a, b) => a.run - b.run);
+      const report = summarizeBench(runs, {
+        url: options.url,
+        wire: options.session?.codec ?? 'pipecat-eval',
+        repeat,
+        concurrency,
+        duration_ms: clock.now() - started,
+        ...(plan.sweep ? { sweep: plan.sweep } : {}),
+      });
+      if (!runs.length) report.scenario = { name: scenario.name, file: scenario.file };
+      reports.push(report);
+      results.push(...runs.map((r) => r.result));
+    }
   } finally {
     await engine?.close();
   }
-  if (failed) throw failed.failure;
-  // Runs a signal stopped, or never started, are missing; the report covers the finished ones.
-  const interrupted = options.signal?.aborted === true && runs.length < plan.runs.length;
-  runs.sort((a, b) => a.run - b.run);
-  const report = summarizeBench(runs, {
-    url: options.url,
-    wire: options.session?.codec ?? 'pipecat-eval',
-    repeat,
-    concurrency,
-    duration_ms: clock.now() - started,
-    ...(plan.sweep ? { sweep: plan.sweep } : {}),
-  });
-  if (!runs.length) report.scenario = { name: scenario.name, file: scenario.file };
-  return { report, results: runs.map((r) => r.result), interrupted };
+  if (options.signal?.aborted && reports.length < plans.length) interrupted = true;
+  return { reports, results, interrupted };
+}
+
+/** The file's scripted scenarios that `-s` selects; its warnings printed, a Python factory nothing replaces refused. */
+function benchedScenarios(options: BenchOptions, cwd: string): Scenario[] {
+  let isDir = false;
+  try {
+    isDir = statSync(options.path).isDirectory();
+  } catch {
+    // A missing path: loadRunnables says so.
+  }
+  if (isDir) throw new UsageError(`earshot bench takes one scenario file, not a folder: ${options.path}`);
+  const { scenarios: all, warnings } = loadRunnables([options.path], { ...options, cwd });
+  printWarnings(warnings, options.stderr ?? process.stderr, cwd);
+  const chosen = all.filter((s) => options.scenario === undefined || scenarioMatches(options.scenario, s.name));
+  const scripted = chosen.filter((s): s is Scenario => s.kind === 'script');
+  const ids = all.map((s) => `${s.name}${s.kind === 'simulation' ? ' (simulation)' : ''}`).join(', ');
+  if (!scripted.length) {
+    const why = options.scenario !== undefined ? `no scripted scenario matches -s ${JSON.stringify(options.scenario)}` : 'no scripted scenario to bench';
+    throw new UsageError(`${options.path}: ${why} (it holds: ${ids}); simulations cannot run yet`);
+  }
+  refuseUnrunnable(scripted, replacedBlocks(options), cwd);
+  for (const s of chosen) if (s.kind === 'simulation') (options.stderr ?? process.stderr).write(`${s.name}: ${SIMULATION_SKIPPED}\n`);
+  return scripted;
 }
 
 interface PlannedBenchRun {

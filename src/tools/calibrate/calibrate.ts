@@ -3,7 +3,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monotonicClock } from '../../core/clock.js';
-import { EarshotError, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import {
   calibrationErrorTable,
   calibrationFailures,
@@ -13,7 +13,8 @@ import {
 import type { ScenarioResult } from '../../results/index.js';
 import { loadScenario, type Scenario } from '../../scenario/index.js';
 import { AudioEngine, checkSphinxInstalled, runSession, type AudioEngineOptions } from '../../session/index.js';
-import { BotProcess, describeExit, PortAllocator, resolveSelfCommand } from '../../bots/index.js';
+import { PortAllocator } from '../../bots/index.js';
+import { startRefbotChild } from '../refbot-child.js';
 import { CALIBRATION_METRICS, matchRun, type MatchedSample } from './match.js';
 import {
   CALIBRATION_BRAIN,
@@ -198,26 +199,26 @@ async function calibrateOne(c: OneConfig): Promise<{ samples: CalibrationSampleR
   const botLog = join(c.dir, 'refbot.log');
   // A kept folder from an earlier calibration: the bot appends to its truth log, and so would the results.
   await Promise.all([truthFile, join(c.dir, 'results.jsonl')].map((f) => rm(f, { force: true })));
-  const port = await c.ports.acquire();
-  const [command, ...prefix] = options.selfCommand ?? resolveSelfCommand();
   const gap = options.sentenceGapMs;
-  const args = [...prefix, 'refbot', '--port', String(port), '--wire', wire, '--response-delay-ms', String(delay), '--truth-log', truthFile, '--brain', c.brainFile];
-  if (gap !== undefined) args.push('--sentence-gap-ms', String(gap));
-  const bot = BotProcess.spawn({ command, args, logFile: botLog, env: options.env });
+  const bot = await startRefbotChild({
+    ports: c.ports,
+    args: ['--wire', wire, '--response-delay-ms', String(delay), '--truth-log', truthFile, '--brain', c.brainFile, ...(gap !== undefined ? ['--sentence-gap-ms', String(gap)] : [])],
+    logFile: botLog,
+    selfCommand: options.selfCommand,
+    env: options.env,
+    spawnTimeoutMs: options.spawnTimeoutMs,
+    signal: options.signal,
+    label: `calibrate: the reference bot (${wire}, delay ${delay} ms)`,
+  });
   const runs: Array<{ result: ScenarioResult; sessionEpochMs: number; fromEpochMs: number; toEpochMs: number }> = [];
   try {
-    const ready = await bot.waitReady({ host: '127.0.0.1', port, timeoutMs: options.spawnTimeoutMs ?? 30_000, signal: options.signal });
-    if (!ready.ready) {
-      const why = ready.why === 'exited' ? describeExit(ready.exit) : `did not listen on port ${port} within ${ready.afterMs} ms`;
-      throw new EarshotError(`calibrate: the reference bot (${wire}, delay ${delay} ms) ${why}:\n${bot.logTail(8)}`);
-    }
     for (let r = 0; r < c.repeat; r++) {
       options.signal?.throwIfAborted();
       const fromEpochMs = epochNow();
       // runSession reads its clock origin first thing, synchronously: this is it to within microseconds.
       const sessionEpochMs = epochNow();
       const outcome = await runSession(c.scenario, {
-        url: `ws://127.0.0.1:${port}`,
+        url: bot.url,
         codec: wire,
         media: c.engine.media,
         recordingPath: join(c.dir, `run-${r + 1}.wav`),
@@ -231,8 +232,7 @@ async function calibrateOne(c: OneConfig): Promise<{ samples: CalibrationSampleR
       runs.push({ result: outcome.result, sessionEpochMs, fromEpochMs, toEpochMs });
     }
   } finally {
-    await bot.stop({ graceMs: 0, termGraceMs: 5000 });
-    c.ports.release(port);
+    await bot.stop();
   }
   const connections = truthConnections(parseTruthLog(await readFile(truthFile, 'utf8').catch(() => ''), truthFile));
   const samples: CalibrationSampleRecord[] = [];

@@ -5,7 +5,7 @@
  * file picks the reference bot's switches; this module runs the built CLI in
  * this very process, so the process the suite stops is the bot itself.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -24,6 +24,9 @@ export async function runRefbot(extraArgs) {
     writeFileSync(join(process.env.EARSHOT_TEST_PID_DIR, String(process.pid)), `${process.env.EARSHOT_SCENARIO}#${process.env.EARSHOT_REPEAT_INDEX}\n`);
   }
   console.log(`launch: refbot --port ${argv[at + 1]} ${extraArgs.join(' ')} (${process.env.EARSHOT_SCENARIO}#${process.env.EARSHOT_REPEAT_INDEX})`);
+  // Pipecat passes a manifest entry's runner_body as --runner-body FILE; say what it held.
+  const body = argv.indexOf('--runner-body');
+  if (body >= 0) console.log(`launch: runner body ${readFileSync(argv[body + 1], 'utf8').trim()}`);
   process.argv = [process.argv[0], MAIN, 'refbot', '--port', argv[at + 1], ...extraArgs];
   await import(pathToFileURL(MAIN).href);
 }
