@@ -42,8 +42,8 @@ describe('summarizeBench', () => {
 
   it('gives each turn its pass rate over all runs (a run that never reached it counts against it)', () => {
     expect(report.turns).toEqual([
-      { turn_index: 0, runs: 3, passed: 2, failed: 0, not_run: 1, pass_rate: 0.6667 },
-      { turn_index: 1, runs: 3, passed: 1, failed: 1, not_run: 1, pass_rate: 0.3333 },
+      { turn_index: 0, runs: 3, passed: 2, failed: 0, inconclusive: 0, not_run: 1, pass_rate: 0.6667 },
+      { turn_index: 1, runs: 3, passed: 1, failed: 1, inconclusive: 0, not_run: 1, pass_rate: 0.3333 },
     ]);
   });
 
