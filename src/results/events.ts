@@ -1,5 +1,5 @@
 import type { EventName } from '../scenario/events.js';
-import type { HearingEvidence } from './hearing.js';
+import type { HearingEvidence } from './hearing-types.js';
 
 /**
  * What the session observed, translated from RTVI messages (and, for the

@@ -1,6 +1,6 @@
 import type { EarshotEvent } from './events.js';
 import type { EventName } from '../scenario/events.js';
-import type { InconclusiveCheck } from './hearing.js';
+import type { InconclusiveCheck } from './hearing-types.js';
 import type { SimulationResult } from './simulation.js';
 import type { PipecatTiming } from '../metrics/index.js';
 import type { TurnMetrics } from './turn-metrics.js';
