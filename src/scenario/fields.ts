@@ -108,6 +108,7 @@ export const TRANSCRIPTION_SPEC = ref('transcription', {
     padding_secs: { kind: 'number', min: 0, unit: 's', default: DEFAULT_PADDING_SECS, description: 'Silence padded around each segment before transcription.' },
     device: text('Device for local models: cpu (default) or cuda.'),
     compute_type: text('Whisper compute type, e.g. int8.'),
+    model_dir: text('earshot extension, sphinx: the folder holding the model (en-us/, en-us.lm.bin, cmudict-en-us.dict; default the Debian package\'s), relative to the scenario file.'),
     factory: factoryField,
   },
 });

@@ -228,6 +228,8 @@ function transcriptionBlocks(raw: Record<string, unknown>, modality: string, n: 
   if (raw.transcription_disagreement !== undefined && !check) {
     n.warn('judge.transcription_disagreement', 'compares two transcribers, and judge.transcription names one: it applies only with --stt-check');
   }
+  // A model folder is read by the recognizer only: written relative to the scenario file, like its other paths.
+  for (const block of list) if (block && typeof block.model_dir === 'string') block.model_dir = resolve(dirname(n.file), block.model_dir);
   return [list[0], check];
 }
 
