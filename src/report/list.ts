@@ -117,7 +117,7 @@ export class ListReporter implements Reporter {
     if (bad.length > 0) {
       lines.push(this.p.bold('Not passing:'));
       for (const s of bad) {
-        const rate = s.runs > 1 ? ` ${s.passed}/${s.runs - s.skipped} passed` : '';
+        const rate = s.runs > 1 ? ` ${s.passed}/${s.runs - s.skipped - s.inconclusive} passed` : '';
         lines.push(`  ${this.outcomeWord(s.outcome)} ${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''}${rate} ${this.p.dim(this.safe(s.file))}`);
       }
     }
@@ -152,7 +152,7 @@ export class ListReporter implements Reporter {
       this.p.bold('Pass rates (95% Wilson interval):'),
       ...repeated.map((s) => {
         const ci = s.pass_rate_ci95!;
-        const rated = s.runs - s.skipped;
+        const rated = s.runs - s.skipped - s.inconclusive;
         return `  ${label(s).padEnd(width)}  ${`${s.passed}/${rated}`.padStart(7)}  ${`${pct(s.pass_rate!)}%`.padStart(4)}  ${this.p.dim(`(${pct(ci.low)}–${pct(ci.high)}%)`)}`;
       }),
     ];

@@ -47,6 +47,22 @@ describe('summarizeBench', () => {
     ]);
   });
 
+  it('counts inconclusive runs apart and leaves them out of the turn pass rate, with a column when there are any', () => {
+    const doubtful = summarizeBench(
+      [
+        { run: 0, result: result('passed', [turn(0, 'passed')]) },
+        { run: 1, result: result('inconclusive', [turn(0, 'inconclusive')]) },
+      ],
+      HEADER,
+    );
+    expect(doubtful).toMatchObject({ runs: 2, passed: 1, inconclusive: 1, failed: 0 });
+    expect(doubtful.turns[0]).toMatchObject({ passed: 1, inconclusive: 1, pass_rate: 1 });
+    const text = renderBenchReport(doubtful);
+    expect(text).toContain('1 passed, 0 failed, 0 errors, 1 inconclusive in 4.3 s');
+    expect(text).toMatch(/turn\s+passed\s+failed\s+inconclusive\s+not_run\s+pass_rate\n\s+1\s+1\s+0\s+1\s+0\s+100\.0%/);
+    expect(renderBenchReport(report)).not.toContain('inconclusive');
+  });
+
   it('renders a metric table, histograms and the pass rates', () => {
     const text = renderBenchReport(report, { ascii: true });
     expect(text).toContain('bench: latency × 3 (concurrency 2) against ws://127.0.0.1:7860 (pipecat-eval): 1 passed, 1 failed, 1 errors in 4.3 s');

@@ -202,10 +202,12 @@ export function renderBenchReport(report: BenchReport, options: { ascii?: boolea
     lines.push(...renderHistogram(values, { edgesMs: edges, width: 30, ascii: options.ascii }).split('\n').map((l) => `  ${l}`), '');
   }
   lines.push('pass rate per turn:');
+  // The inconclusive column only when a turn was (its runs are left out of the pass rate).
+  const doubt = report.turns.some((t) => t.inconclusive > 0);
   lines.push(
     ...table(
-      ['turn', 'passed', 'failed', 'not_run', 'pass_rate'],
-      report.turns.map((t) => [String(t.turn_index + 1), String(t.passed), String(t.failed), String(t.not_run), `${(t.pass_rate * 100).toFixed(1)}%`]),
+      ['turn', 'passed', 'failed', ...(doubt ? ['inconclusive'] : []), 'not_run', 'pass_rate'],
+      report.turns.map((t) => [String(t.turn_index + 1), String(t.passed), String(t.failed), ...(doubt ? [String(t.inconclusive)] : []), String(t.not_run), `${(t.pass_rate * 100).toFixed(1)}%`]),
       1,
     ).map((l) => `  ${l}`),
   );
