@@ -12,7 +12,10 @@ import type { Hearing } from './hearing.js';
  * and to the recording's bot channel, placed where the detector put it on the
  * session's timeline; and, as Pipecat's harness does, the audio between the
  * bot's `bot-started-speaking` and `bot-stopped-speaking` reports is one
- * spoken segment, transcribed when it ends into a `response` event.
+ * spoken segment, transcribed when it ends into a `response` event — with
+ * `hearing` evidence when earshot cannot trust that transcript (an empty one
+ * over speech, a second transcriber disagreeing: `hearing.ts`), emitted even
+ * when its text is empty, so a check over it is inconclusive, not failed.
  *
  * Memory is bounded: per turn at most `maxTurnAudioMs` of bot audio is taken
  * in (the rest is dropped with a note on the turn), the detector keeps a ring
