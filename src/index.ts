@@ -67,12 +67,14 @@ export type { ScenarioStart } from './report/index.js';
 // Results: values, serialized as they are into results.jsonl (snake_case, units in names).
 /** One scenario run: status, turns, failures, events, artifacts. */
 export type { ScenarioResult } from './results/index.js';
-/** `passed`, `failed`, `skipped` or `error` (earshot itself could not finish the scenario). */
+/** `passed`, `failed`, `inconclusive` (earshot could not hear the bot reliably), `skipped` or `error` (earshot itself could not finish the scenario). */
 export type { ScenarioStatus } from './results/index.js';
 /** One turn: what was sent, each expectation's result, latency metrics. */
 export type { TurnResult } from './results/index.js';
-/** One expectation of a turn: passed, failed or not run, and what matched it. */
+/** One expectation of a turn: passed, failed, inconclusive or not run, and what matched it. */
 export type { ExpectationResult } from './results/index.js';
+/** Why an expectation is inconclusive: each reading's verdict and the segments of bot speech in doubt (transcripts, span, WAV). */
+export type { InconclusiveCheck, HearingEvidence } from './results/index.js';
 /** A failure of the bot under test, as a value: `kind`, where (turn, expectation) and why. */
 export type { Failure } from './results/index.js';
 /** The stable machine keys of failures (`timeout`, `text_mismatch`, `connect_failed`, …): added to, never renamed. */
@@ -81,6 +83,8 @@ export type { FailureKind } from './results/index.js';
 export type { RunSummary } from './results/index.js';
 /** One scenario's outcome across its repeats, in `RunSummary.scenarios`. */
 export type { ScenarioOutcome } from './results/index.js';
+/** The exit status the CLI gives a run's summary: 0 passed, 1 something failed, 3 nothing failed but something was inconclusive. */
+export { exitCodeOf } from './results/index.js';
 /** An event the session observed, with its time on the session clock (`at_ms`); narrow it by `name`. */
 export type { EarshotEvent } from './results/index.js';
 

@@ -17,7 +17,7 @@ const ALLOWED: Record<string, string[]> = {
   protocol: ['core'],
   audio: ['core'],
   judge: ['core'],
-  simulate: ['core', 'judge', 'scenario', 'results'],
+  simulate: ['core', 'judge', 'scenario', 'results', 'metrics'],
   metrics: ['core', 'scenario'],
   results: ['core', 'scenario', 'metrics'],
   speech: ['core', 'audio'],

@@ -13,3 +13,6 @@ export * from './normal.js';
 export * from './mann-whitney.js';
 export * from './bootstrap.js';
 export * from './agreement.js';
+export * from './wer.js';
+export * from './wer-check.js';
+export * from './numbers.js';

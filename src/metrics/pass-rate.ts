@@ -4,7 +4,9 @@
  * Every run counts for every turn: a turn a run never reached (an earlier turn
  * failed and the scenario stopped, or the run errored) counts as `not_run`, and
  * `pass_rate` = passed / runs, the fraction of runs in which that turn passed —
- * what a user who reruns the scenario can expect of it.
+ * what a user who reruns the scenario can expect of it. A run in which the turn
+ * was `inconclusive` (earshot could not hear the bot reliably) says nothing
+ * either way and is left out: passed / (runs − inconclusive).
  */
 
 /** Structurally a results `TurnResult`: its index and status. */
@@ -18,8 +20,9 @@ export interface TurnPassRate {
   runs: number;
   passed: number;
   failed: number;
+  inconclusive: number;
   not_run: number;
-  /** passed / runs, rounded to 4 decimals. */
+  /** passed / (runs − inconclusive), rounded to 4 decimals; 0 when no run was conclusive. */
   pass_rate: number;
 }
 
@@ -32,6 +35,7 @@ export function turnPassRates(runs: ReadonlyArray<ReadonlyArray<TurnOutcomeInput
     runs: runs.length,
     passed: 0,
     failed: 0,
+    inconclusive: 0,
     not_run: 0,
     pass_rate: 0,
   }));
@@ -42,9 +46,13 @@ export function turnPassRates(runs: ReadonlyArray<ReadonlyArray<TurnOutcomeInput
       const s = status.get(row.turn_index);
       if (s === 'passed') row.passed++;
       else if (s === 'failed') row.failed++;
+      else if (s === 'inconclusive') row.inconclusive++;
       else row.not_run++;
     }
   }
-  for (const row of rows) row.pass_rate = row.runs === 0 ? 0 : Math.round((row.passed / row.runs) * 10_000) / 10_000;
+  for (const row of rows) {
+    const rated = row.runs - row.inconclusive;
+    row.pass_rate = rated === 0 ? 0 : Math.round((row.passed / rated) * 10_000) / 10_000;
+  }
   return rows;
 }

@@ -1,13 +1,15 @@
 import { appendFileSync } from 'node:fs';
 import type { Redactor } from '../core/redact.js';
-import { latestAttempts, type RunSummary, type ScenarioOutcome, type ScenarioResult } from '../results/index.js';
+import { exitCodeOf, inconclusiveLine, inconclusiveOf, latestAttempts, type RunSummary, type ScenarioOutcome, type ScenarioResult } from '../results/index.js';
 import type { Reporter, ReporterOptions } from './reporter.js';
 import { failureLine, formatDuration, scenarioLabel, startOf } from './format.js';
 
 const MAX_ROWS = 200;
 const MAX_FAILURES = 100;
 const MAX_ANNOTATIONS = 50;
-const ICON: Record<ScenarioOutcome['outcome'], string> = { passed: '✅', failed: '❌', flaky: '⚠️', skipped: '⏭️' };
+const ICON: Record<ScenarioOutcome['outcome'], string> = { passed: '✅', failed: '❌', flaky: '⚠️', inconclusive: '❔', skipped: '⏭️' };
+/** The headline's mark by exit status: 0 passed, 1 failed, 3 nothing failed but something was inconclusive. */
+const HEAD_ICON = { 0: '✅', 1: '❌', 3: '❔' } as const;
 
 /**
  * Untrusted text inside GitHub-flavoured markdown: every ASCII punctuation mark
@@ -27,10 +29,11 @@ export function renderGithubSummary(results: readonly ScenarioResult[], summary:
   const head = [`${o.passed} passed`];
   if (o.failed) head.push(`${o.failed} failed`);
   if (o.flaky) head.push(`${o.flaky} flaky`);
+  if (summary.counts.inconclusive) head.push(`${summary.counts.inconclusive} inconclusive`);
   if (o.skipped) head.push(`${o.skipped} skipped`);
   const wall = summary.wall_ms === undefined ? '' : ` in ${formatDuration(summary.wall_ms)}`;
   const lines = [
-    `## ${summary.ok ? '✅' : '❌'} earshot: ${head.join(' · ')}`,
+    `## ${HEAD_ICON[exitCodeOf(summary)]} earshot: ${head.join(' · ')}`,
     '',
     `${summary.results} scenario run${summary.results === 1 ? '' : 's'}${wall}` +
       (summary.shards?.length ? ` · shards ${summary.shards.join(', ')}` : ''),
@@ -54,6 +57,15 @@ export function renderGithubSummary(results: readonly ScenarioResult[], summary:
       lines.push(`- **${t(scenarioLabel(startOf(r)), 120)}** — ${reasons.map((x) => t(x)).join('; ')}`);
     }
     if (failing.length > MAX_FAILURES) lines.push(`- …and ${failing.length - MAX_FAILURES} more`);
+    lines.push('', '</details>');
+  }
+  const doubtful = latestAttempts(results).filter((r) => r.status === 'inconclusive');
+  if (doubtful.length > 0) {
+    lines.push('', `<details><summary>Inconclusive (${doubtful.length}): earshot could not hear the bot reliably</summary>`, '');
+    for (const r of doubtful.slice(0, MAX_FAILURES)) {
+      lines.push(`- **${t(scenarioLabel(startOf(r)), 120)}** — ${inconclusiveOf(r).map((x) => t(inconclusiveLine(x))).join('; ')}`);
+    }
+    if (doubtful.length > MAX_FAILURES) lines.push(`- …and ${doubtful.length - MAX_FAILURES} more`);
     lines.push('', '</details>');
   }
   return `${lines.join('\n')}\n\n`;
@@ -88,6 +100,12 @@ export function createGithubReporter(options: ReporterOptions): Reporter {
           const title = workflowEscape(options.redactor.text(`earshot: ${scenarioLabel(startOf(r))}`), true);
           const message = workflowEscape(options.redactor.text(r.failures.map(failureLine).join('\n') || (r.error ?? r.status)));
           options.stdout.write(`::error file=${workflowEscape(r.file, true)},title=${title}::${message}\n`);
+        }
+        // Not an error: a warning the run's exit status 3 goes with.
+        for (const r of latestAttempts(results).filter((x) => x.status === 'inconclusive').slice(0, MAX_ANNOTATIONS)) {
+          const title = workflowEscape(options.redactor.text(`earshot: inconclusive: ${scenarioLabel(startOf(r))}`), true);
+          const message = workflowEscape(options.redactor.text(inconclusiveOf(r).map(inconclusiveLine).join('\n')));
+          options.stdout.write(`::warning file=${workflowEscape(r.file, true)},title=${title}::${message}\n`);
         }
       }
       if (!file) {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { Redactor } from '../core/redact.js';
-import { compareStrings, latestAttempts, type Failure, type ScenarioResult, type TurnResult } from '../results/index.js';
+import { compareStrings, inconclusiveLine, inconclusiveOf, latestAttempts, type Failure, type ScenarioResult, type TurnResult } from '../results/index.js';
 import type { Reporter, ReporterOptions } from './reporter.js';
 import { failureLine, turnInput } from './format.js';
 import { xmlAttr, xmlText } from './xml.js';
@@ -19,12 +19,18 @@ interface Case {
   failures: Array<{ kind: string; message: string; body: string }>;
   errors: Array<{ kind: string; message: string; body: string }>;
   skipped?: string;
+  /** The skipped element's text: an inconclusive turn's evidence. */
+  skippedBody?: string;
 }
 
 /**
  * JUnit XML: one <testsuite> per scenario file, one <testcase> per turn of each
  * run (bot and repeat in the case name), failures typed by their kind. Failures
  * not tied to a turn (connect, handshake) get a `setup` case, so CI sees them.
+ * An inconclusive turn is `<skipped message="inconclusive: …">` with the
+ * evidence (both transcripts, the segment's span and WAV) as its text: JUnit
+ * has no third verdict, and a skip is what neither passes nor fails in every
+ * CI that reads it.
  */
 export function renderJUnit(results: readonly ScenarioResult[], redactor: Redactor, title = 'earshot'): string {
   const byFile = new Map<string, ScenarioResult[]>();
@@ -81,6 +87,10 @@ function casesOf(r: ScenarioResult): Case[] {
       const detail = turnDetail(turn);
       for (const f of mine) (ERROR_KINDS.has(f.kind) ? c.errors : c.failures).push(problem(f, detail));
       if (mine.length === 0) c.failures.push({ kind: 'failed', message: 'turn failed', body: detail });
+    } else if (turn.status === 'inconclusive') {
+      const doubts = inconclusiveOf({ turns: [turn] });
+      c.skipped = `inconclusive: ${doubts.map((d) => `${d.kinds.join(', ')}: ${d.reason}`).join('; ')}`;
+      c.skippedBody = [...doubts.map(inconclusiveLine), ...doubts.flatMap((d) => d.segments.map(segmentLine)), '', turnDetail(turn)].join('\n');
     } else if (turn.status === 'not_run') {
       c.skipped = r.status === 'skipped' ? 'scenario skipped' : 'not run: an earlier turn failed or the run stopped';
     }
@@ -104,10 +114,17 @@ function turnDetail(turn: TurnResult): string {
   return lines.join('\n');
 }
 
+function segmentLine(s: ReturnType<typeof inconclusiveOf>[number]['segments'][number]): string {
+  const check = s.check_transcript !== undefined ? `, check ${JSON.stringify(s.check_transcript)}${s.wer !== undefined ? ` (WER ${s.wer.toFixed(2)})` : ''}` : '';
+  return `  segment ${Math.round(s.start_ms)}–${Math.round(s.end_ms)} ms (${Math.round(s.speech_ms)} ms speech): heard ${JSON.stringify(s.transcript)}${check}${s.snippet ? `; audio ${s.snippet}` : ''}`;
+}
+
 function renderCase(c: Case, redactor: Redactor): string {
   const head = `    <testcase name="${xmlAttr(redactor.text(c.name))}" classname="${xmlAttr(redactor.text(c.classname))}" time="${secs(c.seconds)}"`;
   const body: string[] = [];
-  if (c.skipped !== undefined) body.push(`      <skipped message="${xmlAttr(c.skipped)}"/>\n`);
+  if (c.skipped !== undefined && c.skippedBody !== undefined) {
+    body.push(`      <skipped message="${xmlAttr(redactor.text(c.skipped))}">${xmlText(redactor.text(c.skippedBody))}</skipped>\n`);
+  } else if (c.skipped !== undefined) body.push(`      <skipped message="${xmlAttr(c.skipped)}"/>\n`);
   for (const [tag, list] of [['error', c.errors], ['failure', c.failures]] as const) {
     for (const p of list) {
       body.push(

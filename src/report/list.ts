@@ -1,5 +1,5 @@
 import type { Failure, RunSummary, ScenarioResult, TurnResult } from '../results/index.js';
-import { resultKey } from '../results/index.js';
+import { inconclusiveLine, inconclusiveOf, resultKey } from '../results/index.js';
 import type { Reporter, ReporterOptions, RunStart, ScenarioStart } from './reporter.js';
 import {
   SYMBOL,
@@ -37,7 +37,7 @@ export class ListReporter implements Reporter {
   private readonly live: boolean;
   private readonly p: Paint;
   private readonly running = new Map<string, Running>();
-  private readonly counts = { passed: 0, failed: 0, error: 0, skipped: 0 };
+  private readonly counts = { passed: 0, failed: 0, inconclusive: 0, error: 0, skipped: 0 };
   private total: number | undefined;
   private done = 0;
   private liveLines = 0;
@@ -82,11 +82,12 @@ export class ListReporter implements Reporter {
     if (run) run.turnsDone += 1;
     const prefix = this.running.size > 1 ? `${this.safe(scenarioLabel(scenario))} › ` : '';
     const lines = [`  ${this.symbol(turn.status)} ${prefix}turn ${turn.index + 1} ${this.safe(turnInput(turn), 80)} ${this.p.dim(this.turnTiming(turn))}`];
-    if (turn.status === 'failed') {
+    if (turn.status === 'failed' || turn.status === 'inconclusive') {
       for (const e of turn.expectations) {
         const f = failures.find((x) => x.expectation_index === e.index);
         const timing = e.matched_after_ms === undefined ? '' : ` ${this.p.dim(formatDuration(e.matched_after_ms))}`;
-        lines.push(`      ${this.symbol(e.status)} ${e.event}${timing}${f ? ` ${this.p.red(this.safe(`${f.kind}: ${f.reason}`))}` : ''}`);
+        const why = f ? ` ${this.p.red(this.safe(`${f.kind}: ${f.reason}`))}` : e.inconclusive ? ` ${this.p.yellow(this.safe(`inconclusive (${e.inconclusive.kinds.join(', ')}): ${e.inconclusive.reason}`))}` : '';
+        lines.push(`      ${this.symbol(e.status)} ${e.event}${timing}${why}`);
       }
       for (const f of failures.filter((x) => x.expectation_index === null)) lines.push(`      ${this.p.red(this.safe(failureLine(f)))}`);
     }
@@ -102,6 +103,7 @@ export class ListReporter implements Reporter {
       `${this.symbol(result.status)} ${progress}${this.safe(scenarioLabel(startOf(result)))} ${this.p.dim(`(${formatDuration(result.duration_ms)})`)}`,
     ];
     for (const f of result.failures.filter((x) => x.turn_index === null)) lines.push(`    ${this.p.red(this.safe(failureLine(f)))}`);
+    if (result.status === 'inconclusive') for (const r of inconclusiveOf(result)) lines.push(`    ${this.p.yellow(this.safe(inconclusiveLine(r)))}`);
     if (result.error && !result.failures.some((f) => f.turn_index === null)) lines.push(`    ${this.p.red(this.safe(result.error))}`);
     if (this.running.size === 0) this.stopTimer();
     this.emit(lines);
@@ -115,14 +117,22 @@ export class ListReporter implements Reporter {
     if (bad.length > 0) {
       lines.push(this.p.bold('Not passing:'));
       for (const s of bad) {
-        const rate = s.runs > 1 ? ` ${s.passed}/${s.runs - s.skipped} passed` : '';
+        const rate = s.runs > 1 ? ` ${s.passed}/${s.runs - s.skipped - s.inconclusive} passed` : '';
         lines.push(`  ${this.outcomeWord(s.outcome)} ${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''}${rate} ${this.p.dim(this.safe(s.file))}`);
+      }
+    }
+    const doubtful = summary.scenarios.filter((s) => s.inconclusive > 0);
+    if (doubtful.length > 0) {
+      lines.push(this.p.bold('Inconclusive (earshot could not hear the bot reliably; neither passed nor failed):'));
+      for (const s of doubtful) {
+        lines.push(`  ${this.p.yellow(SYMBOL.inconclusive)} ${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''} ${s.inconclusive}/${s.runs} run${s.runs === 1 ? '' : 's'} ${this.p.dim(this.safe(s.file))}`);
       }
     }
     lines.push(...this.passRates(summary));
     const c = summary.counts;
     const parts = [this.p.green(`${c.passed} passed`)];
     if (c.failed) parts.push(this.p.red(`${c.failed} failed`));
+    if (c.inconclusive) parts.push(this.p.yellow(`${c.inconclusive} inconclusive`));
     if (c.error) parts.push(this.p.red(`${c.error} errored`));
     if (c.skipped) parts.push(this.p.yellow(`${c.skipped} skipped`));
     if (summary.outcomes.flaky) parts.push(this.p.yellow(`${summary.outcomes.flaky} flaky`));
@@ -142,7 +152,7 @@ export class ListReporter implements Reporter {
       this.p.bold('Pass rates (95% Wilson interval):'),
       ...repeated.map((s) => {
         const ci = s.pass_rate_ci95!;
-        const rated = s.runs - s.skipped;
+        const rated = s.runs - s.skipped - s.inconclusive;
         return `  ${label(s).padEnd(width)}  ${`${s.passed}/${rated}`.padStart(7)}  ${`${pct(s.pass_rate!)}%`.padStart(4)}  ${this.p.dim(`(${pct(ci.low)}–${pct(ci.high)}%)`)}`;
       }),
     ];

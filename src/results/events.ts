@@ -1,4 +1,5 @@
 import type { EventName } from '../scenario/events.js';
+import type { HearingEvidence } from './hearing-types.js';
 
 /**
  * What the session observed, translated from RTVI messages (and, for the
@@ -14,6 +15,8 @@ interface Base<N extends EventName> {
 
 export interface TextEvent extends Base<'response' | 'llm_response' | 'tts_response' | 'user_transcription'> {
   text: string;
+  /** On a transcribed `response`: earshot could not hear this segment reliably (results/hearing.ts). */
+  hearing?: HearingEvidence;
 }
 
 export interface FunctionCallEvent extends Base<'function_call'> {

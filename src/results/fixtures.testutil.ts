@@ -45,6 +45,44 @@ export function failedTurn(index: number, user: string, reply: string, started_a
   };
 }
 
+/** A turn whose reply two transcribers heard differently: its `text_contains` verdict is inconclusive. */
+export function inconclusiveTurn(index: number, user: string, heard: string, checkHeard: string, started_at_ms = index * 2000): TurnResult {
+  return {
+    index,
+    status: 'inconclusive',
+    duration_ms: 1400,
+    started_at_ms,
+    input: { user },
+    expectations: [
+      {
+        index: 0,
+        event: 'response',
+        status: 'inconclusive',
+        text: heard,
+        inconclusive: {
+          kinds: ['transcribers_disagree'],
+          reason: 'the check passes on the first transcript and fails on the second',
+          segments: [
+            {
+              doubt: 'transcribers_disagree',
+              transcript: heard,
+              check_transcript: checkHeard,
+              wer: 0.5,
+              max_wer: 0.3,
+              transcribers: ['sphinx:en-us', 'sphinx:en-us'],
+              speech_ms: 1632,
+              start_ms: started_at_ms + 700,
+              end_ms: started_at_ms + 2400,
+              snippet: 'run.seg1.wav',
+            },
+          ],
+        },
+      },
+    ],
+    metrics: { voice_to_voice_ms: 690 },
+  };
+}
+
 export function notRunTurn(index: number, user: string): TurnResult {
   return { index, status: 'not_run', duration_ms: 0, input: { user }, expectations: [] };
 }
@@ -71,7 +109,7 @@ export interface ResultSpec {
   recording?: string;
 }
 
-/** A two-turn scenario result; `status: 'failed'` makes turn 2 fail with `text_mismatch`. */
+/** A two-turn scenario result; `status: 'failed'` makes turn 2 fail with `text_mismatch`, `inconclusive` makes it inconclusive (two transcribers disagree). */
 export function makeResult(spec: ResultSpec): ScenarioResult {
   const status = spec.status ?? 'passed';
   const reply = spec.reply ?? 'Paris is the capital of France.';
@@ -80,7 +118,9 @@ export function makeResult(spec: ResultSpec): ScenarioResult {
       ? [passedTurn(0, 'Hello there', 'Hi! How can I help?'), passedTurn(1, 'What is the capital of France?', reply)]
       : status === 'failed'
         ? [passedTurn(0, 'Hello there', 'Hi! How can I help?'), failedTurn(1, 'What is the capital of France?', reply)]
-        : [notRunTurn(0, 'Hello there'), notRunTurn(1, 'What is the capital of France?')];
+        : status === 'inconclusive'
+          ? [passedTurn(0, 'Hello there', 'Hi! How can I help?'), inconclusiveTurn(1, 'What is the capital of France?', 'the capital of france is paris', 'the capital of three and is yes')]
+          : [notRunTurn(0, 'Hello there'), notRunTurn(1, 'What is the capital of France?')];
   const failures =
     status === 'failed'
       ? [failure('text_mismatch', 1, `response did not contain "Paris": got "${reply}"`)]

@@ -1,5 +1,6 @@
 export * from './types.js';
 export * from './events.js';
+export * from './hearing.js';
 export * from './simulation.js';
 export * from './turn-metrics.js';
 export * from './identity.js';
@@ -10,6 +11,7 @@ export { readResultsFile, readResultsDir, type ResultsFile } from './reader.js';
 export {
   summarize,
   latestAttempts,
+  exitCodeOf,
   type RunSummary,
   type ScenarioOutcome,
   type TurnOutcome,

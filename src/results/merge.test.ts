@@ -114,6 +114,23 @@ describe('mergeResults', () => {
     expect(readFileSync(join(out, 'recordings', 'a.wav'), 'utf8')).toBe('RIFF');
   });
 
+  it("moves an inconclusive expectation's segment WAV with the recording, and keeps the status and its count", () => {
+    const root = tmp();
+    const shard = join(root, 'shard-1');
+    mkdirSync(join(shard, 'recordings'), { recursive: true });
+    writeFileSync(join(shard, 'run.seg1.wav'), 'RIFF-segment');
+    writeRun(shard, [makeResult({ file: 'heard.yaml', status: 'inconclusive', recording: 'recordings/a.wav' })]);
+    const out = join(root, 'merged');
+    const snippet = (r: ScenarioResult): string | undefined => r.turns[1].expectations[0].inconclusive?.segments[0].snippet;
+    const rebased = mergeResults([shard], { outDir: out });
+    expect(snippet(rebased.results[0])).toBe('../shard-1/run.seg1.wav');
+    const copied = mergeResults([shard], { outDir: out, artifacts: 'copy' });
+    expect(snippet(copied.results[0])).toBe('run.seg1.wav');
+    expect(readFileSync(join(out, 'run.seg1.wav'), 'utf8')).toBe('RIFF-segment');
+    expect(copied.results[0].status).toBe('inconclusive');
+    expect(summarize(copied.results).counts.inconclusive).toBe(1);
+  });
+
   it('copies clashing artifact names from different inputs to separate places', () => {
     const root = tmp();
     const dirs = [1, 2].map((i) => {

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'no
 import { MergeConflictError } from './errors.js';
 import { compareResults, resultKey, resultLabel } from './identity.js';
 import { readResultsDir } from './reader.js';
+import { mapSnippets } from './hearing.js';
 import type { ScenarioResult } from './types.js';
 
 export interface MergeSource {
@@ -90,18 +91,17 @@ function placeArtifacts(
   if (!options.outDir || !result.artifacts) return result;
   const from = dirs[c.sourceIndex];
   const to = options.outDir;
+  const place = (path: string): string => {
+    if (isAbsolute(path)) return path;
+    if (options.artifacts === 'copy' && !escapes(path)) return copyInto(resolve(from, path), to, path, c.sourceIndex, copied);
+    return toPosix(relative(resolve(to), resolve(from, path)));
+  };
   const artifacts: NonNullable<ScenarioResult['artifacts']> = {};
   for (const [name, path] of Object.entries(result.artifacts) as [keyof typeof artifacts, string | undefined][]) {
-    if (path === undefined) continue;
-    if (isAbsolute(path)) {
-      artifacts[name] = path;
-    } else if (options.artifacts === 'copy' && !escapes(path)) {
-      artifacts[name] = copyInto(resolve(from, path), to, path, c.sourceIndex, copied);
-    } else {
-      artifacts[name] = toPosix(relative(resolve(to), resolve(from, path)));
-    }
+    if (path !== undefined) artifacts[name] = place(path);
   }
-  return { ...result, artifacts };
+  // An inconclusive expectation's segment WAVs sit beside the recording: they move with it.
+  return { ...result, artifacts, turns: result.turns.map((t) => mapSnippets(t, place)) };
 }
 
 /**

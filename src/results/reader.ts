@@ -15,7 +15,7 @@ export interface ResultsFile {
   truncated: boolean;
 }
 
-const STATUSES: readonly ScenarioStatus[] = ['passed', 'failed', 'skipped', 'error'];
+const STATUSES: readonly ScenarioStatus[] = ['passed', 'failed', 'inconclusive', 'skipped', 'error'];
 
 /** Reads a results.jsonl file. A malformed complete line is an error naming file and line. */
 export function readResultsFile(path: string): ResultsFile {

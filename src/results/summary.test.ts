@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latestAttempts, summarize } from './summary.js';
+import { exitCodeOf, latestAttempts, summarize } from './summary.js';
 import { makeResult } from './fixtures.testutil.js';
 import { distribution } from './stats.js';
 
@@ -11,12 +11,12 @@ describe('summarize', () => {
       makeResult({ file: 'c.yaml', status: 'error' }),
       makeResult({ file: 'd.yaml', status: 'skipped' }),
     ]);
-    expect(s.counts).toEqual({ passed: 1, failed: 1, error: 1, skipped: 1 });
+    expect(s.counts).toEqual({ passed: 1, failed: 1, inconclusive: 0, error: 1, skipped: 1 });
     expect(s.results).toBe(4);
     expect(s.pass_rate).toBeCloseTo(1 / 3, 3);
     expect(s.ok).toBe(false);
     expect(s.failure_kinds).toEqual({ connect_failed: 1, text_mismatch: 1 });
-    expect(s.turns).toEqual({ total: 8, passed: 3, failed: 1, not_run: 4 });
+    expect(s.turns).toEqual({ total: 8, passed: 3, failed: 1, inconclusive: 0, not_run: 4 });
   });
 
   it('classifies each scenario across repeats as passed, failed or flaky with its pass rate', () => {
@@ -33,7 +33,7 @@ describe('summarize', () => {
     expect(by['steady.yaml']).toMatchObject({ outcome: 'passed', ok: true, runs: 3, pass_rate: 1 });
     expect(by['broken.yaml']).toMatchObject({ outcome: 'failed', ok: false, runs: 2, pass_rate: 0 });
     expect(by['wobbly.yaml']).toMatchObject({ outcome: 'flaky', ok: false, runs: 4, passed: 3, pass_rate: 0.75 });
-    expect(s.outcomes).toEqual({ passed: 1, failed: 1, flaky: 1, skipped: 0 });
+    expect(s.outcomes).toEqual({ passed: 1, failed: 1, flaky: 1, inconclusive: 0, skipped: 0 });
     expect(s.scenarios.map((o) => o.file)).toEqual(['broken.yaml', 'steady.yaml', 'wobbly.yaml']);
     // Each pass rate with its Wilson 95 % interval: what a few repeats can and cannot tell.
     expect(s.scenarios.map((o) => o.pass_rate_ci95)).toEqual([
@@ -41,6 +41,30 @@ describe('summarize', () => {
       { low: 0.439, high: 1 },
       { low: 0.301, high: 0.954 },
     ]);
+  });
+
+  it('leaves inconclusive runs out of every pass rate, counts them apart, and exits 3 only when nothing failed', () => {
+    const doubtful = (i: number) => makeResult({ file: 'heard.yaml', repeat_index: i, status: 'inconclusive' });
+    const runs = [makeResult({ file: 'heard.yaml', repeat_index: 0 }), doubtful(1), doubtful(2), makeResult({ file: 'heard.yaml', repeat_index: 3 })];
+    const s = summarize(runs);
+    expect(s.counts).toMatchObject({ passed: 2, inconclusive: 2, failed: 0 });
+    // 2 of 2 conclusive runs passed: neither 2/4 (a failure) nor 4/4 (a pass) of the inconclusive ones.
+    expect(s.pass_rate).toBe(1);
+    expect(s.scenarios[0]).toMatchObject({ outcome: 'passed', ok: true, runs: 4, passed: 2, inconclusive: 2, pass_rate: 1 });
+    expect(s.scenarios[0].turns[1]).toMatchObject({ runs: 4, passed: 2, inconclusive: 2, pass_rate: 1 });
+    expect(s.turns.inconclusive).toBe(2);
+    expect(s.ok).toBe(true);
+    expect(exitCodeOf(s)).toBe(3);
+
+    const only = summarize([doubtful(0), doubtful(1)]);
+    expect(only.scenarios[0]).toMatchObject({ outcome: 'inconclusive', ok: true, pass_rate: null });
+    expect(only.outcomes.inconclusive).toBe(1);
+    expect(only.pass_rate).toBeNull();
+    expect(exitCodeOf(only)).toBe(3);
+
+    const mixed = summarize([...runs, makeResult({ file: 'other.yaml', status: 'failed' })]);
+    expect(exitCodeOf(mixed)).toBe(1);
+    expect(exitCodeOf(summarize([makeResult({ file: 'a.yaml' })]))).toBe(0);
   });
 
   it('lets a pass threshold accept a flaky scenario whose pass rate reaches it', () => {

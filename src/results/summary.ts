@@ -6,17 +6,20 @@ import type { ScenarioResult, ScenarioStatus } from './types.js';
 
 /**
  * A scenario's verdict across its repeats: all passed, none passed, some passed
- * (flaky), or every run skipped.
+ * (flaky), every run skipped, or no run conclusive (every one that was not
+ * skipped inconclusive). Skipped and inconclusive runs are left out of the rest.
  */
-export type Outcome = 'passed' | 'failed' | 'flaky' | 'skipped';
+export type Outcome = 'passed' | 'failed' | 'flaky' | 'inconclusive' | 'skipped';
 
 export interface TurnOutcome {
   index: number;
   runs: number;
   passed: number;
   failed: number;
+  /** Runs in which the turn was inconclusive: neither a pass nor a failure. */
+  inconclusive: number;
   not_run: number;
-  /** passed / (passed + failed); null when the turn never ran. */
+  /** passed / (passed + failed); null when the turn never ran (or was only inconclusive). */
   pass_rate: number | null;
   /** Latency distributions across repeats, for the metrics that were measured. */
   metrics: Partial<Record<LatencyMetricName, DistributionStats>>;
@@ -31,7 +34,8 @@ export interface ScenarioOutcome {
   outcome: Outcome;
   /**
    * Whether this scenario counts as a success: pass rate ≥ `pass_threshold` when one is set,
-   * else every non-skipped run passed. A flaky scenario without a threshold is not ok.
+   * else every conclusive run passed. A flaky scenario without a threshold is not ok; one
+   * whose runs were all skipped or inconclusive is (nothing failed).
    */
   ok: boolean;
   runs: number;
@@ -39,7 +43,9 @@ export interface ScenarioOutcome {
   failed: number;
   errored: number;
   skipped: number;
-  /** passed / (runs − skipped); null when every run was skipped. */
+  /** Runs whose verdict was inconclusive: left out of the pass rate, like skipped ones. */
+  inconclusive: number;
+  /** passed / (runs − skipped − inconclusive); null when no run was conclusive. */
   pass_rate: number | null;
   /** The pass rate's Wilson 95 % interval (what `--repeat N` can tell about it); absent when every run was skipped. */
   pass_rate_ci95?: { low: number; high: number };
@@ -51,21 +57,21 @@ export interface ScenarioOutcome {
 
 export interface RunSummary {
   version: 1;
-  /** Every scenario ok (see ScenarioOutcome.ok); what the exit status follows. */
+  /** Every scenario ok (see ScenarioOutcome.ok): nothing failed. The exit status follows it and `counts.inconclusive` (`exitCodeOf`). */
   ok: boolean;
   /** Result lines counted (after superseded attempts are dropped). */
   results: number;
   /** Earlier attempts of a run that a later attempt replaced, left out of every count. */
   superseded: number;
   counts: Record<ScenarioStatus, number>;
-  /** passed / (results − skipped); null when there is nothing to rate. */
+  /** passed / (results − skipped − inconclusive); null when there is nothing to rate. */
   pass_rate: number | null;
   outcomes: Record<Outcome, number>;
   /** One entry per (file, name, bot), sorted by file, name, then bot. */
   scenarios: ScenarioOutcome[];
   /** Failure kind → number of failures, over all results. */
   failure_kinds: Record<string, number>;
-  turns: { total: number; passed: number; failed: number; not_run: number };
+  turns: { total: number; passed: number; failed: number; inconclusive: number; not_run: number };
   /** Distribution of scenario run durations. */
   duration_ms: DistributionStats | null;
   /** Wall time of the whole run, when the caller measured it. */
@@ -101,9 +107,9 @@ export function latestAttempts(results: readonly ScenarioResult[]): ScenarioResu
 
 export function summarize(all: readonly ScenarioResult[], options: SummaryOptions = {}): RunSummary {
   const results = latestAttempts(all);
-  const counts: Record<ScenarioStatus, number> = { passed: 0, failed: 0, skipped: 0, error: 0 };
+  const counts: Record<ScenarioStatus, number> = { passed: 0, failed: 0, inconclusive: 0, skipped: 0, error: 0 };
   const kinds = new Map<string, number>();
-  const turns = { total: 0, passed: 0, failed: 0, not_run: 0 };
+  const turns = { total: 0, passed: 0, failed: 0, inconclusive: 0, not_run: 0 };
   const groups = new Map<string, ScenarioResult[]>();
   for (const r of results) {
     counts[r.status] += 1;
@@ -116,7 +122,7 @@ export function summarize(all: readonly ScenarioResult[], options: SummaryOption
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
   const scenarios = [...groups.values()].map(outcomeOf);
-  const outcomes: Record<Outcome, number> = { passed: 0, failed: 0, flaky: 0, skipped: 0 };
+  const outcomes: Record<Outcome, number> = { passed: 0, failed: 0, flaky: 0, inconclusive: 0, skipped: 0 };
   for (const s of scenarios) outcomes[s.outcome] += 1;
   const summary: RunSummary = {
     version: 1,
@@ -124,7 +130,7 @@ export function summarize(all: readonly ScenarioResult[], options: SummaryOption
     results: results.length,
     superseded: all.length - results.length,
     counts,
-    pass_rate: rate(counts.passed, results.length - counts.skipped),
+    pass_rate: rate(counts.passed, results.length - counts.skipped - counts.inconclusive),
     outcomes,
     scenarios,
     failure_kinds: sortedRecord(kinds),
@@ -147,19 +153,19 @@ export function summarize(all: readonly ScenarioResult[], options: SummaryOption
 function outcomeOf(runs: ScenarioResult[]): ScenarioOutcome {
   const last = runs[runs.length - 1];
   const id = resultIdentity(last);
-  const n = { passed: 0, failed: 0, error: 0, skipped: 0 };
+  const n = { passed: 0, failed: 0, inconclusive: 0, error: 0, skipped: 0 };
   const kinds = new Map<string, number>();
   for (const r of runs) {
     n[r.status] += 1;
     for (const f of r.failures) kinds.set(f.kind, (kinds.get(f.kind) ?? 0) + 1);
   }
-  const rated = runs.length - n.skipped;
+  const rated = runs.length - n.skipped - n.inconclusive;
   const passRate = rate(n.passed, rated);
   const outcome: Outcome =
-    rated === 0 ? 'skipped' : n.passed === rated ? 'passed' : n.passed === 0 ? 'failed' : 'flaky';
+    rated === 0 ? (n.inconclusive > 0 ? 'inconclusive' : 'skipped') : n.passed === rated ? 'passed' : n.passed === 0 ? 'failed' : 'flaky';
   const threshold = runs.find((r) => r.run?.pass_threshold !== undefined)?.run?.pass_threshold;
   const ok =
-    outcome === 'skipped' || (threshold !== undefined ? (passRate ?? 0) >= threshold : outcome === 'passed');
+    outcome === 'skipped' || outcome === 'inconclusive' || (threshold !== undefined ? (passRate ?? 0) >= threshold : outcome === 'passed');
   const result: ScenarioOutcome = {
     name: last.name,
     file: id.file,
@@ -170,6 +176,7 @@ function outcomeOf(runs: ScenarioResult[]): ScenarioOutcome {
     failed: n.failed,
     errored: n.error,
     skipped: n.skipped,
+    inconclusive: n.inconclusive,
     pass_rate: passRate,
     failure_kinds: sortedRecord(kinds),
     duration_ms: distribution(runs.map((r) => r.duration_ms)),
@@ -191,6 +198,7 @@ function turnOutcomes(runs: ScenarioResult[]): TurnOutcome[] {
     const turns = runs.flatMap((r) => r.turns.filter((t) => t.index === index));
     const passed = turns.filter((t) => t.status === 'passed').length;
     const failed = turns.filter((t) => t.status === 'failed').length;
+    const inconclusive = turns.filter((t) => t.status === 'inconclusive').length;
     const metrics: TurnOutcome['metrics'] = {};
     for (const name of LATENCY_METRICS) {
       const values = turns.flatMap((t) => {
@@ -205,7 +213,8 @@ function turnOutcomes(runs: ScenarioResult[]): TurnOutcome[] {
       runs: turns.length,
       passed,
       failed,
-      not_run: turns.length - passed - failed,
+      inconclusive,
+      not_run: turns.length - passed - failed - inconclusive,
       pass_rate: rate(passed, passed + failed),
       metrics,
     };
@@ -214,6 +223,15 @@ function turnOutcomes(runs: ScenarioResult[]): TurnOutcome[] {
     out.push(entry);
   }
   return out;
+}
+
+/**
+ * The exit status a run's summary calls for: 1 when anything failed (or the run
+ * was interrupted), else 3 when some verdict was inconclusive, else 0.
+ */
+export function exitCodeOf(summary: Pick<RunSummary, 'ok' | 'counts'>): 0 | 1 | 3 {
+  if (!summary.ok) return 1;
+  return summary.counts.inconclusive > 0 ? 3 : 0;
 }
 
 function rate(part: number, whole: number): number | null {

@@ -36,6 +36,10 @@ export interface TurnMetrics {
   talk_over_ms?: number | null;
   /** Word error rate of the bot's transcription against a reference text, 0..1, where one exists. */
   word_error_rate?: number | null;
+  /** Word error rate of the bot's own transcription of the caller (its `user_transcription`s in the turn) against the turn's `user:`. */
+  user_wer?: number | null;
+  /** Word error rate of the bot's reply as earshot got it (transcribed, under an audio judge) against `expected_text`. */
+  bot_wer?: number | null;
   /** The anchors the metrics derive from, ms since session start; drawn on the report timeline. */
   user_speech_start_at_ms?: number | null;
   user_speech_end_at_ms?: number | null;

@@ -1,5 +1,6 @@
 import type { EarshotEvent } from './events.js';
 import type { EventName } from '../scenario/events.js';
+import type { InconclusiveCheck } from './hearing-types.js';
 import type { SimulationResult } from './simulation.js';
 import type { PipecatTiming } from '../metrics/index.js';
 import type { TurnMetrics } from './turn-metrics.js';
@@ -41,6 +42,10 @@ export const FAILURE_KINDS = [
   'bot_disconnected',
   'protocol_error',
   'latency_exceeded',
+  /** No number in the reply within `number:`'s tolerance of its value. */
+  'number_mismatch',
+  /** A turn's `user_wer` / `bot_wer` outside its `wer:` bounds, or not measurable. */
+  'wer_exceeded',
   /** earshot itself threw (a bug or an interrupted step). */
   'harness_error',
   // Simulations (results/simulation.ts): scenario-level, turn_index null.
@@ -65,9 +70,14 @@ export interface Failure {
   reason: string;
 }
 
-export type ScenarioStatus = 'passed' | 'failed' | 'skipped' | 'error';
-export type TurnStatus = 'passed' | 'failed' | 'not_run';
-export type ExpectationStatus = 'passed' | 'failed' | 'not_run';
+/**
+ * `inconclusive`: nothing failed, but a verdict rested on bot speech earshot
+ * could not hear reliably (results/hearing.ts). Precedence: error > failed >
+ * inconclusive > passed.
+ */
+export type ScenarioStatus = 'passed' | 'failed' | 'inconclusive' | 'skipped' | 'error';
+export type TurnStatus = 'passed' | 'failed' | 'inconclusive' | 'not_run';
+export type ExpectationStatus = 'passed' | 'failed' | 'inconclusive' | 'not_run';
 
 export interface ExpectationResult {
   index: number;
@@ -79,6 +89,8 @@ export interface ExpectationResult {
   text?: string;
   /** Judge's stated reason, when `eval:` decided it. */
   judge_reason?: string;
+  /** Why the verdict is `inconclusive`: what each reading of the bot's speech gave, and the segments in doubt. */
+  inconclusive?: InconclusiveCheck;
 }
 
 /** A failure as Pipecat's `EvalAssertionFailure` writes it: -1 for "no expectation", `error` for earshot's harness errors. */

@@ -1,5 +1,6 @@
 import { EVENT_NAMES, MARKER_KINDS, MARKER_KEYS } from './events.js';
 import { LATENCY_METRICS } from './types.js';
+import { WER_METRICS } from './check-types.js';
 import type { RefSpec, Spec } from './spec.js';
 
 /**
@@ -107,6 +108,7 @@ export const TRANSCRIPTION_SPEC = ref('transcription', {
     padding_secs: { kind: 'number', min: 0, unit: 's', default: DEFAULT_PADDING_SECS, description: 'Silence padded around each segment before transcription.' },
     device: text('Device for local models: cpu (default) or cuda.'),
     compute_type: text('Whisper compute type, e.g. int8.'),
+    model_dir: text('earshot extension, sphinx: the folder holding the model (en-us/, en-us.lm.bin, cmudict-en-us.dict; default the Debian package\'s), relative to the scenario file.'),
     factory: factoryField,
   },
 });
@@ -131,7 +133,16 @@ export const JUDGE_SPEC = ref('judge', {
       default: 'text',
     }),
     eval: JUDGE_EVAL_SPEC,
-    transcription: TRANSCRIPTION_SPEC,
+    transcription: {
+      kind: 'oneOf',
+      description: "The STT for the bot's audio; earshot extension: a list of two, the second checking the first (a reply they hear differently is inconclusive, not failed).",
+      options: [TRANSCRIPTION_SPEC, { kind: 'array', nonEmpty: true, items: TRANSCRIPTION_SPEC, description: 'The transcriber, then the one that checks it.' }],
+    },
+    transcription_disagreement: {
+      kind: 'number',
+      min: 0,
+      description: 'earshot extension: word error rate between the two transcriptions above which they disagree (default 0.3; --stt-disagreement).',
+    },
   },
   rules: [
     {
@@ -159,8 +170,28 @@ export const CALL_SPEC = ref('call', {
   ],
 });
 
+/** earshot's deterministic checks of an event's text (normalized in text-checks.ts). */
+export const TEXT_CHECK_KEYS = ['text_matches', 'number', 'expected_text'] as const;
+
 /** What `absent: true` cannot be combined with: it matches on the event type only. */
-export const ABSENT_CONFLICTS = ['text_contains', 'text_excludes', 'eval', 'calls', 'name', 'args', ...MARKER_KEYS] as const;
+export const ABSENT_CONFLICTS = ['text_contains', 'text_excludes', 'eval', 'calls', 'name', 'args', ...MARKER_KEYS, ...TEXT_CHECK_KEYS] as const;
+
+const NUMBER_SPEC = ref('number_check', {
+  kind: 'oneOf',
+  description: 'earshot extension: a number the text must hold, spoken or written ("seventy five", "75", "75.5"): a value, or {value, tolerance_pct}.',
+  options: [
+    { kind: 'number', description: 'The number itself.' },
+    {
+      kind: 'object',
+      description: 'A number within a tolerance.',
+      required: ['value'],
+      fields: {
+        value: { kind: 'number', description: 'The number expected.' },
+        tolerance_pct: { kind: 'number', min: 0, unit: '%', default: 0, description: 'How far off it may be, in percent of |value| (inclusive).' },
+      },
+    },
+  ],
+});
 
 export const EXPECTATION_SPEC = ref('expectation', {
   kind: 'object',
@@ -185,6 +216,11 @@ export const EXPECTATION_SPEC = ref('expectation', {
     marker_first: { kind: 'boolean', description: "For llm_marker: whether the first marker comes before any text of the LLM's raw response." },
     markers: { kind: 'integer', min: 0, description: "For llm_marker: how many markers the LLM's raw response holds." },
     text_after: { kind: 'boolean', description: 'For llm_marker: whether text follows the first marker.' },
+    text_matches: text(
+      'earshot extension: a regular expression (JavaScript syntax, Unicode; a leading (?i), (?m) or (?s) sets flags) searched in the event text with whitespace collapsed, aggregated across reply segments like text_contains; ^ and $ anchor it.',
+    ),
+    number: NUMBER_SPEC,
+    expected_text: text("earshot extension, on a reply: what the bot should say word for word; the reference of the turn's bot_wer (word error rate of the text this expectation matched)."),
   },
   rules: [
     {
@@ -223,6 +259,24 @@ export const LATENCY_SPEC = ref('latency', {
   fields: Object.fromEntries(LATENCY_METRICS.map((m) => [m, BOUND_SPEC])),
 });
 
+const WER_BOUND_SPEC = ref('wer_bound', {
+  kind: 'object',
+  description: 'Bounds on a word error rate (0 = every word right; above 1 when the text holds more wrong words than the reference has); at least one.',
+  minProperties: 1,
+  fields: {
+    min: { kind: 'number', min: 0, description: 'Lower bound, inclusive.' },
+    max: { kind: 'number', min: 0, description: 'Upper bound, inclusive.' },
+  },
+});
+
+export const WER_SPEC = ref('wer', {
+  kind: 'object',
+  description:
+    "earshot extension: bounds on the turn's word error rates (fail with wer_exceeded): user_wer, the bot's own transcription of the caller (user_transcription) against user:; bot_wer, earshot's transcript of the bot against expected_text.",
+  minProperties: 1,
+  fields: Object.fromEntries(WER_METRICS.map((m) => [m, WER_BOUND_SPEC])),
+});
+
 export const TURN_SPEC = ref('turn', {
   kind: 'object',
   description: 'One turn: speak (user), press keys (dtmf) or only observe; then the expected events.',
@@ -238,6 +292,8 @@ export const TURN_SPEC = ref('turn', {
     send_after: SEND_AFTER_SPEC,
     expect: { kind: 'array', items: EXPECTATION_SPEC, description: 'Expected events, in order.' },
     latency: LATENCY_SPEC,
+    expected_text: text("earshot extension: what the bot should answer this turn word for word; the reference of bot_wer, read against the text of the turn's matched reply expectations."),
+    wer: WER_SPEC,
   },
   rules: [
     { not: { required: ['user', 'dtmf'] } },

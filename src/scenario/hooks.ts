@@ -14,6 +14,7 @@ const REPLACED_BY: Record<string, string> = {
   'judge.eval.explainer': 'replace the judge with --judge openai:MODEL[@URL] or --judge ollama:MODEL, or set explainer: false',
   'user.speech': 'speak the user turns with --tts NAME',
   'judge.transcription': "transcribe the bot's speech with --stt NAME",
+  'judge.transcription[1]': "check the transcription with --stt-check NAME",
   simulator: 'write a simulator: block naming an LLM service (ollama or openai)',
 };
 

@@ -58,3 +58,5 @@ export {
 } from './file-fields.js';
 export * from './events.js';
 export * from './types.js';
+export * from './check-types.js';
+export { parseTextPattern, isPatternProblem, MAX_PATTERN_INPUT_CHARS, type PatternProblem } from './text-pattern.js';

@@ -196,7 +196,9 @@ export function normalizeJudge(value: unknown, n: Normalizer): JudgeConfig {
   const raw = asRecord(value) ?? {};
   const modality = raw.modality === 'audio' ? 'audio' : 'text';
   const judge: JudgeConfig = { modality, eval: normalizeJudgeEval(raw.eval, n) };
-  const transcription = asRecord(raw.transcription) as TranscriptionConfig | undefined;
+  const [transcription, check] = transcriptionBlocks(raw, modality, n);
+  if (modality === 'audio' && check) judge.transcription_check = check;
+  if (typeof raw.transcription_disagreement === 'number') judge.transcription_disagreement = raw.transcription_disagreement;
   if (modality === 'audio') {
     if (!transcription) {
       if (!n.hasErrorAt('judge.transcription')) {
@@ -212,6 +214,23 @@ export function normalizeJudge(value: unknown, n: Normalizer): JudgeConfig {
     n.warn('judge.transcription', 'ignored: judge.modality is text, so the bot does not speak');
   }
   return judge;
+}
+
+/**
+ * `judge.transcription`: one block (Pipecat's), or (earshot) a list of two, the
+ * transcriber and the one that checks it.
+ */
+function transcriptionBlocks(raw: Record<string, unknown>, modality: string, n: Normalizer): [TranscriptionConfig | undefined, TranscriptionConfig | undefined] {
+  const list = Array.isArray(raw.transcription) ? raw.transcription.map((t) => asRecord(t) as TranscriptionConfig | undefined) : [asRecord(raw.transcription) as TranscriptionConfig | undefined];
+  if (list.length > 2) n.error('judge.transcription[2]', 'lists at most two transcribers: the one that transcribes the bot, and the one that checks it');
+  const check = list[1];
+  if (check && modality === 'audio' && check.factory !== undefined) n.factory('judge.transcription[1]', check.factory);
+  if (raw.transcription_disagreement !== undefined && !check) {
+    n.warn('judge.transcription_disagreement', 'compares two transcribers, and judge.transcription names one: it applies only with --stt-check');
+  }
+  // A model folder is read by the recognizer only: written relative to the scenario file, like its other paths.
+  for (const block of list) if (block && typeof block.model_dir === 'string') block.model_dir = resolve(dirname(n.file), block.model_dir);
+  return [list[0], check];
 }
 
 /** A `calls:` entry or the `name:`/`args:` shorthand, as the matcher reads it. */

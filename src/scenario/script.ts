@@ -13,6 +13,7 @@ import type {
   UserConfig,
 } from './types.js';
 import { LATENCY_METRICS } from './types.js';
+import { normalizeTextChecks, normalizeTurnChecks } from './text-checks.js';
 
 /** Scripted scenarios: Pipecat's cross-field rules on top of the field table's type checks. */
 
@@ -98,6 +99,7 @@ function normalizeTurn(
   });
   const latency = asRecord(raw.latency);
   if (latency) turn.latency = normalizeLatency(latency, `${p}.latency`, n, judge);
+  normalizeTurnChecks(raw, turn, p, n, user);
   return turn;
 }
 
@@ -158,6 +160,7 @@ function normalizeExpectation(
     exp[key] = value;
     if (!isTextEvent(declared)) n.warn(`${p}.${key}`, `${declared} carries no text, so ${key} ${key === 'text_contains' ? 'can never match' : 'checks nothing'}`);
   }
+  normalizeTextChecks(raw, declared, exp, p, n);
   if (typeof raw.eval === 'string') normalizeEval(raw.eval, declared, exp, p, n);
   markerChecks(raw, declared, exp, p, n);
   const hasCallKeys = raw.calls !== undefined || raw.name !== undefined || raw.args !== undefined;

@@ -1,5 +1,6 @@
 import type { Diagnostic, SourceLocation } from './diagnostics.js';
 import type { EventName, MarkerKind } from './events.js';
+import type { TextCheckFields, WerAssertions } from './check-types.js';
 
 /**
  * The normalized model: snake_case like the YAML (it is what `validate --json`
@@ -52,7 +53,7 @@ export interface ExpectedCall {
   args?: Record<string, unknown>;
 }
 
-export interface Expectation {
+export interface Expectation extends TextCheckFields {
   /** The event matched at run time (`response` resolved to `llm_response` under a text judge). */
   event: EventName;
   /** The event name as written in the file. */
@@ -117,6 +118,10 @@ export interface Turn {
   send_after?: SendAfter;
   expect: Expectation[];
   latency?: LatencyAssertions;
+  /** earshot extension: what the bot should answer this turn, the reference of `bot_wer` (or on one of its replies' expectations). */
+  expected_text?: string;
+  /** earshot extension: bounds on the turn's `user_wer` / `bot_wer`. */
+  wer?: WerAssertions;
 }
 
 /** `user.speech`: the TTS that speaks the user's turns. Extra keys pass through to a factory. */
@@ -185,6 +190,10 @@ export interface JudgeConfig {
   eval: JudgeEvalConfig;
   /** Present exactly when `modality` is audio. */
   transcription?: TranscriptionConfig;
+  /** earshot extension: a second STT that checks the first (the second entry of a `transcription:` list). */
+  transcription_check?: TranscriptionConfig;
+  /** earshot extension: word error rate between the two transcripts above which they disagree (default 0.3). */
+  transcription_disagreement?: number;
 }
 
 interface RunnableBase extends LoadedBase {

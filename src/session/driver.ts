@@ -91,8 +91,11 @@ export interface DriverRuntime {
   markSent(index: number, sent: SentInput): void;
   /** Adds an expectation's result to the turn and reports it (one `not_run` is only listed). */
   recordExpectation(turnIndex: number, result: ExpectationResult, failure?: Failure): void;
-  /** Closes the turn (passed unless it has failures) and adds its failures to the run's. */
-  endTurn(index: number, failures: Failure[]): void;
+  /**
+   * Closes the turn (failed with failures, else inconclusive when an expectation was, else passed),
+   * adds its failures to the run's and `metrics` (the word error rates a driver measured) to its record.
+   */
+  endTurn(index: number, failures: Failure[], metrics?: TurnResult['metrics']): void;
   /** The turn's `latency:` verdict, after waiting (bounded) for the metrics it bounds. */
   checkLatency(index: number, assertions: LatencyAssertions | undefined): Promise<{ failures: LatencyFailure[]; waitedMs: number }>;
 

@@ -1,6 +1,8 @@
 import type { Clock } from '../core/clock.js';
 import type { EarshotEvent } from '../results/events.js';
+import type { InconclusiveCheck } from '../results/hearing.js';
 import type { Failure, FailureKind } from '../results/types.js';
+import type { NumberCheck, TextPattern } from '../scenario/check-types.js';
 import type { EventName, MarkerKind } from '../scenario/events.js';
 import type { EventQueue } from './event-queue.js';
 
@@ -24,6 +26,9 @@ export interface ExpectationSpec {
   marker_first?: boolean;
   markers?: number;
   text_after?: boolean;
+  /** earshot's deterministic checks (match-text.ts). */
+  text_matches?: TextPattern;
+  number?: NumberCheck;
 }
 
 export interface JudgeVerdict {
@@ -71,8 +76,18 @@ export type MatchOutcome =
   | {
       ok: false;
       failure: Failure;
+      inconclusive?: undefined;
       /** A timeout or a lost connection ends the turn; a failed check lets the next expectation run. */
       endsTurn: boolean;
+      text?: string;
+    }
+  | {
+      /** The verdict rested on bot speech earshot could not hear reliably (match-hearing.ts): neither passed nor failed. */
+      ok: false;
+      inconclusive: InconclusiveCheck;
+      failure?: undefined;
+      endsTurn: false;
+      atMs?: number;
       text?: string;
     };
 

@@ -78,7 +78,7 @@ describe('matcher (Pipecat matching rules)', () => {
     await match({ event: 'llm_started' }, 0, ctx);
     const out = await match({ event: 'llm_response' }, 1, ctx);
     expect(out.ok).toBe(false);
-    if (!out.ok) expect(out.failure.kind).toBe('timeout');
+    if (!out.ok) expect(out.failure?.kind).toBe('timeout');
   });
 
   it('all expectations of a turn share one deadline anchored at the send', async () => {
@@ -118,7 +118,7 @@ describe('matcher (Pipecat matching rules)', () => {
     const out = await match({ event: 'llm_response', text_contains: 'Paris' }, 0, ctx);
     expect(out.ok).toBe(false);
     if (!out.ok) {
-      expect(out.failure.kind).toBe('text_mismatch');
+      expect(out.failure?.kind).toBe('text_mismatch');
       expect(out.text).toBe('Berlin.');
     }
   });
@@ -136,7 +136,7 @@ describe('matcher (Pipecat matching rules)', () => {
     ctx.defaultWithinMs = 100;
     queue.push(text('user_transcription', 'DTMF: 2'));
     const bad = await match({ event: 'user_transcription', text_contains: 'DTMF: 3' }, 2, ctx);
-    expect(bad.ok === false && bad.failure.kind).toBe('text_mismatch');
+    expect(bad.ok === false && bad.failure?.kind).toBe('text_mismatch');
   });
 
   it('the judge is re-asked on each new segment while it answers continue, then yes passes', async () => {
@@ -155,7 +155,7 @@ describe('matcher (Pipecat matching rules)', () => {
     ctx.defaultWithinMs = 100;
     queue.push(text('llm_response', 'One moment.'));
     const out = await match({ event: 'llm_response', eval: 'says Berlin' }, 0, ctx);
-    expect(out.ok === false && out.failure.kind).toBe('judge_continue');
+    expect(out.ok === false && out.failure?.kind).toBe('judge_continue');
   });
 
   it('a judge no fails the expectation as judge_no without ending the turn', async () => {
@@ -164,7 +164,7 @@ describe('matcher (Pipecat matching rules)', () => {
     const out = await match({ event: 'llm_response', eval: 'says Berlin' }, 0, ctx);
     expect(out.ok).toBe(false);
     if (!out.ok) {
-      expect(out.failure.kind).toBe('judge_no');
+      expect(out.failure?.kind).toBe('judge_no');
       expect(out.endsTurn).toBe(false);
     }
   });
@@ -173,14 +173,14 @@ describe('matcher (Pipecat matching rules)', () => {
     const { queue, ctx } = setup(null);
     queue.push(text('llm_response', 'Berlin.'));
     const out = await match({ event: 'llm_response', eval: 'says Berlin' }, 0, ctx);
-    expect(out.ok === false && out.failure.kind).toBe('no_judge');
+    expect(out.ok === false && out.failure?.kind).toBe('no_judge');
   });
 
   it('eval: on an event with no text fails as no_content', async () => {
     const { queue, ctx } = setup(scriptedJudge(['yes']));
     queue.push(text('user_transcription', ''));
     const out = await match({ event: 'user_transcription', eval: 'anything' }, 0, ctx);
-    expect(out.ok === false && out.failure.kind).toBe('no_content');
+    expect(out.ok === false && out.failure?.kind).toBe('no_content');
   });
 
   it('function calls match as a set by name in any order', async () => {
@@ -223,8 +223,8 @@ describe('matcher (Pipecat matching rules)', () => {
     const out = await match({ event: 'function_call', calls: [{ name: 'get_current_weather', args: { location: 'Paris' } }] }, 0, ctx);
     expect(out.ok).toBe(false);
     if (!out.ok) {
-      expect(out.failure.kind).toBe('function_args_mismatch');
-      expect(out.failure.reason).toContain('Boston');
+      expect(out.failure?.kind).toBe('function_args_mismatch');
+      expect(out.failure?.reason).toContain('Boston');
     }
   });
 
@@ -233,8 +233,8 @@ describe('matcher (Pipecat matching rules)', () => {
     ctx.defaultWithinMs = 80;
     queue.push(call('a'));
     const out = await match({ event: 'function_call', calls: [{ name: 'a' }, { name: 'b' }] }, 0, ctx);
-    expect(out.ok === false && out.failure.kind).toBe('missing_function_call');
-    if (!out.ok) expect(out.failure.reason).toContain('matched: a');
+    expect(out.ok === false && out.failure?.kind).toBe('missing_function_call');
+    if (!out.ok) expect(out.failure?.reason).toContain('matched: a');
   });
 
   it('a call reported without a name fails as function_call_unnamed, saying how to raise the report level', async () => {
@@ -242,11 +242,11 @@ describe('matcher (Pipecat matching rules)', () => {
     ctx.defaultWithinMs = 80;
     queue.push({ name: 'function_call', at_ms: at(), tool_call_id: 'call_1', args: {} });
     const named = await match({ event: 'function_call', calls: [{ name: 'get_current_weather' }] }, 0, ctx);
-    expect(named.ok === false && named.failure.kind).toBe('function_call_unnamed');
-    if (!named.ok) expect(named.failure.reason).toContain('RTVIFunctionCallReportLevel.NAME');
+    expect(named.ok === false && named.failure?.kind).toBe('function_call_unnamed');
+    if (!named.ok) expect(named.failure?.reason).toContain('RTVIFunctionCallReportLevel.NAME');
     const withArgs = await match({ event: 'function_call', calls: [{ args: { location: 'Paris' } }] }, 1, ctx);
-    expect(withArgs.ok === false && withArgs.failure.kind).toBe('function_call_unnamed');
-    if (!withArgs.ok) expect(withArgs.failure.reason).toContain('RTVIFunctionCallReportLevel.FULL');
+    expect(withArgs.ok === false && withArgs.failure?.kind).toBe('function_call_unnamed');
+    if (!withArgs.ok) expect(withArgs.failure?.reason).toContain('RTVIFunctionCallReportLevel.FULL');
     // A bare expectation needs no name: the unnamed call satisfies it.
     expect((await match({ event: 'function_call' }, 2, ctx)).ok).toBe(true);
   });
@@ -274,8 +274,8 @@ describe('matcher (Pipecat matching rules)', () => {
     const { queue: q2, ctx: c2 } = setup();
     later(20, () => q2.push(text('llm_response', 'again!')));
     const loud = await match({ event: 'llm_response', absent: true, within_ms: 500 }, 0, c2);
-    expect(loud.ok === false && loud.failure.kind).toBe('unexpected_event');
-    if (!loud.ok) expect(loud.failure.reason).toContain('again!');
+    expect(loud.ok === false && loud.failure?.kind).toBe('unexpected_event');
+    if (!loud.ok) expect(loud.failure?.reason).toContain('again!');
   });
 
   it('a bot that disconnects mid-wait fails at once as bot_disconnected', async () => {
@@ -283,7 +283,7 @@ describe('matcher (Pipecat matching rules)', () => {
     later(20, () => queue.close('socket closed (1006)'));
     const t0 = at();
     const out = await match({ event: 'llm_response' }, 0, ctx);
-    expect(out.ok === false && out.failure.kind).toBe('bot_disconnected');
+    expect(out.ok === false && out.failure?.kind).toBe('bot_disconnected');
     expect(at() - t0).toBeLessThan(1000);
   });
 });

@@ -8,7 +8,9 @@ import { DeadlineError, QueueClosedError } from './event-queue.js';
 import type { ExpectationSpec, Fail, MatchContext, MatchOutcome } from './match-types.js';
 import { matchCalls } from './match-calls.js';
 import { noJudge } from './match-checks.js';
-import { CALL_EVENTS, eventText, excludedText, markerProblem, summarize, textContains } from './match-checks.js';
+import { CALL_EVENTS, eventText, excludedText, markerProblem, summarize } from './match-checks.js';
+import { reconsiderHearing } from './match-hearing.js';
+import { checkPositive, hasPositiveChecks, type TextCheckResult } from './match-text.js';
 
 export { argsSubset, callView, deepEqual, eventText, summarize } from './match-checks.js';
 
@@ -32,8 +34,8 @@ const REPLY_EVENTS = new Set<EventName>(['response', 'llm_response', 'tts_respon
 
 /** Whether the expectation accumulates text across events rather than matching one (Pipecat's `aggregates`). */
 export function aggregates(exp: ExpectationSpec): boolean {
-  if (REPLY_EVENTS.has(exp.event)) return exp.text_contains !== undefined || exp.eval !== undefined;
-  if (exp.event === 'user_transcription') return exp.text_contains !== undefined && exp.eval === undefined;
+  if (REPLY_EVENTS.has(exp.event)) return hasPositiveChecks(exp) || exp.eval !== undefined;
+  if (exp.event === 'user_transcription') return hasPositiveChecks(exp) && exp.eval === undefined;
   return false;
 }
 
@@ -50,14 +52,18 @@ export async function matchExpectation(exp: ExpectationSpec, expIndex: number, c
   const lost = (err: QueueClosedError): MatchOutcome =>
     fail(err.kind, `${err.kind === 'protocol_error' ? 'the bot broke the protocol' : 'the bot closed the connection'} while waiting for '${exp.event}': ${err.why}`, true);
 
+  // The events a check read: their hearing decides whether its verdict stands (match-hearing.ts).
+  const consumed: EarshotEvent[] = [];
   try {
     let outcome: MatchOutcome;
     if (exp.absent) outcome = await matchAbsent(exp, deadline, budgetMs, ctx, fail);
-    else if (aggregates(exp)) outcome = await matchAggregate(exp, deadline, budgetMs, ctx, fail);
+    else if (aggregates(exp)) outcome = await matchAggregate(exp, deadline, budgetMs, ctx, fail, consumed);
     else if (CALL_EVENTS.has(exp.event)) outcome = await matchCalls(exp, deadline, ctx, fail);
-    else outcome = await matchOne(exp, deadline, ctx, fail);
+    else outcome = await matchOne(exp, deadline, ctx, fail, consumed);
     if (outcome.ok && !exp.absent && ctx.state) ctx.state.lastMatchAtMs = ctx.clock.now();
-    return outcome;
+    const heard = reconsiderHearing(exp, consumed, outcome);
+    if (heard !== outcome) ctx.trace(`hearing: inconclusive: ${heard.ok ? '' : heard.inconclusive?.reason}`);
+    return heard;
   } catch (err) {
     if (err instanceof DeadlineError) {
       return fail('timeout', `no matching '${exp.event}' event arrived within ${budgetMs}ms`, true);
@@ -69,15 +75,15 @@ export async function matchExpectation(exp: ExpectationSpec, expIndex: number, c
 }
 
 /** One event, its payload checks (text, markers), then the judge. */
-async function matchOne(exp: ExpectationSpec, deadline: number, ctx: MatchContext, fail: Fail): Promise<MatchOutcome> {
+async function matchOne(exp: ExpectationSpec, deadline: number, ctx: MatchContext, fail: Fail, consumed: EarshotEvent[]): Promise<MatchOutcome> {
   ctx.trace(`match: waiting for '${exp.event}'`);
   const event = await ctx.queue.next((e) => e.name === exp.event, deadline, ctx.signal);
+  consumed.push(event);
   const text = eventText(event);
   // Every reply segment the turn consumes is context for later judgements, not only eval'd ones.
   if (REPLY_EVENTS.has(exp.event) && text && exp.eval === undefined) ctx.judge?.addAssistant(text);
-  if (exp.text_contains !== undefined && !textContains(text, exp.text_contains)) {
-    return fail('text_mismatch', `text ${JSON.stringify(text)} does not contain ${JSON.stringify(exp.text_contains)}`, false, text);
-  }
+  const checked = checkPositive(text, exp);
+  if (!checked.ok) return fail(checked.kind, `text ${JSON.stringify(text)} ${checked.reason}`, false, text);
   const problem = excludedText(text, exp.text_excludes) ?? markerProblem(event, exp);
   if (problem) return fail(problem.kind, problem.reason, false, text);
   if (exp.eval !== undefined) {
@@ -131,11 +137,13 @@ function replyBeganAfterLastMatch(ctx: MatchContext): boolean {
  * whose last sentence may still be transcribed (`JUDGE_NO_GRACE_MS`), waits
  * for the rest and judges again.
  */
-async function matchAggregate(exp: ExpectationSpec, deadline: number, budgetMs: number, ctx: MatchContext, fail: Fail): Promise<MatchOutcome> {
+async function matchAggregate(exp: ExpectationSpec, deadline: number, budgetMs: number, ctx: MatchContext, fail: Fail, consumed: EarshotEvent[]): Promise<MatchOutcome> {
   if (exp.eval !== undefined && !ctx.judge) return fail('no_judge', noJudge(ctx));
-  ctx.trace(`match: waiting for '${exp.event}' (${[exp.text_contains !== undefined && 'text_contains', exp.eval !== undefined && 'eval'].filter(Boolean).join('+')})`);
+  const checks = (['text_contains', 'text_matches', 'number', 'eval'] as const).filter((k) => exp[k] !== undefined);
+  ctx.trace(`match: waiting for '${exp.event}' (${checks.join('+')})`);
   let aggregate = '';
   let lastReason = '';
+  let missKind: FailureKind = exp.eval !== undefined ? 'judge_continue' : 'text_mismatch';
   let seenAny = false;
   let pending: EarshotEvent | null = null;
   for (;;) {
@@ -153,10 +161,11 @@ async function matchAggregate(exp: ExpectationSpec, deadline: number, budgetMs: 
         }
         if (!(err instanceof DeadlineError)) throw err;
         ctx.trace(`check: timeout, not satisfied: ${lastReason}`);
-        return fail(exp.eval !== undefined ? 'judge_continue' : 'text_mismatch', `not satisfied within ${budgetMs}ms: ${lastReason}`, false, aggregate.trim());
+        return fail(missKind, `not satisfied within ${budgetMs}ms: ${lastReason}`, false, aggregate.trim());
       }
     }
     seenAny = true;
+    consumed.push(event);
     const delta = eventText(event);
     aggregate += delta;
     const excluded = excludedText(aggregate, exp.text_excludes);
@@ -168,6 +177,7 @@ async function matchAggregate(exp: ExpectationSpec, deadline: number, budgetMs: 
     if (status.status === 'pass') {
       return { ok: true, atMs: event.at_ms, text: aggregate.trim(), ...(status.judgeReason !== undefined ? { judgeReason: status.judgeReason } : {}), summary: aggregate.trim() };
     }
+    if (status.status === 'error') return fail('error', status.reason, false, aggregate.trim());
     if (status.status === 'fail') {
       pending = await restOfReply(exp.event, deadline, ctx);
       if (!pending) return fail('judge_no', status.reason, false, aggregate.trim());
@@ -176,20 +186,25 @@ async function matchAggregate(exp: ExpectationSpec, deadline: number, budgetMs: 
     // Segments are separated by a space so sentences do not run together.
     aggregate += ' ';
     lastReason = status.reason;
+    // With a judge the deadline is the judge's `judge_continue` (Pipecat's rule); without, the check's own kind.
+    if (status.status === 'continue' && status.kind && exp.eval === undefined) missKind = status.kind;
   }
 }
 
-type AggregateStatus = { status: 'pass'; reason: string; judgeReason?: string } | { status: 'fail' | 'continue'; reason: string };
+type AggregateStatus =
+  | { status: 'pass'; reason: string; judgeReason?: string }
+  | { status: 'fail' | 'error'; reason: string }
+  /** `kind`: the failure a deadline turns it into, when not the judge's. */
+  | { status: 'continue'; reason: string; kind?: FailureKind };
 
 async function checkAggregate(aggregate: string, exp: ExpectationSpec, ctx: MatchContext): Promise<AggregateStatus> {
-  if (exp.text_contains !== undefined && !textContains(aggregate, exp.text_contains)) {
-    return { status: 'continue', reason: `does not contain ${JSON.stringify(exp.text_contains)}` };
-  }
+  const checked: TextCheckResult = checkPositive(aggregate, exp);
+  if (!checked.ok) return checked.final ? { status: 'error', reason: checked.reason } : { status: 'continue', reason: checked.reason, kind: checked.kind };
   if (exp.eval === undefined || !ctx.judge) return { status: 'pass', reason: '' };
   if (!aggregate.trim()) return { status: 'continue', reason: 'no response text yet' };
   const verdict = await ctx.judge.evaluate(exp.eval, ctx.signal);
   if (verdict.verdict === 'no') return { status: 'fail', reason: `judge said no: ${verdict.reason}` };
-  if (verdict.verdict === 'continue') return { status: 'continue', reason: `judge said continue: ${verdict.reason}` };
+  if (verdict.verdict === 'continue') return { status: 'continue', reason: `judge said continue: ${verdict.reason}`, kind: 'judge_continue' };
   return { status: 'pass', reason: `judge said yes: ${verdict.reason}`, judgeReason: verdict.reason };
 }
 

@@ -24,12 +24,21 @@ export interface OutcomeParts {
 
 /**
  * The session's result line: `error` when earshot could not run it (a refusal,
- * a harness fault), `failed` when the bot failed something, else `passed`;
+ * a harness fault), `failed` when the bot failed something, `inconclusive`
+ * when nothing failed but a turn's verdict rested on speech earshot could not
+ * hear reliably, else `passed`;
  * with Pipecat's field names beside earshot's, and every secret redacted.
  */
 export function buildOutcome(parts: OutcomeParts): SessionOutcome {
   const { failures } = parts;
-  const status = parts.errorText !== undefined || failures.some((f) => f.kind === 'harness_error' || f.kind === 'error') ? 'error' : failures.length ? 'failed' : 'passed';
+  const status =
+    parts.errorText !== undefined || failures.some((f) => f.kind === 'harness_error' || f.kind === 'error')
+      ? 'error'
+      : failures.length
+        ? 'failed'
+        : parts.turns.some((t) => t.status === 'inconclusive')
+          ? 'inconclusive'
+          : 'passed';
   parts.trace.log(`done: ${status.toUpperCase()} (${failures.length} failure(s))`);
   const result: ScenarioResult = {
     name: parts.scenario.name,

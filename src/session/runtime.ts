@@ -8,6 +8,7 @@ import type { LatencyFailure } from '../metrics/index.js';
 import { ClientMessages, buildEvalUrl, connect, ConnectError, type ClientConnection, type CodecName } from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
 import type { ExpectationResult, Failure, TurnResult } from '../results/types.js';
+import { turnStatusOf } from '../results/hearing.js';
 import type { EventName } from '../scenario/events.js';
 import type { LatencyAssertions, Runnable } from '../scenario/index.js';
 import { connectFlags, modeOf, type ModeFlags } from './config.js';
@@ -205,9 +206,10 @@ export class SessionRuntime implements DriverRuntime {
     if (result.status !== 'not_run') this.options.onProgress?.({ type: 'expectation', turn_index: turnIndex, expectation: result, failure });
   }
 
-  endTurn(index: number, failures: Failure[]): void {
+  endTurn(index: number, failures: Failure[], metrics?: TurnResult['metrics']): void {
     const record = this.record(index);
-    record.status = failures.length ? 'failed' : 'passed';
+    record.status = turnStatusOf(failures, record.expectations);
+    if (metrics) record.metrics = { ...record.metrics, ...metrics };
     record.duration_ms = Math.round(this.clock.now() - (this.turnStarts.get(index) ?? this.t0Ms));
     this.options.onProgress?.({ type: 'turn_end', turn: record, failures });
     this.failures.push(...failures);

@@ -3,6 +3,7 @@ import type { ExpectationResult, Failure } from '../results/types.js';
 import type { Scenario, Turn } from '../scenario/index.js';
 import type { DriverRuntime, SentInput, SessionDriver, TurnInput } from './driver.js';
 import { DeadlineError, QueueClosedError } from './event-queue.js';
+import { checkTranscripts } from './transcript-metrics.js';
 
 /** An event-anchored `send_after` waits at most this long for its event. */
 export const SEND_AFTER_MAX_WAIT_MS = 30_000;
@@ -84,12 +85,17 @@ export class ScriptDriver implements SessionDriver {
     const recorded: ExpectationResult[] = [];
     for (const [expIndex, exp] of turn.expect.entries()) {
       const outcome = await runtime.match(exp, expIndex, { turnIndex: index, anchorMs: sent.anchorMs, defaultWithinMs: exp.within_ms, pendingCalls });
-      const result: ExpectationResult = { index: expIndex, event: exp.event, status: outcome.ok ? 'passed' : 'failed' };
+      const result: ExpectationResult = { index: expIndex, event: exp.event, status: outcome.ok ? 'passed' : outcome.inconclusive ? 'inconclusive' : 'failed' };
       if (outcome.ok) {
         if (outcome.atMs !== undefined) result.matched_after_ms = Math.round(outcome.atMs - (sent.anchorMs - runtime.t0Ms));
         if (outcome.text !== undefined) result.text = outcome.text;
         if (outcome.judgeReason !== undefined) result.judge_reason = outcome.judgeReason;
         runtime.log(`matched: ${exp.event}${outcome.summary ? ` ${JSON.stringify(outcome.summary)}` : ''}`);
+      } else if (outcome.inconclusive) {
+        // Neither a pass nor a failure: the turn goes on, and so does the scenario.
+        if (outcome.text !== undefined) result.text = outcome.text;
+        result.inconclusive = outcome.inconclusive;
+        runtime.log(`INCONCLUSIVE: ${exp.event}: [${outcome.inconclusive.kinds.join(', ')}] ${outcome.inconclusive.reason}`);
       } else {
         if (outcome.text !== undefined) result.text = outcome.text;
         failures.push(outcome.failure);
@@ -102,8 +108,10 @@ export class ScriptDriver implements SessionDriver {
     for (let i = recorded.length; i < turn.expect.length; i++) runtime.recordExpectation(index, { index: i, event: turn.expect[i].event, status: 'not_run' });
     const latency = await runtime.checkLatency(index, turn.latency);
     if (turn.latency) runtime.log(`latency: ${latency.failures.length ? latency.failures.map((f) => f.reason).join('; ') : 'within bounds'} (waited ${latency.waitedMs}ms for the metrics)`);
-    failures.push(...latency.failures);
-    runtime.endTurn(index, failures);
+    const transcripts = await checkTranscripts(runtime, turn, index, sent.anchorMs, recorded);
+    if (turn.wer) runtime.log(`wer: ${transcripts.failures.length ? transcripts.failures.map((f) => f.reason).join('; ') : 'within bounds'} (${JSON.stringify(transcripts.metrics)})`);
+    failures.push(...latency.failures, ...transcripts.failures);
+    runtime.endTurn(index, failures, Object.keys(transcripts.metrics).length ? transcripts.metrics : undefined);
     return failures;
   }
 

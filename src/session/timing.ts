@@ -150,7 +150,8 @@ export function applyFinal(turns: TurnResult[], derived: readonly FinalTurnMetri
   for (const d of derived) {
     const record = turns[d.turn_index];
     if (!record) continue;
-    record.metrics = d.metrics;
+    // The timeline's metrics replace their earlier values; what a driver measured itself (user_wer, bot_wer) stays.
+    record.metrics = { ...record.metrics, ...d.metrics };
     record.timing = d.timing;
     for (const note of d.notes) addTurnNote(turns, d.turn_index, note);
   }

@@ -98,8 +98,8 @@ describe('earshot bench', () => {
     const report = readJson<BenchReport>(json);
     expect(report).toMatchObject({ runs: 2, passed: 0, failed: 2 });
     expect(report.turns).toEqual([
-      { turn_index: 0, runs: 2, passed: 2, failed: 0, not_run: 0, pass_rate: 1 },
-      { turn_index: 1, runs: 2, passed: 0, failed: 2, not_run: 0, pass_rate: 0 },
+      { turn_index: 0, runs: 2, passed: 2, failed: 0, inconclusive: 0, not_run: 0, pass_rate: 1 },
+      { turn_index: 1, runs: 2, passed: 0, failed: 2, inconclusive: 0, not_run: 0, pass_rate: 0 },
     ]);
     expect(run.stderr).toContain('text_mismatch');
   });

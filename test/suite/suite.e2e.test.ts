@@ -75,7 +75,7 @@ describe('earshot suite: several reference bots, repeat 2', () => {
     expect(outcome('flaky.mjs', 'capital_question')).toMatchObject({ outcome: 'flaky', ok: false, runs: 2, passed: 1, pass_rate: 0.5 });
     expect(outcome('broken.mjs', 'capital_question')).toMatchObject({ outcome: 'failed', ok: false, pass_rate: 0 });
     expect(outcome('good.mjs', 'weather_function_call')).toMatchObject({ outcome: 'passed', ok: true, pass_rate: 1 });
-    expect(summary.outcomes).toEqual({ passed: 2, failed: 1, flaky: 1, skipped: 0 });
+    expect(summary.outcomes).toEqual({ passed: 2, failed: 1, flaky: 1, inconclusive: 0, skipped: 0 });
     expect(summary.ok).toBe(false);
   });
 

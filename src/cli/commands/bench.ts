@@ -94,8 +94,10 @@ export const benchCommand: CliCommand = {
         const { reports } = outcome;
         process.stdout.write(`${reports.map((r) => renderBenchReport(r, { ascii: flags.ascii })).join('\n\n')}\n`);
         if (flags.json) await writeFile(flags.json, `${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`);
-        const allPassed = reports.length > 0 && reports.every((r) => r.runs > 0 && r.passed === r.runs);
-        process.exitCode = signals.exitCode() ?? (allPassed ? 0 : 1);
+        // Exit 3: nothing failed, but some run was inconclusive (earshot could not hear the bot reliably).
+        const allPassed = reports.length > 0 && reports.every((r) => r.runs > 0 && r.passed + r.inconclusive === r.runs);
+        const doubtful = reports.some((r) => r.inconclusive > 0);
+        process.exitCode = signals.exitCode() ?? (allPassed ? (doubtful ? 3 : 0) : 1);
       } finally {
         signals.dispose();
       }

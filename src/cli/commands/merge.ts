@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { mergeRuns } from '../../runner/index.js';
+import { exitCodeOf } from '../../results/index.js';
 import type { CliCommand } from '../command.js';
 
 interface MergeFlags {
@@ -10,7 +11,8 @@ interface MergeFlags {
 
 /**
  * `earshot merge <dirs...> --out DIR`: shard outputs combined into one result set and report.
- * Exit 0 when every scenario is ok and no shard is missing, 1 otherwise, 2 for usage errors.
+ * Exit 0 when every scenario is ok and no shard is missing, 1 otherwise, 3 when nothing failed but
+ * some verdict was inconclusive, 2 for usage errors.
  */
 export const mergeCommand: CliCommand = {
   name: 'merge',
@@ -25,7 +27,7 @@ export const mergeCommand: CliCommand = {
       .action(async (dirs: string[], flags: MergeFlags) => {
         const outcome = await mergeRuns({ dirs, outDir: flags.out, reporter: flags.reporter, artifacts: flags.copyArtifacts ? 'copy' : 'rebase' });
         for (const warning of outcome.warnings) process.stderr.write(`earshot: warning: ${warning}\n`);
-        process.exitCode = outcome.summary.ok && outcome.missing.length === 0 ? 0 : 1;
+        process.exitCode = outcome.missing.length === 0 ? exitCodeOf(outcome.summary) : 1;
       });
   },
 };

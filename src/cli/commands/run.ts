@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { isCodecName, parseBotUrl } from '../../protocol/index.js';
 import { runScenarios } from '../../runner/index.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
+import { exitCodeOf } from '../../results/index.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt } from '../options.js';
 import { addBotFlags, addTrustFlags, sessionSettings, type BotFlags, type TrustFlags } from '../session-flags.js';
@@ -21,7 +22,8 @@ interface RunFlags extends AudioFlags, BotFlags, TrustFlags {
 
 /**
  * `earshot run <scenarios...> --url ws://...`: every scenario of every file; exit 0 when all pass
- * (a simulation is reported skipped), 1 when any fails, 2 for usage errors (`--strict`: any warning).
+ * (a simulation is reported skipped), 1 when any fails, 3 when none failed but some verdict was
+ * inconclusive, 2 for usage errors (`--strict`: any warning).
  */
 export const runCommand: CliCommand = {
   name: 'run',
@@ -63,7 +65,7 @@ export const runCommand: CliCommand = {
           session: sessionSettings(flags),
         });
         const signalled = signals.exitCode();
-        process.exitCode = signalled ?? (outcome.summary.ok ? 0 : 1);
+        process.exitCode = signalled ?? exitCodeOf(outcome.summary);
       } finally {
         signals.dispose();
       }

@@ -15,6 +15,7 @@ import {
   type SuiteOptions,
 } from '../../runner/index.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
+import { exitCodeOf } from '../../results/index.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt, secondsToMs } from '../options.js';
 import { addTrustFlags, addWireFlags, wireSettings, type TrustFlags, type WireFlags } from '../session-flags.js';
@@ -56,7 +57,8 @@ const SELF = [process.execPath, fileURLToPath(new URL('../main.js', import.meta.
 
 /**
  * `earshot suite <manifest>`: Pipecat's suite manifests, each run against a bot spawned for it.
- * Exit 0 when every scenario is ok, 1 when any is not, 2 for usage errors, 130/143 on SIGINT/SIGTERM.
+ * Exit 0 when every scenario is ok, 1 when any is not, 3 when none failed but some verdict was
+ * inconclusive, 2 for usage errors, 130/143 on SIGINT/SIGTERM.
  */
 export const suiteCommand: CliCommand = {
   name: 'suite',
@@ -146,7 +148,7 @@ export const suiteCommand: CliCommand = {
       const signals = abortOnSignals();
       try {
         const outcome = await runSuite({ ...options, signal: signals.signal });
-        process.exitCode = signals.exitCode() ?? (outcome.summary.ok ? 0 : 1);
+        process.exitCode = signals.exitCode() ?? exitCodeOf(outcome.summary);
       } finally {
         signals.dispose();
       }

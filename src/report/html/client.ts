@@ -85,6 +85,7 @@ export const CLIENT_JS = String.raw`(function () {
     ['all', 'All', data.results.length],
     ['passed', 'Passed', s.counts.passed],
     ['failed', 'Failed', s.counts.failed],
+    ['inconclusive', 'Inconclusive', s.counts.inconclusive || 0],
     ['error', 'Error', s.counts.error],
     ['skipped', 'Skipped', s.counts.skipped],
     ['flaky', 'Flaky', data.results.filter(function (r) { return r.outcome === 'flaky'; }).length],
@@ -185,6 +186,7 @@ export const CLIENT_JS = String.raw`(function () {
         badge(e.status), ' ', el('code', { text: e.event }),
         typeof e.matched_after_ms === 'number' ? el('span', { class: 'dim', text: ' after ' + fmtMs(e.matched_after_ms) }) : null,
         f ? el('div', { class: 'failure', text: f.kind + ': ' + f.reason }) : null,
+        e.inconclusive ? doubt(e.inconclusive) : null,
         e.text !== undefined ? el('blockquote', { class: 'said', text: e.text }) : null,
         e.judge_reason ? el('div', { class: 'judge', text: 'judge: ' + e.judge_reason }) : null,
       ]));
@@ -193,6 +195,13 @@ export const CLIENT_JS = String.raw`(function () {
       add(ul, el('li', { class: 'failed' }, el('div', { class: 'failure', text: failureText(f) })));
     });
     return el('td', null, ul);
+  }
+
+  /** Why earshot could not hear the bot reliably: each reading's verdict, both transcripts, the segment's span and audio. */
+  function doubt(x) {
+    return el('div', { class: 'doubt' }, [x.kinds.join(', ') + ': ' + x.reason].concat(x.segments.map(function (g) {
+      return el('div', null, [fmtMs(g.start_ms) + '–' + fmtMs(g.end_ms) + ': heard ' + JSON.stringify(g.transcript) + (g.check_transcript !== undefined ? ', check heard ' + JSON.stringify(g.check_transcript) : '') + ' ', g.snippet ? el('a', { href: g.snippet, text: 'segment audio' }) : null]);
+    })));
   }
 
   /** What each side said per turn: the caller's input, what the bot heard, what the bot replied. */

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Redactor } from '../../core/redact.js';
 import {
   latestAttempts,
+  mapSnippets,
   redactDeep,
   scenarioKey,
   type EarshotEvent,
@@ -97,11 +98,12 @@ export function buildReportModel(
       name: r.name,
       file: r.file,
       status: r.status,
-      outcome: outcomes.get(scenarioKey(r)) ?? (r.status === 'passed' ? 'passed' : r.status === 'skipped' ? 'skipped' : 'failed'),
+      outcome: outcomes.get(scenarioKey(r)) ?? (r.status === 'passed' || r.status === 'skipped' || r.status === 'inconclusive' ? r.status : 'failed'),
       started_at: r.started_at,
       duration_ms: r.duration_ms,
       failures: r.failures,
-      turns: r.turns,
+      // Segment WAVs are linked from the report, not from the results folder.
+      turns: r.turns.map((t) => mapSnippets(t, (p) => linkTo(p, options))),
       events: kept,
       events_omitted: events.length - kept.length,
       links: [],

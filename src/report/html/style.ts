@@ -25,7 +25,8 @@ td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-n
 td.reason { color: var(--fail); max-width: 40rem; overflow-wrap: anywhere; }
 .badge { display: inline-block; min-width: 4.2rem; text-align: center; border-radius: 4px; padding: 0 .35rem; font-size: 12px; font-weight: 600; color: #fff; background: var(--dim); }
 .badge.passed { background: var(--pass); } .badge.failed { background: var(--fail); } .badge.error { background: var(--err); }
-.badge.skipped, .badge.not_run, .badge.flaky { background: var(--skip); }
+.badge.skipped, .badge.not_run, .badge.flaky { background: var(--skip); } .badge.inconclusive { background: var(--head); }
+.doubt { color: var(--head); white-space: pre-wrap; overflow-wrap: anywhere; }
 section.scenario { border: 1px solid var(--line); border-radius: 8px; margin: .8rem 0; padding: .4rem .8rem; }
 section.scenario > details > summary { cursor: pointer; font-size: 1rem; padding: .2rem 0; }
 section.scenario .name { font-weight: 600; }
@@ -43,7 +44,7 @@ svg.timeline { width: 100%; height: auto; display: block; background: var(--pane
 svg .grid { stroke: var(--line); stroke-width: 1; }
 svg .tick, svg .lane, svg .turn-label { font: 10px system-ui, sans-serif; fill: var(--dim); }
 svg .turn-label { fill: #fff; pointer-events: none; }
-svg .turn { opacity: .8; } svg .turn.passed { fill: var(--pass); } svg .turn.failed { fill: var(--fail); } svg .turn.not_run { fill: var(--skip); }
+svg .turn { opacity: .8; } svg .turn.passed { fill: var(--pass); } svg .turn.failed { fill: var(--fail); } svg .turn.not_run { fill: var(--skip); } svg .turn.inconclusive { fill: var(--head); }
 svg .v2v { stroke: var(--head); stroke-width: 3; }
 svg .wave.ch0 { fill: var(--user); } svg .wave.ch1 { fill: var(--bot); } svg .wave { fill: var(--dim); }
 svg .event { fill: var(--fg); opacity: .75; }

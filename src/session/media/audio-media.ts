@@ -6,6 +6,7 @@ import type { SttProvider, TtsProvider } from '../../speech/index.js';
 import type { UserUtterance } from '../driver.js';
 import type { MediaArtifacts, MediaContext, SessionMedia } from '../media.js';
 import { BotCapture } from './capture.js';
+import { Hearing } from './hearing.js';
 import { Microphone } from './mic.js';
 import { loadTurnAudio, spokenTurns, type TurnAudio } from './user-audio.js';
 
@@ -27,6 +28,12 @@ export interface AudioMediaDeps {
   tts: (() => Promise<TtsProvider>) | null;
   /** Null when the scenario asserts no `response`. */
   stt: (() => Promise<SttProvider>) | null;
+  /** The second transcriber that checks the first (`--stt-check`, a second `judge.transcription`); null: none. */
+  checkStt?: (() => Promise<SttProvider>) | null;
+  /** Word error rate between the two transcripts above which they disagree. */
+  disagreementWer: number;
+  /** Where the run's output goes (the recording's path, written or not): doubtful segments' WAVs go beside it. */
+  snippetPath?: string;
   language?: string;
   vad: () => Promise<SileroVad>;
   /** Absent: no recording. */
@@ -75,6 +82,7 @@ export class AudioMedia implements SessionMedia {
       if (this.spoken.size) ctx.trace(`media: ${this.spoken.size} user turn(s) ready (${Math.round(totalMs)}ms of audio) in ${Math.round(ctx.clock.now() - started)}ms`);
     }
     const stt = d.botAudio && d.stt ? await d.stt() : null;
+    const checkStt = stt && d.checkStt ? await d.checkStt() : null;
     const vad = d.botAudio ? await d.vad() : null;
     if (d.recordingPath) {
       this.recorder = await CallRecorder.create({ path: d.recordingPath, sampleRate: d.sendRate, originMs: 0 });
@@ -84,6 +92,7 @@ export class AudioMedia implements SessionMedia {
         vad,
         recorder: this.recorder,
         stt,
+        ...(stt ? { hearing: new Hearing({ vad, check: checkStt, maxWer: d.disagreementWer, first: `${stt.name}:${stt.model}`, ...(d.snippetPath ? { recordingPath: d.snippetPath } : {}) }) } : {}),
         language: d.language,
         maxTurnAudioMs: d.maxTurnAudioMs,
         emit: ctx.emit,

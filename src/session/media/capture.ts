@@ -3,7 +3,8 @@ import { errorMessage } from '../../core/errors.js';
 import { audibleBounds, concatPcm, downmix, OnsetDetector, type CallRecorder, type OnsetEvent, type SileroVad } from '../../audio/index.js';
 import type { AudioItem } from '../../protocol/index.js';
 import type { EarshotEvent } from '../../results/events.js';
-import type { SttProvider } from '../../speech/index.js';
+import type { SttProvider, Transcription } from '../../speech/index.js';
+import type { Hearing } from './hearing.js';
 
 /**
  * What earshot hears of the bot: every chunk of bot audio goes to the onset
@@ -11,8 +12,11 @@ import type { SttProvider } from '../../speech/index.js';
  * and to the recording's bot channel, placed where the detector put it on the
  * session's timeline; and, as Pipecat's harness does, the audio between the
  * bot's `bot-started-speaking` and `bot-stopped-speaking` reports is one
- * spoken segment, transcribed when it ends into a `response` event. A bot
- * without RTVI sends no such reports: its segments end where the detector
+ * spoken segment, transcribed when it ends into a `response` event — with
+ * `hearing` evidence when earshot cannot trust that transcript (an empty one
+ * over speech, a second transcriber disagreeing: `hearing.ts`), emitted even
+ * when its text is empty, so a check over it is inconclusive, not failed. A
+ * bot without RTVI sends no such reports: its segments end where the detector
  * hears its audio stop (`cutAt: 'audio'`).
  *
  * Where each run of the bot's frames ends (no frame followed) is reported too
@@ -30,6 +34,8 @@ export interface BotCaptureOptions {
   recorder: CallRecorder | null;
   /** Transcribes spoken segments into `response` events; null when the scenario asserts none. */
   stt: SttProvider | null;
+  /** Whether each transcript can be trusted (a second transcriber, VAD over an empty one); absent: every one is. */
+  hearing?: Hearing;
   language?: string;
   /** Bot audio accepted per turn (default 10 minutes). */
   maxTurnAudioMs?: number;
@@ -56,6 +62,8 @@ export class BotCapture {
   private segment: Int16Array[] = [];
   private segmentSamples = 0;
   private segmentRate = 0;
+  /** Where the segment's audio sits on the session clock, as the detector placed its chunks. */
+  private segmentSpan = { startMs: NaN, endMs: NaN };
   /** Bumped by every drop: a transcription started before it is stale when it ends. */
   private generation = 0;
   /** Transcriptions queued or running; a drop aborts them (a stale reply's STT would only steal CPU). */
@@ -102,6 +110,7 @@ export class BotCapture {
     }
     this.turnAudioMs += chunkMs;
     if (this.opts.stt) this.addToSegment(samples, rate);
+    const span = this.segmentSpan;
     this.placing = this.placing.then(async () => {
       let startMs = atMs;
       if (!this.detectorFailed) {
@@ -118,6 +127,8 @@ export class BotCapture {
           this.opts.trace(`capture: onset detection stopped: ${errorMessage(err)}`);
         }
       }
+      if (Number.isNaN(span.startMs)) span.startMs = startMs;
+      span.endMs = startMs + chunkMs;
       try {
         this.opts.recorder?.addBot(samples, rate, startMs);
       } catch (err) {
@@ -143,6 +154,8 @@ export class BotCapture {
   private endSegment(): void {
     const parts = this.segment;
     const rate = this.segmentRate;
+    const span = this.segmentSpan;
+    const placed = this.placing;
     this.clearSegment();
     if (!this.opts.stt || parts.length === 0) return;
     const pcm = concatPcm(parts);
@@ -158,14 +171,21 @@ export class BotCapture {
     this.transcribing = this.transcribing.then(async () => {
       try {
         job.signal.throwIfAborted();
-        const out = await abortable(stt.transcribe(pcm, rate, { signal: job.signal, ...(this.opts.language ? { language: this.opts.language } : {}) }), job.signal);
+        const hear = (p: SttProvider): Promise<Transcription> =>
+          abortable(p.transcribe(pcm, rate, { signal: job.signal, ...(this.opts.language ? { language: this.opts.language } : {}) }), job.signal);
+        const checker = this.opts.hearing?.checking ?? null;
+        const [out, checked] = await Promise.all([hear(stt), checker ? this.checkedBy(checker, hear, turn) : Promise.resolve(null)]);
         const text = out.text.trim();
         this.opts.trace(`transcribed: ${Math.round(out.audioSeconds * 1000)}ms of bot audio in ${Math.round(out.elapsedMs)}ms -> ${JSON.stringify(text)}`);
+        if (checked !== null) this.opts.trace(`transcribed (check, ${checker?.name}): ${JSON.stringify(checked)}`);
         if (generation !== this.generation) {
           this.opts.trace('transcribed: dropped (the bot was cut off or a new turn began while transcribing)');
           return;
         }
-        if (text) this.opts.emit({ name: 'response', at_ms: this.opts.nowMs(), text });
+        await placed;
+        const hearing = await this.opts.hearing?.assess({ pcm, rate, transcript: text, ...(checked !== null ? { checkTranscript: checked } : {}), startMs: span.startMs, endMs: span.endMs });
+        if (hearing) this.opts.trace(`hearing: ${hearing.doubt} (${hearing.speech_ms}ms of speech${hearing.wer !== undefined ? `, WER ${hearing.wer}` : ''})`);
+        if (text || hearing) this.opts.emit({ name: 'response', at_ms: this.opts.nowMs(), text, ...(hearing ? { hearing } : {}) });
       } catch (err) {
         if (job.signal.aborted) {
           this.opts.trace(`transcribe: abandoned ${Math.round((pcm.length * 1000) / rate)}ms of bot audio (the bot was cut off or a new turn began)`);
@@ -270,9 +290,20 @@ export class BotCapture {
     this.segmentSamples += samples.length;
   }
 
+  /** The check transcriber's text, or null (noted on the turn) when it failed: the first transcript then stands alone. */
+  private async checkedBy(checker: SttProvider, hear: (p: SttProvider) => Promise<Transcription>, turn: number): Promise<string | null> {
+    try {
+      return (await hear(checker)).text.trim();
+    } catch (err) {
+      if (!(err instanceof Error && err.name === 'AbortError')) this.opts.note(Math.max(0, turn), `the check transcription failed: ${errorMessage(err)}`);
+      return null;
+    }
+  }
+
   private clearSegment(): void {
     this.segment = [];
     this.segmentSamples = 0;
+    this.segmentSpan = { startMs: NaN, endMs: NaN };
   }
 }
 

@@ -74,6 +74,26 @@ turns:
     expect(refused(new AudioEngine({ tts: 'flite', stt: 'sphinx' }))).toBe('built');
   });
 
+  it('a second transcriber checks the first: from the scenario or --stt-check, whose Python factory is refused unless the flag replaces it', async () => {
+    expect(() => new AudioEngine({ sttCheck: 'bogus' })).toThrow("--stt-check bogus: unknown STT 'bogus' (known: sphinx, whisper, moonshine)");
+    const scenario = await files.load(`
+name: checked
+user: { modality: text }
+judge: { modality: audio, transcription: [{ service: sphinx }, { factory: my_evals.ears }] }
+turns:
+  - user: "hi"
+    expect: [{ event: response }]
+`, 'checked.yaml');
+    expect(() => new AudioEngine().media(scenario, {})).toThrow(/checked\.yaml:4:\d+: error: judge\.transcription\[1\]\.factory: my_evals\.ears is a Python callable .*; check the transcription with --stt-check NAME$/);
+    const engine = new AudioEngine({ sttCheck: 'sphinx', record: false });
+    const media = engine.media(scenario, {})!;
+    const { ctx, trace } = context();
+    await media.prepare(ctx);
+    await media.finish();
+    await engine.close();
+    expect(trace[0]).toBe('media: user types; bot transcribed by sphinx (scenario), checked by sphinx; no recording');
+  });
+
   it('records where the run asks unless recording is off (--no-record)', async () => {
     const scenario = await files.load(TYPED_SPOKEN);
     for (const record of [true, false]) {

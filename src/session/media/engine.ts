@@ -7,7 +7,8 @@ import { formatDiagnostic, unrunnableFactories, type Runnable } from '../../scen
 import { modeOf } from '../config.js';
 import type { MediaRequest, SessionMedia } from '../media.js';
 import { AudioMedia } from './audio-media.js';
-import { DEFAULT_BOT_INPUT_RATE, parseSttOverride, parseTtsOverride, specKey, transcriptionPlan, userSpeechPlan } from './speech-specs.js';
+import { checkTranscriptionPlan, DEFAULT_BOT_INPUT_RATE, parseSttOverride, parseTtsOverride, specKey, transcriptionPlan, userSpeechPlan } from './speech-specs.js';
+import { DEFAULT_DISAGREEMENT_WER } from '../../results/index.js';
 
 /**
  * The audio engine of a run: the pieces every session of the process shares —
@@ -25,6 +26,10 @@ export interface AudioEngineOptions {
   tts?: string;
   /** `--stt NAME[:model]`: replaces every scenario's `judge.transcription` service. */
   stt?: string;
+  /** `--stt-check NAME[:model]`: a second transcriber checks the first (replaces a scenario's second `judge.transcription`). */
+  sttCheck?: string;
+  /** `--stt-disagreement X`: the word error rate between the two transcripts above which they disagree (default: the scenario's, else 0.3). */
+  sttDisagreement?: number;
   /** Write the stereo recording (default true; `--no-record`). */
   record?: boolean;
   /** TTS utterance cache folder (`--cache-dir`); default speech's. */
@@ -46,6 +51,7 @@ export class AudioEngine {
   private readonly ownsPacer: boolean;
   private readonly ttsOverride?: TtsSpec;
   private readonly sttOverride?: SttSpec;
+  private readonly sttCheckOverride?: SttSpec;
   private vadLoad: Promise<SileroVad> | null = null;
   private readonly tts = new Map<string, Promise<TtsProvider>>();
   private readonly stt = new Map<string, Promise<SttProvider>>();
@@ -56,6 +62,7 @@ export class AudioEngine {
   constructor(private readonly options: AudioEngineOptions = {}) {
     if (options.tts !== undefined) this.ttsOverride = parseTtsOverride(options.tts);
     if (options.stt !== undefined) this.sttOverride = parseSttOverride(options.stt);
+    if (options.sttCheck !== undefined) this.sttCheckOverride = parseSttOverride(options.sttCheck, '--stt-check');
     this.ownsPacer = !options.pacer;
     this.pacer = options.pacer ?? new Pacer({ clock: options.clock ?? monotonicClock });
     this.store = options.modelStore ?? null;
@@ -73,11 +80,16 @@ export class AudioEngine {
     // A simulated caller hears the bot through the transcription of its speech.
     const wantsResponse = scenario.kind === 'simulation' || scenario.turns.some((t) => t.expect.some((e) => e.event === 'response'));
     // A Python `factory:` (Pipecat's) for a service this run needs and no flag replaces: refused, located.
-    const needed = [mode.userAudio && !this.ttsOverride && 'user.speech', mode.botAudio && wantsResponse && !this.sttOverride && 'judge.transcription'];
-    const [python] = unrunnableFactories(scenario, ['judge.eval', 'simulator', 'user.speech', 'judge.transcription'].filter((b) => !needed.includes(b)));
+    const needed = [
+      mode.userAudio && !this.ttsOverride && 'user.speech',
+      mode.botAudio && wantsResponse && !this.sttOverride && 'judge.transcription',
+      mode.botAudio && wantsResponse && !this.sttCheckOverride && 'judge.transcription[1]',
+    ];
+    const [python] = unrunnableFactories(scenario, ['judge.eval', 'simulator', 'user.speech', 'judge.transcription', 'judge.transcription[1]'].filter((b) => !needed.includes(b)));
     if (python) throw new UsageError(formatDiagnostic(python));
     const speech = userSpeechPlan(scenario, this.ttsOverride);
     const transcription = transcriptionPlan(scenario, this.sttOverride);
+    const check = checkTranscriptionPlan(scenario, this.sttCheckOverride);
     // `factory:` paths are relative to the scenario file, as the loader resolved them (scenario.code_hooks).
     const baseDir = dirname(scenario.file);
     const spokenBy = speech.spec ? `${speech.spec.factory ?? speech.spec.provider}${speech.spec.voice ? `:${speech.spec.voice}` : ''}` : 'default TTS';
@@ -92,13 +104,16 @@ export class AudioEngine {
       cutAt: request.speakingReports === false ? 'audio' : 'reports',
       tts: mode.userAudio ? () => this.ttsFor(speech.spec, baseDir) : null,
       stt: mode.botAudio && wantsResponse ? () => this.sttFor(transcription.spec, baseDir) : null,
+      checkStt: mode.botAudio && wantsResponse && check ? () => this.sttFor(check, baseDir) : null,
+      disagreementWer: this.options.sttDisagreement ?? scenario.judge.transcription_disagreement ?? DEFAULT_DISAGREEMENT_WER,
+      ...(request.recordingPath ? { snippetPath: request.recordingPath } : {}),
       language: transcription.spec.language,
       vad: () => this.vad(),
       ...(this.records && request.recordingPath ? { recordingPath: request.recordingPath } : {}),
       maxTurnAudioMs: this.options.maxTurnAudioMs,
       describe: [
         mode.userAudio ? `user speech ${spokenBy} (${speech.source}) at ${speech.sampleRate} Hz, sent at ${request.botInputRate ?? DEFAULT_BOT_INPUT_RATE} Hz` : 'user types',
-        mode.botAudio ? (wantsResponse ? `bot transcribed by ${heardBy} (${transcription.source})` : 'bot audio captured (no response asserted, not transcribed)') : 'bot silent',
+        mode.botAudio ? (wantsResponse ? `bot transcribed by ${heardBy} (${transcription.source})${check ? `, checked by ${check.factory ?? check.provider}${check.model ? `:${check.model}` : ''}` : ''}` : 'bot audio captured (no response asserted, not transcribed)') : 'bot silent',
         this.records && request.recordingPath ? `recording ${request.recordingPath}` : 'no recording',
       ].join('; '),
     });

@@ -53,11 +53,11 @@ export function parseTtsOverride(value: string): TtsSpec {
   return spec;
 }
 
-/** Checks an `--stt` value up front. */
-export function parseSttOverride(value: string): SttSpec {
+/** Checks an `--stt` (or `--stt-check`) value up front. */
+export function parseSttOverride(value: string, flag = '--stt'): SttSpec {
   const spec = parseSttSpec(value);
   if (!Object.hasOwn(STT_PROVIDERS, spec.provider)) {
-    throw new UsageError(`--stt ${value}: unknown STT '${spec.provider}' (known: ${Object.keys(STT_PROVIDERS).join(', ')})`);
+    throw new UsageError(`${flag} ${value}: unknown STT '${spec.provider}' (known: ${Object.keys(STT_PROVIDERS).join(', ')})`);
   }
   return spec;
 }
@@ -82,6 +82,23 @@ export function transcriptionPlan(scenario: Runnable, override?: SttSpec): Trans
     return { spec, source: 'override' };
   }
   return { spec: parseSttSpec((block ?? {}) as Record<string, unknown>), source: 'scenario' };
+}
+
+/**
+ * The second transcriber, which checks the first (`--stt-check`, else the
+ * second `judge.transcription` entry); null when there is none. An override
+ * keeps the scenario's language, as `--stt` does.
+ */
+export function checkTranscriptionPlan(scenario: Runnable, override?: SttSpec): SttSpec | null {
+  const block = scenario.judge.transcription_check;
+  if (override) {
+    const spec: SttSpec = { provider: override.provider };
+    if (override.model !== undefined) spec.model = override.model;
+    const language = block?.language ?? scenario.judge.transcription?.language;
+    if (language !== undefined) spec.language = language;
+    return spec;
+  }
+  return block ? parseSttSpec(block as Record<string, unknown>) : null;
 }
 
 /** A stable key for sharing one provider between runs that ask for the same one. */

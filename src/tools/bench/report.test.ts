@@ -42,9 +42,25 @@ describe('summarizeBench', () => {
 
   it('gives each turn its pass rate over all runs (a run that never reached it counts against it)', () => {
     expect(report.turns).toEqual([
-      { turn_index: 0, runs: 3, passed: 2, failed: 0, not_run: 1, pass_rate: 0.6667 },
-      { turn_index: 1, runs: 3, passed: 1, failed: 1, not_run: 1, pass_rate: 0.3333 },
+      { turn_index: 0, runs: 3, passed: 2, failed: 0, inconclusive: 0, not_run: 1, pass_rate: 0.6667 },
+      { turn_index: 1, runs: 3, passed: 1, failed: 1, inconclusive: 0, not_run: 1, pass_rate: 0.3333 },
     ]);
+  });
+
+  it('counts inconclusive runs apart and leaves them out of the turn pass rate, with a column when there are any', () => {
+    const doubtful = summarizeBench(
+      [
+        { run: 0, result: result('passed', [turn(0, 'passed')]) },
+        { run: 1, result: result('inconclusive', [turn(0, 'inconclusive')]) },
+      ],
+      HEADER,
+    );
+    expect(doubtful).toMatchObject({ runs: 2, passed: 1, inconclusive: 1, failed: 0 });
+    expect(doubtful.turns[0]).toMatchObject({ passed: 1, inconclusive: 1, pass_rate: 1 });
+    const text = renderBenchReport(doubtful);
+    expect(text).toContain('1 passed, 0 failed, 0 errors, 1 inconclusive in 4.3 s');
+    expect(text).toMatch(/turn\s+passed\s+failed\s+inconclusive\s+not_run\s+pass_rate\n\s+1\s+1\s+0\s+1\s+0\s+100\.0%/);
+    expect(renderBenchReport(report)).not.toContain('inconclusive');
   });
 
   it('renders a metric table, histograms and the pass rates', () => {

@@ -78,6 +78,8 @@ export interface BenchReport {
   failed: number;
   /** Runs that ended in `error` (could not run: connect, harness). */
   errors: number;
+  /** Runs whose verdict was `inconclusive` (earshot could not hear the bot reliably). */
+  inconclusive: number;
   duration_ms: number;
   metrics: Record<LatencyMetric, MetricSummary>;
   turns: TurnPassRate[];
@@ -106,6 +108,7 @@ export function summarizeBench(runs: readonly BenchRun[], header: BenchHeader): 
     passed: runs.filter((r) => r.result.status === 'passed').length,
     failed: runs.filter((r) => r.result.status === 'failed').length,
     errors: runs.filter((r) => r.result.status === 'error').length,
+    inconclusive: runs.filter((r) => r.result.status === 'inconclusive').length,
     duration_ms: Math.round(header.duration_ms),
     metrics,
     turns: turnPassRates(runs.map((r) => r.result.turns)),
@@ -180,7 +183,7 @@ export function renderBenchReport(report: BenchReport, options: { ascii?: boolea
   const per = report.sweep ? ` × ${report.sweep.points.length} offsets` : '';
   lines.push(
     `bench: ${report.scenario.name} × ${report.repeat}${per} (concurrency ${report.concurrency}) against ${report.url} (${report.wire}): ` +
-      `${report.passed} passed, ${report.failed} failed, ${report.errors} errors in ${(report.duration_ms / 1000).toFixed(1)} s`,
+      `${report.passed} passed, ${report.failed} failed, ${report.errors} errors${report.inconclusive ? `, ${report.inconclusive} inconclusive` : ''} in ${(report.duration_ms / 1000).toFixed(1)} s`,
   );
   lines.push('');
   const head = ['metric', 'count', 'p50_ms', 'p90_ms', 'p95_ms', 'p99_ms', 'max_ms'];
@@ -199,10 +202,12 @@ export function renderBenchReport(report: BenchReport, options: { ascii?: boolea
     lines.push(...renderHistogram(values, { edgesMs: edges, width: 30, ascii: options.ascii }).split('\n').map((l) => `  ${l}`), '');
   }
   lines.push('pass rate per turn:');
+  // The inconclusive column only when a turn was (its runs are left out of the pass rate).
+  const doubt = report.turns.some((t) => t.inconclusive > 0);
   lines.push(
     ...table(
-      ['turn', 'passed', 'failed', 'not_run', 'pass_rate'],
-      report.turns.map((t) => [String(t.turn_index + 1), String(t.passed), String(t.failed), String(t.not_run), `${(t.pass_rate * 100).toFixed(1)}%`]),
+      ['turn', 'passed', 'failed', ...(doubt ? ['inconclusive'] : []), 'not_run', 'pass_rate'],
+      report.turns.map((t) => [String(t.turn_index + 1), String(t.passed), String(t.failed), ...(doubt ? [String(t.inconclusive)] : []), String(t.not_run), `${(t.pass_rate * 100).toFixed(1)}%`]),
       1,
     ).map((l) => `  ${l}`),
   );

@@ -117,6 +117,20 @@ describe('compareRuns', () => {
     expect(s.turns[0].pass_rate.new).toMatchObject({ passed: 1, trials: 1 });
   });
 
+  it('leaves inconclusive runs and turns out of the pass rate: neither a pass nor a failure', () => {
+    const base = samples([0, 1, 2, 3].map((i) => runResult({ turns: [{}] }, i)));
+    const next = samples([
+      ...[0, 1, 2].map((i) => runResult({ status: 'inconclusive', turns: [{ status: 'inconclusive' }] }, i)),
+      runResult({ turns: [{}] }, 3),
+    ]);
+    const s = compareRuns(base, next).scenarios[0];
+    expect(s.pass_rate.new).toMatchObject({ passed: 1, trials: 1 });
+    expect(s.turns[0].pass_rate.new).toMatchObject({ passed: 1, trials: 1 });
+    expect(s.new_runs).toBe(4);
+    // 3 of 4 inconclusive is no regression of a 4/4 pass rate: too few conclusive runs to say.
+    expect(s.pass_rate.verdict).not.toBe('regressed');
+  });
+
   it('pairs by file and bot, then by name for files that moved (another checkout), and lists the rest', () => {
     const base = samples([
       ...v2vRuns([1000], { file: '/a/scenarios/x.yaml', name: 'x' }),

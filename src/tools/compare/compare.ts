@@ -221,14 +221,18 @@ function compareScenario(base: ScenarioSamples, next: ScenarioSamples, by: 'file
     name: next.name,
     file: next.file,
     matched_by: by,
-    base_runs: base.runs.passed + base.runs.failed + base.runs.error + base.runs.skipped,
-    new_runs: next.runs.passed + next.runs.failed + next.runs.error + next.runs.skipped,
+    base_runs: allRuns(base.runs),
+    new_runs: allRuns(next.runs),
     pass_rate: passRate,
     turns,
     verdict: worst([passRate.verdict, ...turns.map((t) => t.verdict)]),
   };
   if (next.bot) out.bot = next.bot;
   return out;
+}
+
+function allRuns(c: ScenarioSamples['runs']): number {
+  return c.passed + c.failed + c.error + c.skipped + c.inconclusive;
 }
 
 function side(passed: number, trials: number): RateSide {

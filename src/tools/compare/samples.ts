@@ -28,12 +28,16 @@ export interface RunCounts {
   failed: number;
   error: number;
   skipped: number;
+  /** Neither a pass nor a failure: left out of the pass rate, like skipped runs. */
+  inconclusive: number;
 }
 
 export interface TurnSamples {
   index: number;
   passed: number;
   failed: number;
+  /** Left out of the turn's pass rate. */
+  inconclusive: number;
   not_run: number;
   /** Every measured value per latency metric, in result order. */
   metrics: Record<LatencyMetric, number[]>;
@@ -120,7 +124,7 @@ export function groupSamples(results: readonly ScenarioResult[]): ScenarioSample
     let group = groups.get(key);
     if (!group) {
       const id = resultIdentity(result);
-      group = { key, name: result.name, file: id.file, ...(id.bot ? { bot: id.bot } : {}), runs: { passed: 0, failed: 0, error: 0, skipped: 0 }, turns: [] };
+      group = { key, name: result.name, file: id.file, ...(id.bot ? { bot: id.bot } : {}), runs: { passed: 0, failed: 0, error: 0, skipped: 0, inconclusive: 0 }, turns: [] };
       groups.set(key, group);
     }
     countRun(group.runs, result.status);
@@ -140,7 +144,7 @@ export function groupSamples(results: readonly ScenarioResult[]): ScenarioSample
 function turnOf(group: ScenarioSamples, index: number): TurnSamples {
   let turn = group.turns.find((t) => t.index === index);
   if (!turn) {
-    turn = { index, passed: 0, failed: 0, not_run: 0, metrics: Object.fromEntries(LATENCY_METRICS.map((m) => [m, []])) as unknown as Record<LatencyMetric, number[]> };
+    turn = { index, passed: 0, failed: 0, inconclusive: 0, not_run: 0, metrics: Object.fromEntries(LATENCY_METRICS.map((m) => [m, []])) as unknown as Record<LatencyMetric, number[]> };
     group.turns.push(turn);
   }
   return turn;
@@ -153,6 +157,7 @@ function countRun(counts: RunCounts, status: ScenarioStatus): void {
     case 'failed':
     case 'error':
     case 'skipped':
+    case 'inconclusive':
       counts[status] += 1;
       return;
     default:
@@ -164,6 +169,7 @@ function countTurn(turn: TurnSamples, status: TurnStatus): void {
   switch (status) {
     case 'passed':
     case 'failed':
+    case 'inconclusive':
     case 'not_run':
       turn[status] += 1;
       return;
@@ -172,7 +178,7 @@ function countTurn(turn: TurnSamples, status: TurnStatus): void {
   }
 }
 
-/** Runs that say something about passing: every run but the skipped ones (an error is a run that did not pass). */
+/** Runs that say something about passing: every run but the skipped and inconclusive ones (an error is a run that did not pass). */
 export function ratedRuns(counts: RunCounts): number {
   return counts.passed + counts.failed + counts.error;
 }
