@@ -60,7 +60,7 @@ describe('mergeRuns', () => {
       ['flaky.yaml', 'flaky', 0.5],
       ['greet.yaml', 'passed', 1],
     ]);
-    expect(merged.summary.outcomes).toEqual({ passed: 1, failed: 0, flaky: 1, skipped: 0 });
+    expect(merged.summary.outcomes).toEqual({ passed: 1, failed: 0, flaky: 1, skipped: 0, inconclusive: 0 });
     // Artifacts point back into the shard dirs, from the merged dir.
     const trace = back.find((r) => r.file === 'flaky.yaml' && r.run?.repeat_index === 1)!.artifacts!.trace!;
     expect(readFileSync(resolve(out, trace), 'utf8')).toBe('trace of flaky.yaml');
