@@ -14,3 +14,4 @@ export * from './silero.js';
 export * from './vad.js';
 export * from './onset.js';
 export * from './recorder.js';
+export * from './conditions/index.js';
