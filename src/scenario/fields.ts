@@ -2,6 +2,7 @@ import { EVENT_NAMES, MARKER_KINDS, MARKER_KEYS } from './events.js';
 import { LATENCY_METRICS } from './types.js';
 import { WER_METRICS } from './check-types.js';
 import type { RefSpec, Spec } from './spec.js';
+import { CONDITION_FIELDS } from './condition-fields.js';
 
 /**
  * The blocks of the file formats as field tables: Pipecat's services, turns
@@ -294,6 +295,7 @@ export const TURN_SPEC = ref('turn', {
     latency: LATENCY_SPEC,
     expected_text: text("earshot extension: what the bot should answer this turn word for word; the reference of bot_wer, read against the text of the turn's matched reply expectations."),
     wer: WER_SPEC,
+    ...CONDITION_FIELDS,
   },
   rules: [
     { not: { required: ['user', 'dtmf'] } },

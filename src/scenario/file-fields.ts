@@ -1,5 +1,6 @@
 import { CALL_SPEC, DEFAULT_SPAWN, JUDGE_SPEC, LLM_SPEC, ref, SIMULATION_MEASURES, str, text, TURN_SPEC, USER_SPEC } from './fields.js';
 import type { ObjectSpec, Spec } from './spec.js';
+import { CONDITION_FIELDS } from './condition-fields.js';
 import { SCENARIO_SEVERITIES, SCORECARD_DIMENSIONS } from './types.js';
 
 /**
@@ -16,6 +17,7 @@ const commonRunnable = {
   trigger_disconnect: { kind: 'boolean', default: false, description: "Fire the bot's on_client_disconnected handler at the end." },
   category: text('earshot extension (GAIA): a free-text label for grouping and --category filtering.'),
   severity: str('earshot extension (GAIA): how much a failure matters, for --severity filtering.', { enum: SCENARIO_SEVERITIES }),
+  ...CONDITION_FIELDS,
 } satisfies Record<string, Spec>;
 
 export const SCRIPT_SPEC: ObjectSpec = {

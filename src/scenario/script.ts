@@ -14,6 +14,7 @@ import type {
 } from './types.js';
 import { LATENCY_METRICS } from './types.js';
 import { normalizeTextChecks, normalizeTurnChecks } from './text-checks.js';
+import { normalizeConditionFields } from './conditions.js';
 
 /** Scripted scenarios: Pipecat's cross-field rules on top of the field table's type checks. */
 
@@ -45,6 +46,7 @@ export function normalizeScript(raw: Record<string, unknown>, n: Normalizer, def
     judge,
     trigger_disconnect: raw.trigger_disconnect === true,
     stop_on_failure: raw.stop_on_failure !== false,
+    ...normalizeConditionFields(raw, '', n, user),
   };
 }
 
@@ -100,6 +102,7 @@ function normalizeTurn(
   const latency = asRecord(raw.latency);
   if (latency) turn.latency = normalizeLatency(latency, `${p}.latency`, n, judge);
   normalizeTurnChecks(raw, turn, p, n, user);
+  Object.assign(turn, normalizeConditionFields(raw, p, n, user));
   return turn;
 }
 

@@ -1,6 +1,7 @@
 import { asRecord, normalizeCall, normalizeJudge, normalizeLlm, normalizeUser, type Normalizer } from './normalize.js';
 import { normalizeScorecard, normalizeSignals } from './simulation-extensions.js';
 import type { Simulation, SimulationMetric } from './types.js';
+import { normalizeConditionFields } from './conditions.js';
 
 /**
  * Simulations (Pipecat's `simulation.py`, both of its published shapes: the
@@ -58,6 +59,7 @@ export function normalizeSimulation(raw: Record<string, unknown>, n: Normalizer)
     runs: num('runs', 1),
     pass_threshold: num('pass_threshold', 1),
     trigger_disconnect: raw.trigger_disconnect === true,
+    ...normalizeConditionFields(raw, '', n, user),
     ...optional('scorecard', normalizeScorecard(raw.scorecard, n)),
     ...optional('success_signals', normalizeSignals(raw.success_signals, n)),
   };

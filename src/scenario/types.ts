@@ -1,6 +1,7 @@
 import type { Diagnostic, SourceLocation } from './diagnostics.js';
 import type { EventName, MarkerKind } from './events.js';
 import type { TextCheckFields, WerAssertions } from './check-types.js';
+import type { DtmfMode, DtmfTones, ScenarioConditions } from './condition-types.js';
 
 /**
  * The normalized model: snake_case like the YAML (it is what `validate --json`
@@ -122,6 +123,11 @@ export interface Turn {
   expected_text?: string;
   /** earshot extension: bounds on the turn's `user_wer` / `bot_wer`. */
   wer?: WerAssertions;
+  /** earshot extension: this turn's channel conditions, replacing the scenario's per condition. */
+  conditions?: ScenarioConditions;
+  /** earshot extension: how this turn's dtmf: reaches the bot (default the scenario's). */
+  dtmf_mode?: DtmfMode;
+  dtmf_tones?: DtmfTones;
 }
 
 /** `user.speech`: the TTS that speaks the user's turns. Extra keys pass through to a factory. */
@@ -217,6 +223,11 @@ interface RunnableBase extends LoadedBase {
   /** True when a block names a `factory:`; the runtime refuses such a file without `--allow-code`. */
   requires_code: boolean;
   code_hooks: CodeHook[];
+  /** earshot extension: the channel conditions of every turn (a turn's replace them per condition). */
+  conditions?: ScenarioConditions;
+  /** earshot extension: how dtmf: turns reach the bot; rtvi when absent. */
+  dtmf_mode?: DtmfMode;
+  dtmf_tones?: DtmfTones;
 }
 
 /** A scripted scenario (`turns:`). */
