@@ -6,6 +6,11 @@ export interface UtteranceOptions {
   label?: string;
   /** Energy gate for the voiced span; defaults to the stream's. */
   gate?: GateOptions;
+  /**
+   * The voiced span, when the samples' own energy would mislead the gate
+   * (background noise added over the speech: the span is the clean voice's).
+   */
+  voiced?: AudibleBounds | null;
 }
 
 export type UtteranceState = 'queued' | 'playing' | 'completed' | 'cancelled';
@@ -75,7 +80,7 @@ export class Utterance {
     private readonly onCancel: (u: Utterance) => void,
   ) {
     this.label = options.label ?? null;
-    this.voiced = audibleBounds(samples, sampleRate, gate);
+    this.voiced = options.voiced !== undefined ? options.voiced : audibleBounds(samples, sampleRate, gate);
     this.started = new Promise((resolve) => (this.resolveStarted = resolve));
     this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
   }

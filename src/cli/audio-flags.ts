@@ -1,6 +1,16 @@
 import type { Command } from 'commander';
 import type { AudioEngineOptions } from '../session/index.js';
-import { nonNegativeNumber } from './options.js';
+import { resolve } from 'node:path';
+import { parseConditionFlags, type ConditionOverrides } from '../scenario/index.js';
+import { nonNegativeInt, nonNegativeNumber } from './options.js';
+
+const collect = (value: string, all: string[]): string[] => [...all, value];
+
+/** A noise WAV named on the command line is relative to the working directory. */
+function resolveNoisePath(o: ConditionOverrides): ConditionOverrides {
+  const type = o.noise?.type;
+  return type !== undefined && /\.wav$/i.test(type) ? { ...o, noise: { ...o.noise, type: resolve(type) } } : o;
+}
 
 /** The audio flags `earshot run`, `suite` and `demo` share. */
 export interface AudioFlags {
@@ -13,6 +23,9 @@ export interface AudioFlags {
   cacheDir?: string;
   /** false with --no-cache. */
   cache?: boolean;
+  /** --condition key.path=value, repeatable. */
+  condition?: string[];
+  seed?: number;
 }
 
 export function addAudioFlags(command: Command): Command {
@@ -24,7 +37,9 @@ export function addAudioFlags(command: Command): Command {
     .option('--record', 'write a stereo WAV per audio scenario beside results.jsonl (user left, bot right; the default)')
     .option('--no-record', 'do not write recordings')
     .option('--cache-dir <dir>', 'TTS utterance cache folder (default $EARSHOT_CACHE_DIR/tts or ~/.cache/earshot/tts)')
-    .option('--no-cache', 'synthesize every user utterance afresh (no TTS cache)');
+    .option('--no-cache', 'synthesize every user utterance afresh (no TTS cache)')
+    .option('--condition <key=value>', "a channel condition on the caller's audio for the whole run, over each scenario's (repeatable): noise.snr_db=10, noise.type=pink, telephony.codec=mulaw, loss.rate=0.05", collect, [])
+    .option('--seed <n>', "seed of the conditions' random choices (noise, lost packets); recorded in each result, replays the same bytes", nonNegativeInt);
 }
 
 export function audioSettings(flags: AudioFlags): AudioEngineOptions {
@@ -36,5 +51,7 @@ export function audioSettings(flags: AudioFlags): AudioEngineOptions {
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.cacheDir !== undefined ? { cacheDir: flags.cacheDir } : {}),
     ...(flags.cache === false ? { noCache: true } : {}),
+    ...(flags.condition?.length ? { conditions: resolveNoisePath(parseConditionFlags(flags.condition)) } : {}),
+    ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { EarshotEvent } from './events.js';
 import type { EventName } from '../scenario/events.js';
+import type { ScenarioConditions } from '../scenario/condition-types.js';
 import type { InconclusiveCheck } from './hearing-types.js';
 import type { SimulationResult } from './simulation.js';
 import type { PipecatTiming } from '../metrics/index.js';
@@ -153,6 +154,12 @@ export interface ScenarioResult {
    * 0 when absent. Lines the waveform and the audio playhead up with the events.
    */
   recording_started_at_ms?: number;
+  /**
+   * earshot extension: the channel conditions the caller's audio went through
+   * (the scenario-wide ones, after --condition) and the seed of every random
+   * choice: rerun with --seed to replay the same bytes.
+   */
+  conditions?: { seed: number; applied: ScenarioConditions };
   /** Every event the session observed, in arrival order (for timelines). */
   events?: EarshotEvent[];
   /** Suite bookkeeping: which bot, which repeat. */

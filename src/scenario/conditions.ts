@@ -84,7 +84,10 @@ const FLAG_KEYS: Record<string, { kind: 'number'; min?: number; max?: number; ab
 };
 
 /** What `--condition` flags set: per condition, the fields given (merged into the scenario's, field by field). */
-export type ConditionOverrides = { [K in Exclude<keyof ScenarioConditions, 'seed'>]?: Partial<NonNullable<ScenarioConditions[K]>> };
+export type ConditionOverrides = { [K in Exclude<keyof ScenarioConditions, 'seed' | 'noise'>]?: Partial<NonNullable<ScenarioConditions[K]>> } & {
+  /** `type` as written: a kind, or a WAV path. */
+  noise?: { type?: string; snr_db?: number };
+};
 
 /** Parses `--condition key.path=value` flags (repeatable); throws a UsageError naming the bad one. */
 export function parseConditionFlags(flags: readonly string[]): ConditionOverrides {

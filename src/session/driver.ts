@@ -51,6 +51,8 @@ export type TurnInput = TurnResult['input'];
 export interface UserUtterance {
   user?: string;
   audio?: string;
+  /** Keys played as in-band tones in the caller's audio (dtmf_mode: inband). */
+  dtmf?: string;
 }
 
 /** What went to the bot, and when. */

@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import type { AudioItem, ClientConnection } from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
-import type { Runnable } from '../scenario/index.js';
+import type { Runnable, ScenarioConditions } from '../scenario/index.js';
 import type { UserUtterance } from './driver.js';
 
 /**
@@ -36,6 +36,8 @@ export interface MediaArtifacts {
   recordingStartedAtMs?: number;
   /** Per-turn notes (capture capped, transcription failed...). */
   notes?: Array<{ turn_index: number; note: string }>;
+  /** The channel conditions applied and their seed (earshot extension). */
+  conditions?: { seed: number; applied: ScenarioConditions };
 }
 
 /** What a session asks of its media, per run. */

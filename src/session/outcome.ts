@@ -16,6 +16,7 @@ export interface OutcomeParts {
   events: EarshotEvent[];
   recording: string | undefined;
   recordingStartedAtMs: number | undefined;
+  conditions?: ScenarioResult['conditions'];
   errorText: string | undefined;
   run: ScenarioResult['run'] | undefined;
   redactor: Redactor;
@@ -50,6 +51,7 @@ export function buildOutcome(parts: OutcomeParts): SessionOutcome {
     failures,
     events: parts.events,
     ...(parts.recording !== undefined ? { recording_started_at_ms: parts.recordingStartedAtMs ?? 0 } : {}),
+    ...(parts.conditions ? { conditions: parts.conditions } : {}),
     ...(parts.errorText !== undefined ? { error: parts.errorText } : {}),
     ...(parts.run ? { run: parts.run } : {}),
   };

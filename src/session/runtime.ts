@@ -17,7 +17,7 @@ import { EventQueue } from './event-queue.js';
 import { BotSpeech } from './bot-speech.js';
 import { buildJudge, type SessionJudge } from './judge-port.js';
 import { matchExpectation, type ExpectationSpec, type MatchOutcome, type MatcherState } from './matcher.js';
-import type { SessionMedia } from './media.js';
+import type { MediaArtifacts, SessionMedia } from './media.js';
 import { BOT_READY_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type SessionOptions, type SessionOutcome } from './options.js';
 import { buildOutcome } from './outcome.js';
 import { readLoop } from './read-loop.js';
@@ -65,6 +65,7 @@ export class SessionRuntime implements DriverRuntime {
   private conn: ClientConnection | null = null;
   private recording: string | undefined;
   private recordingStartedAtMs: number | undefined;
+  private conditions: MediaArtifacts['conditions'];
   private errorText: string | undefined;
   private driven = false;
   private readonly codec: CodecName;
@@ -243,7 +244,7 @@ export class SessionRuntime implements DriverRuntime {
     let sent: SentInput;
     if (this.mode.userAudio && this.media) {
       const anchorMs = await this.media.speak(utterance, turnIndex, this.signal);
-      this.log(`send: speech ${JSON.stringify(utterance.user ?? utterance.audio)} (due at ${(anchorMs - this.t0Ms).toFixed(1)}ms)`);
+      this.log(`send: ${utterance.dtmf !== undefined ? 'in-band dtmf' : 'speech'} ${JSON.stringify(utterance.user ?? utterance.audio ?? utterance.dtmf)} (due at ${(anchorMs - this.t0Ms).toFixed(1)}ms)`);
       sent = { anchorMs, kind: 'audio' };
     } else {
       this.connection().send(this.messages.sendText(utterance.user ?? '', { runImmediately: true, audioResponse: this.mode.botAudio }));
@@ -251,6 +252,7 @@ export class SessionRuntime implements DriverRuntime {
       sent = { anchorMs: this.clock.now(), kind: 'text' };
     }
     if (utterance.user !== undefined) this.judge?.addUser({ kind: 'text', text: utterance.user });
+    else if (utterance.dtmf !== undefined) this.judge?.addUser({ kind: 'dtmf', keys: utterance.dtmf });
     return sent;
   }
 
@@ -365,6 +367,7 @@ export class SessionRuntime implements DriverRuntime {
       const artifacts = await this.media.finish();
       this.recording = artifacts.recording;
       this.recordingStartedAtMs = artifacts.recordingStartedAtMs;
+      this.conditions = artifacts.conditions;
       for (const { turn_index, note } of artifacts.notes ?? []) addTurnNote(this.turns, turn_index, note);
     } catch (err) {
       this.log(`media: finish failed: ${errorMessage(err)}`);
@@ -392,6 +395,6 @@ export class SessionRuntime implements DriverRuntime {
   private finish(): SessionOutcome {
     const { scenario, startedAt, turns, failures, recording, recordingStartedAtMs, errorText, redactor, trace } = this;
     const durationMs = Math.round(this.clock.now() - this.t0Ms);
-    return buildOutcome({ scenario, startedAt, durationMs, turns, failures, events: this.queue.seen, recording, recordingStartedAtMs, errorText, run: this.options.run, redactor, trace });
+    return buildOutcome({ scenario, startedAt, durationMs, turns, failures, events: this.queue.seen, recording, recordingStartedAtMs, conditions: this.conditions, errorText, run: this.options.run, redactor, trace });
   }
 }

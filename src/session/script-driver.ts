@@ -78,7 +78,11 @@ export class ScriptDriver implements SessionDriver {
     // Anything still queued is an earlier turn's output: this turn's input has not reached the bot yet.
     if (sends) runtime.dropPendingOutput();
     let sent: SentInput = { anchorMs: runtime.clock.now(), kind: 'none' };
-    if (turn.dtmf !== undefined) sent = runtime.sendDtmf(turn.dtmf);
+    if (turn.dtmf !== undefined) {
+      // In-band keys are tones in the caller's audio (earshot extension), spoken like a turn.
+      const inband = (turn.dtmf_mode ?? this.scenario.dtmf_mode) === 'inband';
+      sent = inband ? await runtime.sendUser({ dtmf: turn.dtmf }, index) : runtime.sendDtmf(turn.dtmf);
+    }
     else if (turn.user !== undefined || turn.audio !== undefined) sent = await runtime.sendUser(turn, index);
     runtime.markSent(index, sent);
 

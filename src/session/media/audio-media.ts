@@ -1,5 +1,5 @@
 import { errorMessage } from '../../core/errors.js';
-import { CallRecorder, type Pacer, type SileroVad } from '../../audio/index.js';
+import { audibleBounds, CallRecorder, type Pacer, type SileroVad } from '../../audio/index.js';
 import type { AudioItem, ClientConnection } from '../../protocol/index.js';
 import type { Runnable } from '../../scenario/index.js';
 import type { SttProvider, TtsProvider } from '../../speech/index.js';
@@ -9,6 +9,7 @@ import { BotCapture } from './capture.js';
 import { Hearing } from './hearing.js';
 import { Microphone } from './mic.js';
 import { loadTurnAudio, spokenTurns, type TurnAudio } from './user-audio.js';
+import type { CallerChannel } from './channel.js';
 
 /** What one run's media gets from the engine (shared, process-wide pieces are behind functions so they load lazily). */
 export interface AudioMediaDeps {
@@ -40,6 +41,8 @@ export interface AudioMediaDeps {
   recordingPath?: string;
   maxTurnAudioMs?: number;
   describe: string;
+  /** The caller's line: channel conditions and in-band DTMF (absent: the clean studio voice). */
+  channel?: CallerChannel;
 }
 
 const TICK_MS = 100;
@@ -75,7 +78,7 @@ export class AudioMedia implements SessionMedia {
       // A simulation's turns are made up during the call, and synthesized as they come (speak).
       const turns = d.scenario.kind === 'script' ? d.scenario.turns : [];
       for (const index of spokenTurns(turns)) {
-        const audio = await loadTurnAudio(turns[index], index, { tts, sampleRate: d.sampleRate, sendRate: d.sendRate, signal: ctx.signal });
+        const audio = await this.onTheLine(await loadTurnAudio(turns[index], index, { tts, sampleRate: d.sampleRate, sendRate: d.sendRate, signal: ctx.signal }), index);
         this.spoken.set(index, audio);
         totalMs += (audio.samples.length * 1000) / audio.sampleRate;
       }
@@ -118,10 +121,11 @@ export class AudioMedia implements SessionMedia {
     const ctx = this.required();
     // A scripted turn was made before the call; one a driver makes up during the call is made now.
     let audio = this.spoken.get(turnIndex);
-    if (!audio && this.mic && this.tts) audio = await loadTurnAudio(utterance, turnIndex, { tts: this.tts, sampleRate: this.deps.sampleRate, sendRate: this.deps.sendRate, signal });
-    if (!this.mic || !audio) throw new Error(`turn ${turnIndex} has no audio to speak (${utterance.audio ?? utterance.user ?? 'nothing'})`);
+    if (!audio && utterance.dtmf !== undefined && this.deps.channel) audio = await this.onTheLine(this.dtmfAudio(utterance.dtmf, turnIndex), turnIndex);
+    if (!audio && this.mic && this.tts) audio = await this.onTheLine(await loadTurnAudio(utterance, turnIndex, { tts: this.tts, sampleRate: this.deps.sampleRate, sendRate: this.deps.sendRate, signal }), turnIndex);
+    if (!this.mic || !audio) throw new Error(`turn ${turnIndex} has no audio to speak (${utterance.audio ?? utterance.user ?? utterance.dtmf ?? 'nothing'})`);
     this.spoken.delete(turnIndex);
-    const spoken = await this.mic.say(audio.samples, `turn ${turnIndex}`, signal);
+    const spoken = await this.mic.say(audio.samples, `turn ${turnIndex}`, signal, audio.voiced);
     this.speechDone.push(
       spoken.finished.then((t) => {
         if (t.utteranceStartMs === null || t.utteranceEndMs === null) {
@@ -164,6 +168,10 @@ export class AudioMedia implements SessionMedia {
     await Promise.all(this.speechDone);
     await this.capture?.finish();
     const artifacts: MediaArtifacts = { notes: this.notes };
+    const channel = this.deps.channel;
+    const turns = this.deps.scenario.kind === 'script' ? this.deps.scenario.turns : [];
+    const seed = channel?.seedFor(turns) ?? null;
+    if (channel && seed !== null) artifacts.conditions = { seed, applied: channel.conditionsFor(undefined) ?? {} };
     if (this.recorder) {
       if (ctx?.signal.aborted) await this.recorder.discard();
       else {
@@ -179,6 +187,26 @@ export class AudioMedia implements SessionMedia {
       }
     }
     return artifacts;
+  }
+
+  /** The turn's audio as the bot receives it: through the channel conditions, the voiced span kept from the clean voice. */
+  private async onTheLine(audio: TurnAudio, turnIndex: number): Promise<TurnAudio> {
+    const channel = this.deps.channel;
+    if (!channel) return audio;
+    const turn = this.deps.scenario.kind === 'script' ? this.deps.scenario.turns[turnIndex] : undefined;
+    const samples = await channel.degrade(audio.samples, turn, turnIndex);
+    if (samples === audio.samples) return audio;
+    const clean = audibleBounds(audio.samples, audio.sampleRate);
+    // Speaking rate changes the length: the clean span scales with it.
+    const k = samples.length / Math.max(1, audio.samples.length);
+    const voiced = clean && { first: Math.round(clean.first * k), end: Math.min(samples.length, Math.round(clean.end * k)) };
+    return { ...audio, samples, voiced };
+  }
+
+  private dtmfAudio(keys: string, turnIndex: number): TurnAudio {
+    const turn = this.deps.scenario.kind === 'script' ? this.deps.scenario.turns[turnIndex] : undefined;
+    const samples = this.deps.channel!.dtmfAudio({ dtmf: keys, ...(turn?.dtmf_tones ? { dtmf_tones: turn.dtmf_tones } : {}) });
+    return { samples, sampleRate: this.deps.sendRate, label: `dtmf ${keys}` };
   }
 
   private required(): MediaContext {

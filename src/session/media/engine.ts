@@ -3,7 +3,8 @@ import { monotonicClock, type Clock } from '../../core/clock.js';
 import { Pacer, SileroVad } from '../../audio/index.js';
 import { createStt, createTts, defaultTtsProvider, ModelStore, resolveSphinx, type SttProvider, type SttSpec, type TtsProvider, type TtsSpec } from '../../speech/index.js';
 import { UsageError } from '../../core/errors.js';
-import { formatDiagnostic, unrunnableFactories, type Runnable } from '../../scenario/index.js';
+import { formatDiagnostic, unrunnableFactories, type ConditionOverrides, type Runnable } from '../../scenario/index.js';
+import { CallerChannel } from './channel.js';
 import { modeOf } from '../config.js';
 import type { MediaRequest, SessionMedia } from '../media.js';
 import { AudioMedia } from './audio-media.js';
@@ -44,6 +45,10 @@ export interface AudioEngineOptions {
   /** Bot audio taken in per turn (default 10 minutes). */
   maxTurnAudioMs?: number;
   modelStore?: ModelStore;
+  /** `--condition key.path=value`: channel conditions for every scenario, field by field over its own. */
+  conditions?: ConditionOverrides;
+  /** `--seed`: the seed of every condition's random choices (replaces the scenarios'). */
+  seed?: number;
 }
 
 export class AudioEngine {
@@ -93,6 +98,17 @@ export class AudioEngine {
     // `factory:` paths are relative to the scenario file, as the loader resolved them (scenario.code_hooks).
     const baseDir = dirname(scenario.file);
     const spokenBy = speech.spec ? `${speech.spec.factory ?? speech.spec.provider}${speech.spec.voice ? `:${speech.spec.voice}` : ''}` : 'default TTS';
+    const sendRate = request.botInputRate ?? DEFAULT_BOT_INPUT_RATE;
+    const channel = mode.userAudio
+      ? new CallerChannel({
+          scenario,
+          sampleRate: sendRate,
+          ...(this.options.conditions ? { overrides: this.options.conditions } : {}),
+          ...(this.options.seed !== undefined ? { seed: this.options.seed } : {}),
+          // Babble is made of Flite's bundled voices, whatever speaks the caller.
+          babbleTts: () => this.ttsFor({ provider: 'flite' }, baseDir),
+        })
+      : undefined;
     const heardBy = `${transcription.spec.factory ?? transcription.spec.provider}${transcription.spec.model ? `:${transcription.spec.model}` : ''}`;
     return new AudioMedia({
       scenario,
@@ -111,10 +127,12 @@ export class AudioEngine {
       vad: () => this.vad(),
       ...(this.records && request.recordingPath ? { recordingPath: request.recordingPath } : {}),
       maxTurnAudioMs: this.options.maxTurnAudioMs,
+      ...(channel ? { channel } : {}),
       describe: [
         mode.userAudio ? `user speech ${spokenBy} (${speech.source}) at ${speech.sampleRate} Hz, sent at ${request.botInputRate ?? DEFAULT_BOT_INPUT_RATE} Hz` : 'user types',
         mode.botAudio ? (wantsResponse ? `bot transcribed by ${heardBy} (${transcription.source})${check ? `, checked by ${check.factory ?? check.provider}${check.model ? `:${check.model}` : ''}` : ''}` : 'bot audio captured (no response asserted, not transcribed)') : 'bot silent',
         this.records && request.recordingPath ? `recording ${request.recordingPath}` : 'no recording',
+        ...(channel?.describe() ? [channel.describe()] : []),
       ].join('; '),
     });
   };

@@ -1,4 +1,4 @@
-import type { CallRecorder, MicStream, MicStreamStats, Pacer, UtteranceTiming } from '../../audio/index.js';
+import type { AudibleBounds, CallRecorder, MicStream, MicStreamStats, Pacer, UtteranceTiming } from '../../audio/index.js';
 import type { ClientConnection, WirePayload } from '../../protocol/index.js';
 
 /**
@@ -58,10 +58,10 @@ export class Microphone {
   }
 
   /** Queues an utterance and resolves once its first frame is on the air. */
-  async say(samples: Int16Array, label: string, signal: AbortSignal): Promise<Spoken> {
+  async say(samples: Int16Array, label: string, signal: AbortSignal, voiced?: AudibleBounds | null): Promise<Spoken> {
     if (!this.stream) throw new Error('the microphone has not started');
     signal.throwIfAborted();
-    const utterance = this.stream.enqueue(samples, { label });
+    const utterance = this.stream.enqueue(samples, { label, ...(voiced !== undefined ? { voiced } : {}) });
     const onAbort = (): void => utterance.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
     void utterance.finished.then(() => signal.removeEventListener('abort', onAbort));

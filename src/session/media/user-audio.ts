@@ -1,5 +1,5 @@
 import { EarshotError, errorMessage } from '../../core/errors.js';
-import { audibleBounds, readWav, resample } from '../../audio/index.js';
+import { audibleBounds, readWav, resample, type AudibleBounds } from '../../audio/index.js';
 import type { TtsProvider } from '../../speech/index.js';
 import type { Turn } from '../../scenario/index.js';
 
@@ -29,6 +29,8 @@ export interface TurnAudio {
   sampleRate: number;
   /** What was said or played, for the trace. */
   label: string;
+  /** The voiced span when the samples' own energy would mislead the gate (noise over the voice); absent: found from the samples. */
+  voiced?: AudibleBounds | null;
 }
 
 /** Turns that speak: their user text or recording, in turn order (indexes into `turns`). */
