@@ -96,7 +96,7 @@ export function detectDtmf(pcm: Int16Array, sampleRate: number, options: { minTo
   let runStart = 0;
   let reported = false;
   for (let at = 0; at + block <= pcm.length; at += block) {
-    const key = classifyBlock(pcm, sampleRate, at, at + block, minAmp);
+    const key = classifyDtmfBlock(pcm, sampleRate, at, at + block, minAmp);
     if (key !== null && key === current) run++;
     else {
       current = key;
@@ -112,7 +112,8 @@ export function detectDtmf(pcm: Int16Array, sampleRate: number, options: { minTo
   return found;
 }
 
-function classifyBlock(pcm: Int16Array, sampleRate: number, start: number, end: number, minAmp: number): string | null {
+/** The key whose two tones dominate `pcm[start, end)`, or null: both above `minAmp`, each clear of its neighbours, within 12 dB of each other. */
+export function classifyDtmfBlock(pcm: Int16Array, sampleRate: number, start: number, end: number, minAmp: number): string | null {
   const strongest = (freqs: readonly number[]): { index: number; amp: number; second: number } => {
     let index = -1;
     let amp = 0;

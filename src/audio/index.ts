@@ -4,6 +4,7 @@ export * from './level.js';
 export * from './resample.js';
 export * from './wav.js';
 export * from './dtmf.js';
+export * from './dtmf-stream.js';
 export * from './frame-log.js';
 export * from './utterance.js';
 export * from './mic-types.js';

@@ -38,6 +38,8 @@ export interface ConversationDeps {
   vadEvents: boolean;
   llmMarkers: boolean;
   dtmfIdleTimeoutMs: number;
+  /** `--inband-dtmf`: hear keypad tones in the caller's audio too. */
+  inbandDtmf?: boolean;
   vad: VadSettings;
   log: (line: string) => void;
   /** `eval-cancel` (Pipecat: CancelWorkerFrame) or `disconnect-bot` (EndWorkerFrame): the bot shuts down. */

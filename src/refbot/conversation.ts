@@ -10,6 +10,7 @@ import { BrainMemory, type Reply } from './brain/brain.js';
 import { type ConversationState, interruptible, sends, takesTurns } from './conversation-state.js';
 import { Flood, sendGarbage, sendHugeFrame, sendMalformed } from './faults/output.js';
 import { DtmfAggregator } from './input/dtmf-aggregator.js';
+import { InbandDtmf } from './input/inband-dtmf.js';
 import { UserSpeech } from './input/user-speech.js';
 import type { SpeechEdge } from './input/utterance-detector.js';
 import { interruptedTail, ReplyRun } from './reply/reply-run.js';
@@ -21,6 +22,7 @@ export class Conversation {
   private readonly memory = new BrainMemory();
   private readonly speaker: Speaker;
   private readonly dtmf: DtmfAggregator;
+  private readonly tones: InbandDtmf | null;
   private readonly userSpeech: UserSpeech;
   private state: ConversationState = { phase: 'connecting' };
   /** The observer's report levels, VAD events and markers: the bot's own, raised by eval-configure on the eval wire. */
@@ -52,6 +54,7 @@ export class Conversation {
       onFirstKey: () => this.interrupt('dtmf'),
       onEntry: (entry) => this.onDtmfEntry(entry.text, entry.digits),
     });
+    this.tones = deps.inbandDtmf ? new InbandDtmf((key) => this.dtmf.press(key)) : null;
     this.userSpeech = new UserSpeech({
       conn: deps.conn,
       clock,
@@ -98,6 +101,7 @@ export class Conversation {
             break;
           case 'audio':
             this.userSpeech.push(item.pcm, item.sampleRate, item.numChannels, item.at);
+            this.tones?.push(item.pcm, item.sampleRate, item.numChannels);
             break;
           case 'invalid':
             this.send({ type: 'error', data: { error: `Invalid RTVI transport message: ${item.violation.reason}`, fatal: false } });

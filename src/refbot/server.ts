@@ -59,6 +59,8 @@ export interface RefbotOptions {
   /** Exit when a client's disconnect runs the bot's disconnect handler (pipecat-eval: one that set `trigger_disconnect=true`; protobuf: any). */
   exitOnDisconnect?: boolean;
   dtmfIdleTimeoutMs?: number;
+  /** Listen for keypad tones in the caller's audio (a Goertzel receiver), besides RTVI dtmf messages. */
+  inbandDtmf?: boolean;
   vad?: VadSettings;
   timing?: Partial<ReplyTiming>;
   clock?: Clock;
@@ -173,6 +175,7 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
             vadEvents: options.vadEvents === true,
             llmMarkers: options.llmMarkers === true,
             dtmfIdleTimeoutMs: options.dtmfIdleTimeoutMs ?? DEFAULT_DTMF_IDLE_TIMEOUT_MS,
+            inbandDtmf: options.inbandDtmf === true,
             vad: options.vad ?? {},
             log,
             onCancel: (how) => void stop({ reason: how, exitCode: 0 }, false),

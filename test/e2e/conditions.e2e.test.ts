@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeLevelDbfs, concatPcm, decodeWav, encodeWav, meanPower, silence } from '../../src/audio/index.js';
+import { activeLevelDbfs, concatPcm, decodeWav, encodeWav, float32ToInt16, meanPower, silence } from '../../src/audio/index.js';
 import { fliteSpeech } from '../../src/audio/flite.testutil.js';
 import type { ScenarioResult } from '../../src/results/index.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
@@ -20,6 +20,9 @@ const out = join(project, 'out');
 let clean: Int16Array;
 let run: CliRun;
 let bot: RefbotProcess | undefined;
+let toneBot: RefbotProcess | undefined;
+const dtmfOut = { heard: join(project, 'dtmf-heard'), deaf: join(project, 'dtmf-deaf') };
+const dtmfRuns: { heard?: CliRun; deaf?: CliRun } = {};
 
 const turn = `    turns:
       - user: What is the capital of France?
@@ -42,12 +45,26 @@ beforeAll(async () => {
       `  - name: line_b\n${line(7)}${turn}` +
       `  - name: line_c\n${line(8)}${turn}`,
   );
+  // In-band keys under a phone line and café noise: "3" asks for a callback number, "123#" gives it.
+  writeFileSync(
+    join(project, 'dtmf.yaml'),
+    `name: dtmf\nuser: { modality: audio, speech: { service: flite } }\ndtmf_mode: inband\n` +
+      `conditions: { telephony: { codec: mulaw }, noise: { type: white, snr_db: 10 }, seed: 3 }\nturns:\n` +
+      `  - expect: [{ event: llm_response, within_ms: 15000 }]\n` +
+      `  - dtmf: "3"\n    expect: [{ event: llm_response, text_contains: number to call you back, within_ms: 8000 }]\n` +
+      `  - dtmf: "123#"\n    expect: [{ event: llm_response, text_contains: call you back at 123, within_ms: 8000 }]\n`,
+  );
   bot = await startRefbotProcess();
+  toneBot = await startRefbotProcess(['--inband-dtmf']);
+  // One after another: real-time audio on a loaded machine.
   run = await earshot(['run', join(project, 'conds.yaml'), '--url', bot.url, '--out', out, '--reporter', 'dot']).done;
+  dtmfRuns.heard = await earshot(['run', join(project, 'dtmf.yaml'), '--url', toneBot.url, '--out', dtmfOut.heard, '--reporter', 'dot']).done;
+  // The same call to a bot that does not listen for tones: nobody presses anything it hears.
+  dtmfRuns.deaf = await earshot(['run', join(project, 'dtmf.yaml'), '--url', bot.url, '--out', dtmfOut.deaf, '--reporter', 'dot']).done;
 }, 120_000);
 
 afterAll(async () => {
-  await bot?.stop();
+  await Promise.all([bot?.stop(), toneBot?.stop()]);
   if (!process.env.EARSHOT_KEEP_TEST_OUTPUT) rmSync(project, { recursive: true, force: true });
 });
 
@@ -57,7 +74,8 @@ const results = (): Record<string, ScenarioResult> => Object.fromEntries(readRes
 function received(name: string): Int16Array {
   const r = results()[name];
   const wav = decodeWav(readFileSync(join(out, r.artifacts!.recording!)), 'recording');
-  const user = wav.channels[0];
+  // The WAV's samples come back as floats; they were 16-bit, so the conversion is exact.
+  const user = float32ToInt16(wav.channels[0]);
   const first = user.findIndex((s) => s !== 0);
   expect(first).toBeGreaterThanOrEqual(0);
   return user.subarray(first);
@@ -100,5 +118,22 @@ describe('channel conditions, measured in what the refbot received', () => {
     let zeroRuns = 0;
     for (let at = 0; at + 320 <= n; at += 160) if (a.subarray(at, at + 320).every((s) => s === 0)) zeroRuns++;
     expect(zeroRuns).toBeGreaterThan(0);
+  });
+});
+
+describe('in-band DTMF', () => {
+  it('the refbot\'s Goertzel receiver hears 123# through µ-law and 10 dB noise', () => {
+    const r = dtmfRuns.heard!;
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const [result] = readResults(dtmfOut.heard);
+    expect(result.turns.map((t) => t.status)).toEqual(['passed', 'passed', 'passed']);
+    expect(result.turns[2].expectations[0].text).toContain('call you back at 123');
+  });
+
+  it('a bot that only reads RTVI dtmf messages hears no key: the turn fails', () => {
+    const r = dtmfRuns.deaf!;
+    expect(r.code).toBe(1);
+    const [result] = readResults(dtmfOut.deaf);
+    expect(result.turns[1].status).toBe('failed');
   });
 });

@@ -18,6 +18,7 @@ interface RefbotFlags {
   fault?: string[];
   voice: string;
   exitOnDisconnect?: boolean;
+  inbandDtmf?: boolean;
   quiet?: boolean;
 }
 
@@ -67,6 +68,7 @@ export const refbotCommand: CliCommand = {
       )
       .option('--voice <name>', 'Flite voice: slt, rms, awb, kal, kal16', 'slt')
       .option('--exit-on-disconnect', 'exit when the disconnect handler runs (pipecat-eval: a client that asked for trigger_disconnect leaves; protobuf: any client leaves), as a bot that cancels its pipeline in on_client_disconnected')
+      .option('--inband-dtmf', "also hear keypad keys as tones in the caller's audio (a Goertzel receiver), as a telephony bot does")
       .option('-q, --quiet', 'no diagnostics on stderr')
       .action(async (flags: RefbotFlags) => {
         const faults = flags.fault ?? [];
@@ -86,6 +88,7 @@ export const refbotCommand: CliCommand = {
           faults,
           voice: flags.voice,
           exitOnDisconnect: flags.exitOnDisconnect === true,
+          inbandDtmf: flags.inbandDtmf === true,
           log,
         });
         let signalled = false;
