@@ -34,6 +34,10 @@ export interface TurnMetrics {
   yielded?: boolean | null;
   /** How much bot audio that began during the user's speech overlapped it. Not a latency. */
   talk_over_ms?: number | null;
+  /** Pause turns (earshot extension): bot audio onset − end of the caller's speech; negative when the bot began before the caller finished. */
+  response_gap_ms?: number | null;
+  /** Pause turns: whether the bot began speaking before the caller had finished (it took the turn in the pause). */
+  takeover?: boolean | null;
   /** Word error rate of the bot's transcription against a reference text, 0..1, where one exists. */
   word_error_rate?: number | null;
   /** Word error rate of the bot's own transcription of the caller (its `user_transcription`s in the turn) against the turn's `user:`. */

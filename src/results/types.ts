@@ -17,6 +17,8 @@ import type { TurnMetrics } from './turn-metrics.js';
  */
 export const FAILURE_KINDS = [
   'timeout',
+  /** A turn with `takeover: false` whose pause the bot took (or `takeover: true` it did not). */
+  'takeover',
   'judge_no',
   'judge_continue',
   'no_judge',

@@ -71,6 +71,13 @@ export const DTMF_TONES_SPEC: RefSpec = { kind: 'ref', name: 'dtmf_tones', spec:
   },
 } };
 
+/** earshot extension: the turn-taking probe of a mid-utterance pause (Full-Duplex-Bench's pause handling). */
+export const PROBE_FIELDS = {
+  pause_ms: { kind: 'integer', min: 1, unit: 'ms', description: "earshot extension: the caller stops mid-sentence for this long and goes on (user: text, spoken); where: pause_after." },
+  pause_after: s("earshot extension: the words of user: after which the pause falls (default: after the middle word).", { nonEmpty: true }),
+  takeover: { kind: 'boolean', description: 'earshot extension, with pause_ms: whether the bot may take the turn in the pause (false: it must not start speaking before the caller finishes; fails with takeover).' },
+} satisfies Record<string, Spec>;
+
 /** The fields these blocks add to a scenario (and a file's defaults) and to a turn. */
 export const CONDITION_FIELDS = { conditions: CONDITIONS_SPEC, dtmf_mode: DTMF_MODE_SPEC, dtmf_tones: DTMF_TONES_SPEC } satisfies Record<string, Spec>;
 

@@ -2,7 +2,7 @@ import { EVENT_NAMES, MARKER_KINDS, MARKER_KEYS } from './events.js';
 import { LATENCY_METRICS } from './types.js';
 import { WER_METRICS } from './check-types.js';
 import type { RefSpec, Spec } from './spec.js';
-import { CONDITION_FIELDS } from './condition-fields.js';
+import { CONDITION_FIELDS, PROBE_FIELDS } from './condition-fields.js';
 
 /**
  * The blocks of the file formats as field tables: Pipecat's services, turns
@@ -296,6 +296,7 @@ export const TURN_SPEC = ref('turn', {
     expected_text: text("earshot extension: what the bot should answer this turn word for word; the reference of bot_wer, read against the text of the turn's matched reply expectations."),
     wer: WER_SPEC,
     ...CONDITION_FIELDS,
+    ...PROBE_FIELDS,
   },
   rules: [
     { not: { required: ['user', 'dtmf'] } },

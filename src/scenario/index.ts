@@ -62,3 +62,4 @@ export * from './check-types.js';
 export { parseTextPattern, isPatternProblem, MAX_PATTERN_INPUT_CHARS, type PatternProblem } from './text-pattern.js';
 export * from './condition-types.js';
 export { applyConditionOverrides, parseConditionFlags, type ConditionOverrides } from './conditions.js';
+export { splitAtPause } from './probes.js';

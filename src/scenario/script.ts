@@ -15,6 +15,7 @@ import type {
 import { LATENCY_METRICS } from './types.js';
 import { normalizeTextChecks, normalizeTurnChecks } from './text-checks.js';
 import { normalizeConditionFields } from './conditions.js';
+import { normalizeProbe } from './probes.js';
 
 /** Scripted scenarios: Pipecat's cross-field rules on top of the field table's type checks. */
 
@@ -103,6 +104,7 @@ function normalizeTurn(
   if (latency) turn.latency = normalizeLatency(latency, `${p}.latency`, n, judge);
   normalizeTurnChecks(raw, turn, p, n, user);
   Object.assign(turn, normalizeConditionFields(raw, p, n, user));
+  normalizeProbe(raw, turn, p, n, user, judge);
   return turn;
 }
 

@@ -128,6 +128,10 @@ export interface Turn {
   /** earshot extension: how this turn's dtmf: reaches the bot (default the scenario's). */
   dtmf_mode?: DtmfMode;
   dtmf_tones?: DtmfTones;
+  /** earshot extension: a mid-utterance pause of this long, after the words `pause.after` of `user:`. */
+  pause?: { ms: number; after: string };
+  /** earshot extension: whether the bot may take the turn during the pause (the assertion; absent: measured only). */
+  takeover?: boolean;
 }
 
 /** `user.speech`: the TTS that speaks the user's turns. Extra keys pass through to a factory. */

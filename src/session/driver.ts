@@ -6,6 +6,7 @@ import type { ExpectationResult, Failure, ScenarioResult, TurnResult } from '../
 import type { EventName } from '../scenario/events.js';
 import type { LatencyAssertions, Runnable } from '../scenario/index.js';
 import type { ExpectationSpec, MatchContext, MatchOutcome } from './matcher.js';
+import type { TakeoverVerdict } from './takeover.js';
 
 /**
  * THE DRIVER SEAM. A session is a runtime (`runtime.ts`: judge and media,
@@ -100,6 +101,8 @@ export interface DriverRuntime {
   endTurn(index: number, failures: Failure[], metrics?: TurnResult['metrics']): void;
   /** The turn's `latency:` verdict, after waiting (bounded) for the metrics it bounds. */
   checkLatency(index: number, assertions: LatencyAssertions | undefined): Promise<{ failures: LatencyFailure[]; waitedMs: number }>;
+  /** A pause turn's `takeover` verdict and metrics (earshot extension; see takeover.ts). */
+  checkTakeover?(index: number, expected: boolean | undefined): Promise<TakeoverVerdict>;
 
   /** Forgets bot output still queued: it belongs to an earlier turn. Call before a send, not after (the reply would go too). */
   dropPendingOutput(): void;

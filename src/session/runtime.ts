@@ -63,9 +63,7 @@ export class SessionRuntime implements DriverRuntime {
   private noJudgeReason: string | undefined;
   private media: SessionMedia | null = null;
   private conn: ClientConnection | null = null;
-  private recording: string | undefined;
-  private recordingStartedAtMs: number | undefined;
-  private conditions: MediaArtifacts['conditions'];
+  private artifacts: MediaArtifacts = {}; // the recording, its start, the conditions: once the media finished
   private errorText: string | undefined;
   private driven = false;
   private readonly codec: CodecName;
@@ -220,6 +218,9 @@ export class SessionRuntime implements DriverRuntime {
     return this.timing.checkTurn(index, assertions, () => this.queue.closedReason !== null, this.signal);
   }
 
+  checkTakeover(index: number, expected: boolean | undefined): ReturnType<SessionTiming['checkTakeover']> {
+    return this.timing.checkTakeover(index, expected, () => this.queue.closedReason !== null, this.signal);
+  }
   dropPendingOutput(): void {
     this.translator.resetBuffers();
     this.media?.dropPending('before send');
@@ -251,8 +252,8 @@ export class SessionRuntime implements DriverRuntime {
       this.log(`send: text ${JSON.stringify(utterance.user)}`);
       sent = { anchorMs: this.clock.now(), kind: 'text' };
     }
-    if (utterance.user !== undefined) this.judge?.addUser({ kind: 'text', text: utterance.user });
-    else if (utterance.dtmf !== undefined) this.judge?.addUser({ kind: 'dtmf', keys: utterance.dtmf });
+    const said = utterance.user !== undefined ? ({ kind: 'text', text: utterance.user } as const) : utterance.dtmf !== undefined ? ({ kind: 'dtmf', keys: utterance.dtmf } as const) : null;
+    if (said) this.judge?.addUser(said);
     return sent;
   }
 
@@ -365,9 +366,7 @@ export class SessionRuntime implements DriverRuntime {
     if (!this.media) return;
     try {
       const artifacts = await this.media.finish();
-      this.recording = artifacts.recording;
-      this.recordingStartedAtMs = artifacts.recordingStartedAtMs;
-      this.conditions = artifacts.conditions;
+      this.artifacts = artifacts;
       for (const { turn_index, note } of artifacts.notes ?? []) addTurnNote(this.turns, turn_index, note);
     } catch (err) {
       this.log(`media: finish failed: ${errorMessage(err)}`);
@@ -393,8 +392,9 @@ export class SessionRuntime implements DriverRuntime {
   }
 
   private finish(): SessionOutcome {
-    const { scenario, startedAt, turns, failures, recording, recordingStartedAtMs, errorText, redactor, trace } = this;
+    const { scenario, startedAt, turns, failures, errorText, redactor, trace } = this;
+    const { recording, recordingStartedAtMs, conditions } = this.artifacts;
     const durationMs = Math.round(this.clock.now() - this.t0Ms);
-    return buildOutcome({ scenario, startedAt, durationMs, turns, failures, events: this.queue.seen, recording, recordingStartedAtMs, conditions: this.conditions, errorText, run: this.options.run, redactor, trace });
+    return buildOutcome({ scenario, startedAt, durationMs, turns, failures, events: this.queue.seen, recording, recordingStartedAtMs, conditions, errorText, run: this.options.run, redactor, trace });
   }
 }

@@ -115,7 +115,13 @@ export class ScriptDriver implements SessionDriver {
     const transcripts = await checkTranscripts(runtime, turn, index, sent.anchorMs, recorded);
     if (turn.wer) runtime.log(`wer: ${transcripts.failures.length ? transcripts.failures.map((f) => f.reason).join('; ') : 'within bounds'} (${JSON.stringify(transcripts.metrics)})`);
     failures.push(...latency.failures, ...transcripts.failures);
-    runtime.endTurn(index, failures, Object.keys(transcripts.metrics).length ? transcripts.metrics : undefined);
+    const probe = turn.pause && runtime.checkTakeover ? await runtime.checkTakeover(index, turn.takeover) : null;
+    if (probe) {
+      runtime.log(`pause: takeover ${String(probe.metrics.takeover)}, response gap ${probe.metrics.response_gap_ms ?? '-'}ms${probe.failures.length ? ` (FAIL: ${probe.failures[0].reason})` : ''}`);
+      failures.push(...probe.failures);
+    }
+    const metrics = { ...transcripts.metrics, ...(probe ? probe.metrics : {}) };
+    runtime.endTurn(index, failures, Object.keys(metrics).length ? metrics : undefined);
     return failures;
   }
 

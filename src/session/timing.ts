@@ -16,6 +16,7 @@ import {
 } from '../metrics/index.js';
 import type { TurnResult } from '../results/types.js';
 import { LATENCY_METRICS, type LatencyAssertions } from '../scenario/index.js';
+import { checkTakeover, type TakeoverVerdict } from './takeover.js';
 
 /**
  * The session's side of the per-turn timeline (src/metrics): it feeds the
@@ -132,6 +133,12 @@ export class SessionTiming {
       }
       await sleepUntil(this.opts.timers, this.opts.clock.now() + POLL_MS, signal);
     }
+  }
+
+  /** A pause turn's `takeover` verdict (takeover.ts), after waiting (bounded) for the bot's onset. */
+  checkTakeover(index: number, expected: boolean | undefined, gone: () => boolean, signal: AbortSignal): Promise<TakeoverVerdict> {
+    const waitMs = this.opts.latencyWaitMs ?? DEFAULT_LATENCY_WAIT_MS;
+    return checkTakeover(index, expected, { clock: this.opts.clock, timers: this.opts.timers, snapshot: () => this.snapshot(index), gone, signal, waitMs });
   }
 
   private guard(method: string, fn: () => void): boolean {

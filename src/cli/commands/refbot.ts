@@ -19,6 +19,7 @@ interface RefbotFlags {
   voice: string;
   exitOnDisconnect?: boolean;
   inbandDtmf?: boolean;
+  pausePatienceMs?: number;
   quiet?: boolean;
 }
 
@@ -68,6 +69,7 @@ export const refbotCommand: CliCommand = {
       )
       .option('--voice <name>', 'Flite voice: slt, rms, awb, kal, kal16', 'slt')
       .option('--exit-on-disconnect', 'exit when the disconnect handler runs (pipecat-eval: a client that asked for trigger_disconnect leaves; protobuf: any client leaves), as a bot that cancels its pipeline in on_client_disconnected')
+      .option('--pause-patience-ms <ms>', "silence the bot waits for before it takes the caller's turn (its VAD's stop time; default 320): a caller pausing longer mid-sentence is answered in the pause", milliseconds)
       .option('--inband-dtmf', "also hear keypad keys as tones in the caller's audio (a Goertzel receiver), as a telephony bot does")
       .option('-q, --quiet', 'no diagnostics on stderr')
       .action(async (flags: RefbotFlags) => {
@@ -89,6 +91,7 @@ export const refbotCommand: CliCommand = {
           voice: flags.voice,
           exitOnDisconnect: flags.exitOnDisconnect === true,
           inbandDtmf: flags.inbandDtmf === true,
+          ...(flags.pausePatienceMs !== undefined ? { vad: { minSilenceMs: flags.pausePatienceMs } } : {}),
           log,
         });
         let signalled = false;

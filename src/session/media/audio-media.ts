@@ -9,6 +9,7 @@ import { BotCapture } from './capture.js';
 import { Hearing } from './hearing.js';
 import { Microphone } from './mic.js';
 import { loadTurnAudio, spokenTurns, type TurnAudio } from './user-audio.js';
+import { loadSpokenAudio } from './probe-audio.js';
 import type { CallerChannel } from './channel.js';
 
 /** What one run's media gets from the engine (shared, process-wide pieces are behind functions so they load lazily). */
@@ -78,7 +79,7 @@ export class AudioMedia implements SessionMedia {
       // A simulation's turns are made up during the call, and synthesized as they come (speak).
       const turns = d.scenario.kind === 'script' ? d.scenario.turns : [];
       for (const index of spokenTurns(turns)) {
-        const audio = await this.onTheLine(await loadTurnAudio(turns[index], index, { tts, sampleRate: d.sampleRate, sendRate: d.sendRate, signal: ctx.signal }), index);
+        const audio = await this.onTheLine(await loadSpokenAudio(turns[index], index, { tts, sampleRate: d.sampleRate, sendRate: d.sendRate, signal: ctx.signal }), index);
         this.spoken.set(index, audio);
         totalMs += (audio.samples.length * 1000) / audio.sampleRate;
       }

@@ -1,0 +1,70 @@
+import { sleepUntil } from '../core/timers.js';
+import type { Clock } from '../core/clock.js';
+import type { TimerDriver } from '../core/timers.js';
+import type { DerivedTurnMetrics } from '../metrics/index.js';
+import type { Failure } from '../results/types.js';
+
+/**
+ * The pause probe's verdict (earshot extension; Full-Duplex-Bench v1's pause
+ * handling, arXiv:2503.04721): the caller stopped mid-sentence; did the bot
+ * take the turn? Measured on the turn's timeline of the captured bot audio —
+ * the audio the recording's bot channel holds — against the caller's voiced
+ * span (which runs through the pause to the last word):
+ *
+ * - `takeover` = bot audio began before the caller's speech ended (the bot
+ *   spoke into the pause, or over the second half);
+ * - `response_gap_ms` = that onset − end of the caller's speech (Full-Duplex-Bench's
+ *   response latency, signed: negative is overlap).
+ */
+export interface TakeoverVerdict {
+  failures: Failure[];
+  metrics: { takeover: boolean | null; response_gap_ms: number | null };
+}
+
+export interface TakeoverDeps {
+  clock: Clock;
+  timers: TimerDriver;
+  snapshot: () => DerivedTurnMetrics | null;
+  gone: () => boolean;
+  signal: AbortSignal;
+  /** Longest wait for the bot's onset to be measured. */
+  waitMs: number;
+}
+
+const POLL_MS = 50;
+/** The longest a pause turn's utterance is waited for (a minute of speech and pause). */
+const MAX_UTTERANCE_WAIT_MS = 60_000;
+
+async function until(deps: TakeoverDeps, deadline: number, ready: (d: DerivedTurnMetrics) => boolean): Promise<DerivedTurnMetrics | null> {
+  let derived = deps.snapshot();
+  while (derived && !ready(derived) && !deps.gone() && deps.clock.now() < deadline) {
+    await sleepUntil(deps.timers, deps.clock.now() + POLL_MS, deps.signal);
+    derived = deps.snapshot();
+  }
+  return derived;
+}
+
+export async function checkTakeover(turnIndex: number, expected: boolean | undefined, deps: TakeoverDeps): Promise<TakeoverVerdict> {
+  // First the caller's whole utterance (the pause, then the rest) must have been spoken; then the bot's onset.
+  const speaking = deps.clock.now() + MAX_UTTERANCE_WAIT_MS;
+  let derived = await until(deps, speaking, (d) => d.metrics.user_speech_end_at_ms !== null);
+  if (derived && derived.metrics.user_speech_end_at_ms !== null) {
+    derived = await until(deps, deps.clock.now() + deps.waitMs, (d) => d.metrics.bot_audio_onset_at_ms !== null || (d.metrics.talk_over_ms ?? 0) > 0);
+  }
+  const m = derived?.metrics;
+  const end = m?.user_speech_end_at_ms ?? null;
+  const onset = m?.bot_audio_onset_at_ms ?? null;
+  const talkedOver = (m?.talk_over_ms ?? 0) > 0;
+  const takeover = end === null ? null : talkedOver || (onset !== null && onset < end);
+  const gap = end !== null && onset !== null ? Math.round((onset - end) * 1000) / 1000 : null;
+  const failures: Failure[] = [];
+  if (expected !== undefined && takeover !== null && takeover !== expected) {
+    const reason = expected
+      ? "takeover: true, but the bot waited for the caller to finish: it did not take the turn in the pause"
+      : `takeover: false, but the bot took the turn in the caller's pause (its audio began ${gap === null ? 'during the caller\'s speech' : `${Math.abs(gap)}ms before the caller finished`})`;
+    failures.push({ kind: 'takeover', turn_index: turnIndex, expectation_index: null, event: null, reason });
+  } else if (expected !== undefined && takeover === null) {
+    failures.push({ kind: 'takeover', turn_index: turnIndex, expectation_index: null, event: null, reason: "takeover: the caller's speech was not measured, so whether the bot took the turn cannot be told" });
+  }
+  return { failures, metrics: { takeover, response_gap_ms: gap } };
+}
