@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { isCodecName, parseBotUrl } from '../../protocol/index.js';
-import { parseSweepRange, renderBenchReport, runBench, type SweepRange } from '../../tools/bench/index.js';
+import { parseConditionSweep, parseSweepRange, renderBenchReport, runBench, type ConditionSweep, type SweepRange } from '../../tools/bench/index.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt } from '../options.js';
@@ -17,6 +17,7 @@ interface BenchFlags extends AudioFlags, BotFlags, TrustFlags {
   concurrency: number;
   json?: string;
   sweepInterrupt?: SweepRange;
+  sweepCondition?: ConditionSweep;
   out?: string;
   ascii?: boolean;
 }
@@ -32,6 +33,12 @@ and the same per turn in the JSON; then the pass rate of each turn over all runs
 set to each offset, --repeat times per offset, and adds the yield curve: per offset, how many runs
 were a barge-in (bot audio playing when the user started), how many yielded, how many got a
 bot-interrupted event, and the interruption latency.
+
+--sweep-condition NAME=V1,V2,... (earshot extension) reruns each scenario at every level of one
+channel condition on the caller's audio, --repeat times per level, and adds the condition curve:
+per level, the pass rate, voice-to-voice p50/p95 and the bot's word error rate on the caller
+(user_wer). NAME: snr (noise.snr_db, white noise unless the scenario names another), loss
+(loss.rate), gain (gain.gain_db), rate (speaking_rate.factor), or any numeric --condition key.
 
 A file holding several scenarios (a scenarios: list) is benched scenario by scenario, one
 report each; -s picks one of them. --json then holds an array of reports, one per scenario
@@ -64,6 +71,7 @@ export const benchCommand: CliCommand = {
         'rerun the barge-in turn (the first with an event-anchored send_after) with its delay_ms at each offset from FROM to TO ms; reports the yield curve',
         (v: string) => parseSweepRange(v),
       )
+      .option('--sweep-condition <name=v1,v2,...>', "rerun each scenario at every level of a channel condition on the caller's audio (snr=30,20,10,5; loss=0,0.05,0.1); reports the condition curve", (v: string) => parseConditionSweep(v))
       .option('--out <dir>', 'keep results.jsonl, traces and recordings here')
       .option('--ascii', 'draw histograms with # instead of Unicode blocks')
       .addHelpText('after', HELP);
@@ -82,6 +90,7 @@ export const benchCommand: CliCommand = {
           repeat: flags.repeat,
           concurrency: flags.concurrency,
           ...(flags.sweepInterrupt ? { sweep: flags.sweepInterrupt } : {}),
+          ...(flags.sweepCondition ? { conditionSweep: flags.sweepCondition } : {}),
           ...(flags.out ? { outDir: flags.out } : {}),
           defaultWithinMs: flags.timeout,
           allowOutsideRoot: flags.allowOutsideRoot,

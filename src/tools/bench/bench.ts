@@ -10,6 +10,7 @@ import type { Scenario } from '../../scenario/index.js';
 import { AudioEngine, runSession, type AudioEngineOptions, type SessionOptions } from '../../session/index.js';
 import { summarizeBench, type BenchReport, type BenchRun } from './report.js';
 import { bargeInTurnIndex, NoBargeInTurnError, sweepOffsets, withInterruptOffset, type SweepRange } from './sweep.js';
+import { withConditionLevel, type ConditionSweep } from './condition-sweep.js';
 import { artifactStem, SIMULATION_SKIPPED, loadRunnables, printWarnings, refuseUnrunnable, replacedBlocks, runPool, scenarioMatches } from '../../runner/index.js';
 
 /**
@@ -30,6 +31,8 @@ export interface BenchOptions {
   /** Sessions at a time. Default 1. */
   concurrency?: number;
   sweep?: SweepRange;
+  /** `--sweep-condition`: each scenario at every level of one channel condition. */
+  conditionSweep?: ConditionSweep;
   /** Keep results.jsonl, traces and recordings here (none are written without it). */
   outDir?: string;
   defaultWithinMs?: number;
@@ -72,7 +75,8 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a whole number ≥ 1, got ${concurrency}`);
   const scenarios = benchedScenarios(options, cwd);
   // Every plan first: a scenario without a barge-in turn refuses the sweep before anything connects.
-  const plans = scenarios.map((scenario) => ({ scenario, plan: planRuns(scenario, repeat, options.sweep) }));
+  if (options.sweep && options.conditionSweep) throw new UsageError('--sweep-interrupt and --sweep-condition sweep one thing each: give one');
+  const plans = scenarios.map((scenario) => ({ scenario, plan: options.conditionSweep ? planConditionRuns(scenario, repeat, options.conditionSweep) : planRuns(scenario, repeat, options.sweep) }));
   const engine = options.session?.media ? null : new AudioEngine({ allowCode: options.allowCode, clock, ...options.audio });
   if (options.outDir) await mkdir(options.outDir, { recursive: true });
   const redactor = new Redactor(env);
@@ -90,8 +94,9 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
       const runs: BenchRun[] = [];
       const started = clock.now();
       const first = stem0;
-      const work = async ({ run, offset_ms, scenario: variant }: PlannedBenchRun): Promise<void> => {
-        const stem = artifactStem(`${scenario.name}${offset_ms === undefined ? '' : `-offset${offset_ms}`}`, first + run);
+      const work = async ({ run, offset_ms, level, scenario: variant }: PlannedBenchRun): Promise<void> => {
+        const suffix = offset_ms !== undefined ? `-offset${offset_ms}` : level !== undefined ? `-${options.conditionSweep?.name}${level}` : '';
+        const stem = artifactStem(`${scenario.name}${suffix}`, first + run);
         let outcome;
         try {
           outcome = await runSession(variant, {
@@ -110,13 +115,13 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
           if (options.signal?.aborted) return;
           throw err;
         }
-        runs.push({ run, ...(offset_ms === undefined ? {} : { offset_ms }), result: outcome.result });
+        runs.push({ run, ...(offset_ms === undefined ? {} : { offset_ms }), ...(level === undefined ? {} : { level }), result: outcome.result });
         if (options.outDir) {
           await writeFile(join(options.outDir, `${stem}.trace.log`), outcome.trace);
           await writeFile(join(options.outDir, 'results.jsonl'), `${JSON.stringify(outcome.result)}\n`, { flag: 'a' });
         }
         finished++;
-        const line = progressLine(finished, total, offset_ms, outcome.result);
+        const line = progressLine(finished, total, offset_ms, outcome.result) + (level === undefined ? '' : `  ${options.conditionSweep?.key} ${level}`);
         options.onProgress?.(plans.length > 1 ? `${line}  ${scenario.name}` : line);
       };
       stem0 += plan.runs.length;
@@ -132,6 +137,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
         concurrency,
         duration_ms: clock.now() - started,
         ...(plan.sweep ? { sweep: plan.sweep } : {}),
+        ...(options.conditionSweep ? { conditionSweep: options.conditionSweep } : {}),
       });
       if (!runs.length) report.scenario = { name: scenario.name, file: scenario.file };
       reports.push(report);
@@ -170,6 +176,7 @@ function benchedScenarios(options: BenchOptions, cwd: string): Scenario[] {
 interface PlannedBenchRun {
   run: number;
   offset_ms?: number;
+  level?: number;
   scenario: Scenario;
 }
 
@@ -188,6 +195,14 @@ export function planRuns(
     for (const offset of offsets) runs.push({ run: runs.length, offset_ms: offset, scenario: withInterruptOffset(scenario, turnIndex, offset) });
   }
   return { runs, sweep: { turn_index: turnIndex, event: scenario.turns[turnIndex].send_after!.event!, range: sweep } };
+}
+
+/** A condition sweep's runs: each level `repeat` times, levels interleaved (as the offsets of an interrupt sweep). */
+export function planConditionRuns(scenario: Scenario, repeat: number, sweep: ConditionSweep): { runs: PlannedBenchRun[]; sweep?: undefined } {
+  const variants = sweep.values.map((level) => ({ level, scenario: withConditionLevel(scenario, sweep, level) }));
+  const runs: PlannedBenchRun[] = [];
+  for (let r = 0; r < repeat; r++) for (const v of variants) runs.push({ run: runs.length, ...v });
+  return { runs };
 }
 
 function progressLine(done: number, total: number, offset: number | undefined, result: ScenarioResult): string {

@@ -25,3 +25,13 @@ export {
   NoBargeInTurnError,
   type SweepRange,
 } from './sweep.js';
+export {
+  parseConditionSweep,
+  withConditionLevel,
+  conditionPoints,
+  MAX_CONDITION_LEVELS,
+  type ConditionSweep,
+  type ConditionPoint,
+  type BenchConditionSweep,
+} from './condition-sweep.js';
+export { planConditionRuns } from './bench.js';

@@ -10,6 +10,7 @@ import {
 import type { ScenarioResult, TurnResult } from '../../results/index.js';
 import { LATENCY_METRICS, type LatencyMetric } from '../../scenario/index.js';
 import type { SweepRange } from './sweep.js';
+import { conditionPoints, renderConditionCurve, type BenchConditionSweep, type ConditionSweep } from './condition-sweep.js';
 
 /**
  * What `earshot bench` reports, computed from the runs' results (pure, so it
@@ -23,6 +24,8 @@ export interface BenchRun {
   run: number;
   /** The barge-in turn's interrupt offset in this run (sweeps only). */
   offset_ms?: number;
+  /** The swept condition's level in this run (`--sweep-condition` only). */
+  level?: number;
   result: ScenarioResult;
 }
 
@@ -84,6 +87,8 @@ export interface BenchReport {
   metrics: Record<LatencyMetric, MetricSummary>;
   turns: TurnPassRate[];
   sweep?: BenchSweep;
+  /** `--sweep-condition`: pass rate and latency per level of a channel condition. */
+  condition_sweep?: BenchConditionSweep;
 }
 
 export interface BenchHeader {
@@ -93,6 +98,7 @@ export interface BenchHeader {
   concurrency: number;
   duration_ms: number;
   sweep?: { turn_index: number; event: string; range: SweepRange };
+  conditionSweep?: ConditionSweep;
 }
 
 export function summarizeBench(runs: readonly BenchRun[], header: BenchHeader): BenchReport {
@@ -114,6 +120,7 @@ export function summarizeBench(runs: readonly BenchRun[], header: BenchHeader): 
     turns: turnPassRates(runs.map((r) => r.result.turns)),
   };
   if (header.sweep) report.sweep = { ...header.sweep, points: sweepPoints(runs, header.sweep.turn_index) };
+  if (header.conditionSweep) report.condition_sweep = conditionPoints(runs, header.conditionSweep);
   return report;
 }
 
@@ -180,7 +187,7 @@ function sawInTurn(result: ScenarioResult, turn: TurnResult, name: string): bool
 /** The report as terminal text: the runs, a metric table, histograms, pass rates, the yield curve. */
 export function renderBenchReport(report: BenchReport, options: { ascii?: boolean } = {}): string {
   const lines: string[] = [];
-  const per = report.sweep ? ` × ${report.sweep.points.length} offsets` : '';
+  const per = report.sweep ? ` × ${report.sweep.points.length} offsets` : report.condition_sweep ? ` × ${report.condition_sweep.points.length} levels` : '';
   lines.push(
     `bench: ${report.scenario.name} × ${report.repeat}${per} (concurrency ${report.concurrency}) against ${report.url} (${report.wire}): ` +
       `${report.passed} passed, ${report.failed} failed, ${report.errors} errors${report.inconclusive ? `, ${report.inconclusive} inconclusive` : ''} in ${(report.duration_ms / 1000).toFixed(1)} s`,
@@ -230,6 +237,7 @@ export function renderBenchReport(report: BenchReport, options: { ascii?: boolea
       ).map((l) => `  ${l}`),
     );
   }
+  if (report.condition_sweep) lines.push('', ...renderConditionCurve(report.condition_sweep, (h, b) => table(h, b, 1)));
   return lines.join('\n');
 }
 
