@@ -97,6 +97,14 @@ export type { Turn } from './scenario/index.js';
 export type { Expectation } from './scenario/index.js';
 /** The event names a scenario may expect. */
 export type { EventName } from './scenario/index.js';
+/** earshot extension: a scenario's `conditions:` block (noise, telephony, loss, gain, speaking rate, seed). */
+export type { ScenarioConditions } from './scenario/index.js';
+
+// Channel conditions.
+/** The caller's audio as the bot would receive it through channel conditions: pure, seeded, chunk-wise (same seed, same bytes). */
+export { applyConditions } from './audio/index.js';
+/** The conditions `applyConditions` takes (the scenario block's shape). */
+export type { ChannelConditions } from './audio/index.js';
 
 // Errors.
 /** Base class of every error earshot raises on purpose: one clear `message`, and the CLI's `exitCode`. */
