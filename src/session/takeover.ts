@@ -11,8 +11,8 @@ import type { Failure } from '../results/types.js';
  * the audio the recording's bot channel holds — against the caller's voiced
  * span (which runs through the pause to the last word):
  *
- * - `takeover` = bot audio began before the caller's speech ended (the bot
- *   spoke into the pause, or over the second half);
+ * - `takeover` = the bot's first audio onset after the caller began came
+ *   before the caller's speech ended (it spoke into the pause, or over the rest);
  * - `response_gap_ms` = that onset − end of the caller's speech (Full-Duplex-Bench's
  *   response latency, signed: negative is overlap).
  */
@@ -25,6 +25,8 @@ export interface TakeoverDeps {
   clock: Clock;
   timers: TimerDriver;
   snapshot: () => DerivedTurnMetrics | null;
+  /** Onsets of the turn's bot audio bursts so far (ms since session start). */
+  onsets: () => number[];
   gone: () => boolean;
   signal: AbortSignal;
   /** Longest wait for the bot's onset to be measured. */
@@ -49,13 +51,15 @@ export async function checkTakeover(turnIndex: number, expected: boolean | undef
   const speaking = deps.clock.now() + MAX_UTTERANCE_WAIT_MS;
   let derived = await until(deps, speaking, (d) => d.metrics.user_speech_end_at_ms !== null);
   if (derived && derived.metrics.user_speech_end_at_ms !== null) {
-    derived = await until(deps, deps.clock.now() + deps.waitMs, (d) => d.metrics.bot_audio_onset_at_ms !== null || (d.metrics.talk_over_ms ?? 0) > 0);
+    const from = derived.metrics.user_speech_start_at_ms ?? 0;
+    derived = await until(deps, deps.clock.now() + deps.waitMs, () => deps.onsets().some((t) => t >= from));
   }
   const m = derived?.metrics;
+  const start = m?.user_speech_start_at_ms ?? null;
   const end = m?.user_speech_end_at_ms ?? null;
-  const onset = m?.bot_audio_onset_at_ms ?? null;
-  const talkedOver = (m?.talk_over_ms ?? 0) > 0;
-  const takeover = end === null ? null : talkedOver || (onset !== null && onset < end);
+  // The bot's first onset once the caller began: in the pause, over the rest, or after the end.
+  const onset = start === null ? null : (deps.onsets().find((t) => t >= start) ?? null);
+  const takeover = end === null ? null : onset !== null && onset < end;
   const gap = end !== null && onset !== null ? Math.round((onset - end) * 1000) / 1000 : null;
   const failures: Failure[] = [];
   if (expected !== undefined && takeover !== null && takeover !== expected) {
