@@ -68,6 +68,7 @@ export class Conversation {
       bargeIn: (edge) => this.interrupt('barge_in', edge),
       answer: (text, userEndMs, preamble) => this.userTurn({ kind: 'audio', text, userEndMs }, preamble, this.speaks(true)),
       reportError: (text) => this.reportError(text),
+      ...(deps.backchannelMaxMs !== undefined ? { backchannelMaxMs: deps.backchannelMaxMs } : {}),
     });
   }
 

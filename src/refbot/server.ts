@@ -24,6 +24,9 @@ import { BotTts } from './reply/tts.js';
 import { DEFAULT_REPLY_TIMING, type ReplyTiming } from './reply/types.js';
 import { TruthLog } from './truth.js';
 
+/** `--no-yield-to-backchannel`: speech over a reply that ends within this is a backchannel (a murmur is ~0.4 s, and the VAD needs 0.32 s of silence to end it). */
+export const BACKCHANNEL_MAX_MS = 1000;
+
 export interface RefbotOptions {
   /** 0 (default) picks a free port; read it back from the handle. */
   port?: number;
@@ -61,6 +64,8 @@ export interface RefbotOptions {
   dtmfIdleTimeoutMs?: number;
   /** Listen for keypad tones in the caller's audio (a Goertzel receiver), besides RTVI dtmf messages. */
   inbandDtmf?: boolean;
+  /** false: speech over a reply shorter than BACKCHANNEL_MAX_MS is a backchannel, neither yielded to nor answered (default true: any speech barges in). */
+  yieldToBackchannel?: boolean;
   vad?: VadSettings;
   timing?: Partial<ReplyTiming>;
   clock?: Clock;
@@ -176,6 +181,7 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
             llmMarkers: options.llmMarkers === true,
             dtmfIdleTimeoutMs: options.dtmfIdleTimeoutMs ?? DEFAULT_DTMF_IDLE_TIMEOUT_MS,
             inbandDtmf: options.inbandDtmf === true,
+            ...(options.yieldToBackchannel === false ? { backchannelMaxMs: BACKCHANNEL_MAX_MS } : {}),
             vad: options.vad ?? {},
             log,
             onCancel: (how) => void stop({ reason: how, exitCode: 0 }, false),

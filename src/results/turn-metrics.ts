@@ -38,6 +38,10 @@ export interface TurnMetrics {
   response_gap_ms?: number | null;
   /** Pause turns: whether the bot began speaking before the caller had finished (it took the turn in the pause). */
   takeover?: boolean | null;
+  /** Backchannel turns: whether the bot's audio stopped within the yield window after the murmur began. */
+  backchannel_yielded?: boolean | null;
+  /** Backchannel turns: murmur onset → the end of the bot audio it played over, when it stopped in the window (Full-Duplex-Bench v1.5's stop latency). */
+  yield_ms?: number | null;
   /** Word error rate of the bot's transcription against a reference text, 0..1, where one exists. */
   word_error_rate?: number | null;
   /** Word error rate of the bot's own transcription of the caller (its `user_transcription`s in the turn) against the turn's `user:`. */

@@ -19,6 +19,8 @@ export const FAILURE_KINDS = [
   'timeout',
   /** A turn with `takeover: false` whose pause the bot took (or `takeover: true` it did not). */
   'takeover',
+  /** A turn with `yielded: false` whose bot stopped talking for the caller's backchannel (or `yielded: true` it talked over). */
+  'backchannel_yield',
   'judge_no',
   'judge_continue',
   'no_judge',

@@ -75,6 +75,15 @@ export const DTMF_TONES_SPEC: RefSpec = { kind: 'ref', name: 'dtmf_tones', spec:
 export const PROBE_FIELDS = {
   pause_ms: { kind: 'integer', min: 1, unit: 'ms', description: "earshot extension: the caller stops mid-sentence for this long and goes on (user: text, spoken); where: pause_after." },
   pause_after: s("earshot extension: the words of user: after which the pause falls (default: after the middle word).", { nonEmpty: true }),
+  backchannel: {
+    kind: 'object',
+    description: "earshot extension: a short murmur the caller plays while the bot answers this turn, after_ms after the bot's audio starts (Full-Duplex-Bench v1.5's backchannel).",
+    fields: {
+      text: s('What the caller murmurs (synthesized like user:).', { nonEmpty: true, default: 'right' }),
+      after_ms: { kind: 'integer', min: 0, unit: 'ms', default: 1000, description: "Delay after the bot's audio onset in this turn." },
+    },
+  },
+  yielded: { kind: 'boolean', description: 'earshot extension, with backchannel: whether the bot may stop talking for the murmur (false: it must keep the floor; fails with backchannel_yield).' },
   takeover: { kind: 'boolean', description: 'earshot extension, with pause_ms: whether the bot may take the turn in the pause (false: it must not start speaking before the caller finishes; fails with takeover).' },
 } satisfies Record<string, Spec>;
 

@@ -38,3 +38,21 @@ describe('pause_ms, pause_after, takeover', () => {
     expect(errorsOf(inspect(project, typed, {}, 't.yaml')).map((d) => d.message)).toEqual([expect.stringMatching(/user.modality: audio/)]);
   });
 });
+
+describe('backchannel, yielded', () => {
+  it('reads the murmur and its assertion, with defaults', () => {
+    project = new TempProject();
+    const s = loadedOf(inspect(project, `${head}  - user: Tell me a story\n    backchannel: { after_ms: 800 }\n    yielded: false\n  - user: go on\n    backchannel: { text: mm-hmm }\n`)) as Scenario;
+    expect(s.turns[0].backchannel).toEqual({ text: 'right', after_ms: 800 });
+    expect(s.turns[0].yielded).toBe(false);
+    expect(s.turns[1].backchannel).toEqual({ text: 'mm-hmm', after_ms: 1000 });
+  });
+
+  it('locates a backchannel without bot audio, and yielded without a backchannel', () => {
+    project = new TempProject();
+    const typedJudge = 'name: p\nuser: { modality: audio, speech: { service: flite } }\nturns:\n  - user: Tell me a story\n    backchannel: { text: right }\n  - user: hi\n    yielded: false\n';
+    const errors = errorsOf(inspect(project, typedJudge));
+    expect(errors.map((d) => `${d.line}: ${d.path}`)).toEqual(['5: turns[0].backchannel', '7: turns[1].yielded']);
+    expect(errors[0].message).toMatch(/judge.modality: audio/);
+  });
+});

@@ -29,6 +29,22 @@ export function normalizeProbe(raw: Record<string, unknown>, turn: Turn, p: stri
   }
 }
 
+/** A turn's `backchannel:` and its `yielded:` assertion. */
+export function normalizeBackchannel(raw: Record<string, unknown>, turn: Turn, p: string, n: Normalizer, user: UserConfig, judge: JudgeConfig): void {
+  const block = raw.backchannel !== null && typeof raw.backchannel === 'object' ? (raw.backchannel as Record<string, unknown>) : undefined;
+  if (block) {
+    if (user.modality !== 'audio' || judge.modality !== 'audio') {
+      n.error(`${p}.backchannel`, "a backchannel is played over the bot's audio: it needs 'user.modality: audio' and 'judge.modality: audio'");
+    } else if (turn.user === undefined && turn.audio === undefined) {
+      n.error(`${p}.backchannel`, "a backchannel is played while the bot answers this turn: the turn needs 'user:' to answer");
+    } else turn.backchannel = { text: typeof block.text === 'string' ? block.text : 'right', after_ms: typeof block.after_ms === 'number' ? block.after_ms : 1000 };
+  }
+  if (typeof raw.yielded === 'boolean') {
+    if (!block) n.error(`${p}.yielded`, "'yielded:' is about the backchannel in this turn: it needs 'backchannel:'");
+    else if (turn.backchannel) turn.yielded = raw.yielded;
+  }
+}
+
 /** The opening words up to the middle word boundary, or null for a single word. */
 function middleWords(text: string): string | null {
   const words = text.trim().split(/\s+/);

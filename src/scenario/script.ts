@@ -15,7 +15,7 @@ import type {
 import { LATENCY_METRICS } from './types.js';
 import { normalizeTextChecks, normalizeTurnChecks } from './text-checks.js';
 import { normalizeConditionFields } from './conditions.js';
-import { normalizeProbe } from './probes.js';
+import { normalizeBackchannel, normalizeProbe } from './probes.js';
 
 /** Scripted scenarios: Pipecat's cross-field rules on top of the field table's type checks. */
 
@@ -105,6 +105,7 @@ function normalizeTurn(
   normalizeTurnChecks(raw, turn, p, n, user);
   Object.assign(turn, normalizeConditionFields(raw, p, n, user));
   normalizeProbe(raw, turn, p, n, user, judge);
+  normalizeBackchannel(raw, turn, p, n, user, judge);
   return turn;
 }
 

@@ -132,6 +132,10 @@ export interface Turn {
   pause?: { ms: number; after: string };
   /** earshot extension: whether the bot may take the turn during the pause (the assertion; absent: measured only). */
   takeover?: boolean;
+  /** earshot extension: a murmur played `after_ms` after the bot's audio starts in this turn. */
+  backchannel?: { text: string; after_ms: number };
+  /** earshot extension: whether the bot may stop for the backchannel (the assertion; absent: measured only). */
+  yielded?: boolean;
 }
 
 /** `user.speech`: the TTS that speaks the user's turns. Extra keys pass through to a factory. */

@@ -4,9 +4,10 @@ import type { LatencyFailure, TurnKind } from '../metrics/index.js';
 import type { EarshotEvent } from '../results/events.js';
 import type { ExpectationResult, Failure, ScenarioResult, TurnResult } from '../results/types.js';
 import type { EventName } from '../scenario/events.js';
-import type { LatencyAssertions, Runnable } from '../scenario/index.js';
+import type { LatencyAssertions, Runnable, Turn } from '../scenario/index.js';
 import type { ExpectationSpec, MatchContext, MatchOutcome } from './matcher.js';
 import type { TakeoverVerdict } from './takeover.js';
+import type { BackchannelVerdict } from './backchannel.js';
 
 /**
  * THE DRIVER SEAM. A session is a runtime (`runtime.ts`: judge and media,
@@ -103,6 +104,8 @@ export interface DriverRuntime {
   checkLatency(index: number, assertions: LatencyAssertions | undefined): Promise<{ failures: LatencyFailure[]; waitedMs: number }>;
   /** A pause turn's `takeover` verdict and metrics (earshot extension; see takeover.ts). */
   checkTakeover?(index: number, expected: boolean | undefined): Promise<TakeoverVerdict>;
+  /** Plays a turn's backchannel over the bot's answer and says whether the bot yielded (earshot extension; see backchannel.ts). */
+  backchannel?(index: number, turn: Pick<Turn, 'backchannel' | 'yielded'>, sentAtMs: number): Promise<BackchannelVerdict>;
 
   /** Forgets bot output still queued: it belongs to an earlier turn. Call before a send, not after (the reply would go too). */
   dropPendingOutput(): void;

@@ -71,6 +71,8 @@ export interface SessionMedia {
    * `markUserSpeech` once it has played.
    */
   speak(utterance: UserUtterance, turnIndex: number, signal: AbortSignal): Promise<number>;
+  /** A backchannel murmur over the bot (earshot extension): spoken like a turn, but not the turn's user speech. Resolves with its first frame's due time. */
+  murmur?(text: string, turnIndex: number, signal: AbortSignal): Promise<number>;
   /** Bot audio as it arrives (eval-bot-audio or protobuf audio frames); `atMs` is ms since session start. */
   onBotAudio(item: AudioItem, atMs: number): void;
   /** The bot's own speaking reports bound one spoken reply. */

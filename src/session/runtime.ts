@@ -9,8 +9,8 @@ import { ClientMessages, buildEvalUrl, connect, ConnectError, type ClientConnect
 import type { EarshotEvent } from '../results/events.js';
 import type { ExpectationResult, Failure, TurnResult } from '../results/types.js';
 import { turnStatusOf } from '../results/hearing.js';
-import type { EventName } from '../scenario/events.js';
-import type { LatencyAssertions, Runnable } from '../scenario/index.js';
+import type { EventName, LatencyAssertions, Runnable, Turn } from '../scenario/index.js';
+import { playBackchannel, type BackchannelVerdict } from './backchannel.js';
 import { connectFlags, modeOf, type ModeFlags } from './config.js';
 import type { DriverRuntime, SentInput, SessionDriver, TurnInput, TurnMatch, UserUtterance } from './driver.js';
 import { EventQueue } from './event-queue.js';
@@ -218,9 +218,9 @@ export class SessionRuntime implements DriverRuntime {
     return this.timing.checkTurn(index, assertions, () => this.queue.closedReason !== null, this.signal);
   }
 
-  checkTakeover(index: number, expected: boolean | undefined): ReturnType<SessionTiming['checkTakeover']> {
-    return this.timing.checkTakeover(index, expected, () => this.queue.closedReason !== null, this.signal);
-  }
+  checkTakeover = (index: number, expected: boolean | undefined): ReturnType<SessionTiming['checkTakeover']> => this.timing.checkTakeover(index, expected, () => this.queue.closedReason !== null, this.signal);
+  backchannel = (index: number, turn: Pick<Turn, 'backchannel' | 'yielded'>, sentAtMs: number): Promise<BackchannelVerdict> =>
+    playBackchannel(index, turn, sentAtMs, { clock: this.clock, timers: this.timers, signal: this.signal, t0Ms: this.t0Ms, bursts: () => this.timing.bursts(index), murmur: (text) => this.media!.murmur!(text, index, this.signal), gone: () => this.queue.closedReason !== null, log: (l) => this.log(l) });
   dropPendingOutput(): void {
     this.translator.resetBuffers();
     this.media?.dropPending('before send');

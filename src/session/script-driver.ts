@@ -85,6 +85,8 @@ export class ScriptDriver implements SessionDriver {
     }
     else if (turn.user !== undefined || turn.audio !== undefined) sent = await runtime.sendUser(turn, index);
     runtime.markSent(index, sent);
+    // The murmur plays over the bot's answer while the expectations match it.
+    const murmur = turn.backchannel && runtime.backchannel ? runtime.backchannel(index, turn, sent.anchorMs) : null;
 
     const recorded: ExpectationResult[] = [];
     for (const [expIndex, exp] of turn.expect.entries()) {
@@ -120,7 +122,12 @@ export class ScriptDriver implements SessionDriver {
       runtime.log(`pause: takeover ${String(probe.metrics.takeover)}, response gap ${probe.metrics.response_gap_ms ?? '-'}ms${probe.failures.length ? ` (FAIL: ${probe.failures[0].reason})` : ''}`);
       failures.push(...probe.failures);
     }
-    const metrics = { ...transcripts.metrics, ...(probe ? probe.metrics : {}) };
+    const murmured = murmur ? await murmur : null;
+    if (murmured) {
+      runtime.log(`backchannel: yielded ${String(murmured.metrics.backchannel_yielded)}${murmured.metrics.yield_ms !== null ? ` after ${murmured.metrics.yield_ms}ms` : ''}${murmured.failures.length ? ` (FAIL: ${murmured.failures[0].reason})` : ''}`);
+      failures.push(...murmured.failures);
+    }
+    const metrics = { ...transcripts.metrics, ...(probe ? probe.metrics : {}), ...(murmured ? murmured.metrics : {}) };
     runtime.endTurn(index, failures, Object.keys(metrics).length ? metrics : undefined);
     return failures;
   }

@@ -6,6 +6,7 @@ import {
   deriveTurnMetrics,
   pipecatTiming,
   TimelineBuilder,
+  type BotAudioBurst,
   type PipecatTiming,
   type DerivedTurnMetrics,
   type LatencyFailure,
@@ -133,6 +134,11 @@ export class SessionTiming {
       }
       await sleepUntil(this.opts.timers, this.opts.clock.now() + POLL_MS, signal);
     }
+  }
+
+  /** Turn `index`'s bot audio bursts so far (the backchannel probe reads them). */
+  bursts(index: number): readonly BotAudioBurst[] {
+    return this.builder.peek(index)?.bot_audio ?? [];
   }
 
   /** A pause turn's `takeover` verdict (takeover.ts), after waiting (bounded) for the bot's onset. */

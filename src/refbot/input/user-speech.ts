@@ -34,6 +34,12 @@ export interface UserSpeechHost {
   /** A transcribed utterance: send `preamble`, then answer it. */
   answer: (text: string, userEndMs: number | null, preamble: ServerMessage[]) => void;
   reportError: (text: string) => void;
+  /**
+   * `--no-yield-to-backchannel`: speech over a reply is a barge-in only once it
+   * has lasted this long; shorter speech ("right", "mm-hmm") is a backchannel,
+   * neither yielded to nor answered. Absent: any speech over a reply barges in.
+   */
+  backchannelMaxMs?: number;
 }
 
 export class UserSpeech {
@@ -41,6 +47,8 @@ export class UserSpeech {
   /** Utterances are transcribed and answered one after another. */
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
+  /** A barge-in held back while the speech might still be a backchannel. */
+  private held: NodeJS.Timeout | null = null;
 
   constructor(private readonly host: UserSpeechHost) {
     this.input = new IncomingAudio({
@@ -59,6 +67,7 @@ export class UserSpeech {
 
   close(): void {
     this.closed = true;
+    if (this.held) clearTimeout(this.held);
     this.input.close();
   }
 
@@ -78,7 +87,12 @@ export class UserSpeech {
     });
     if (host.vadEvents()) host.send({ type: 'vad-user-started-speaking' });
     host.send({ type: 'user-started-speaking' });
-    if (bargeIn) host.bargeIn(edge);
+    if (bargeIn && host.backchannelMaxMs !== undefined) {
+      this.held = setTimeout(() => {
+        this.held = null;
+        if (host.replying()) host.bargeIn(edge);
+      }, host.backchannelMaxMs);
+    } else if (bargeIn) host.bargeIn(edge);
   }
 
   private onSpeechEnd(utterance: Utterance): void {
@@ -96,6 +110,13 @@ export class UserSpeech {
       detected_ms: end.detectedMs,
     });
     if (host.vadEvents()) host.send({ type: 'vad-user-stopped-speaking' });
+    if (this.held) {
+      // Ended before it could be a barge-in: a backchannel, not the caller's turn.
+      clearTimeout(this.held);
+      this.held = null;
+      host.send({ type: 'user-stopped-speaking' });
+      return;
+    }
     this.chain = this.chain.then(() => this.transcribe(utterance)).catch((err: unknown) => host.reportError(`transcription failed: ${errorMessage(err)}`));
   }
 

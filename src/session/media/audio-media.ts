@@ -10,7 +10,7 @@ import { Hearing } from './hearing.js';
 import { Microphone } from './mic.js';
 import { loadTurnAudio, spokenTurns, type TurnAudio } from './user-audio.js';
 import { loadSpokenAudio } from './probe-audio.js';
-import type { CallerChannel } from './channel.js';
+import { BACKCHANNEL_STREAM, type CallerChannel } from './channel.js';
 
 /** What one run's media gets from the engine (shared, process-wide pieces are behind functions so they load lazily). */
 export interface AudioMediaDeps {
@@ -142,6 +142,13 @@ export class AudioMedia implements SessionMedia {
     return spoken.firstFrameDueMs;
   }
 
+  async murmur(text: string, turnIndex: number, signal: AbortSignal): Promise<number> {
+    if (!this.mic || !this.tts) throw new Error(`turn ${turnIndex}: a backchannel needs the caller's microphone and voice`);
+    const clean = await loadTurnAudio({ user: text }, turnIndex, { tts: this.tts, sampleRate: this.deps.sampleRate, sendRate: this.deps.sendRate, signal });
+    const audio = await this.onTheLine(clean, turnIndex, BACKCHANNEL_STREAM + turnIndex);
+    return (await this.mic.say(audio.samples, `backchannel ${turnIndex}`, signal, audio.voiced)).firstFrameDueMs;
+  }
+
   onBotAudio(item: AudioItem, atMs: number): void {
     this.capture?.push(item, atMs);
   }
@@ -191,11 +198,11 @@ export class AudioMedia implements SessionMedia {
   }
 
   /** The turn's audio as the bot receives it: through the channel conditions, the voiced span kept from the clean voice. */
-  private async onTheLine(audio: TurnAudio, turnIndex: number): Promise<TurnAudio> {
+  private async onTheLine(audio: TurnAudio, turnIndex: number, streamId = turnIndex): Promise<TurnAudio> {
     const channel = this.deps.channel;
     if (!channel) return audio;
     const turn = this.deps.scenario.kind === 'script' ? this.deps.scenario.turns[turnIndex] : undefined;
-    const samples = await channel.degrade(audio.samples, turn, turnIndex);
+    const samples = await channel.degrade(audio.samples, turn, streamId);
     if (samples === audio.samples) return audio;
     const clean = audibleBounds(audio.samples, audio.sampleRate);
     // Speaking rate changes the length: the clean span scales with it.
