@@ -38,6 +38,8 @@ export interface TurnMetrics {
   response_gap_ms?: number | null;
   /** Pause turns: whether the bot began speaking before the caller had finished (it took the turn in the pause). */
   takeover?: boolean | null;
+  /** Pause turns: bot audio (begun after the caller did) that played before the caller finished. */
+  overlap_ms?: number | null;
   /** Backchannel turns: whether the bot's audio stopped within the yield window after the murmur began. */
   backchannel_yielded?: boolean | null;
   /** Backchannel turns: murmur onset → the end of the bot audio it played over, when it stopped in the window (Full-Duplex-Bench v1.5's stop latency). */

@@ -1,7 +1,7 @@
 import { sleepUntil } from '../core/timers.js';
 import type { Clock } from '../core/clock.js';
 import type { TimerDriver } from '../core/timers.js';
-import type { DerivedTurnMetrics } from '../metrics/index.js';
+import type { BotAudioBurst, DerivedTurnMetrics } from '../metrics/index.js';
 import type { Failure } from '../results/types.js';
 
 /**
@@ -14,19 +14,21 @@ import type { Failure } from '../results/types.js';
  * - `takeover` = the bot's first audio onset after the caller began came
  *   before the caller's speech ended (it spoke into the pause, or over the rest);
  * - `response_gap_ms` = that onset − end of the caller's speech (Full-Duplex-Bench's
- *   response latency, signed: negative is overlap).
+ *   response latency, signed: negative is overlap);
+ * - `overlap_ms` = how much of the bot audio that began after the caller did
+ *   played before the caller's speech ended (both talking at once).
  */
 export interface TakeoverVerdict {
   failures: Failure[];
-  metrics: { takeover: boolean | null; response_gap_ms: number | null };
+  metrics: { takeover: boolean | null; response_gap_ms: number | null; overlap_ms: number | null };
 }
 
 export interface TakeoverDeps {
   clock: Clock;
   timers: TimerDriver;
   snapshot: () => DerivedTurnMetrics | null;
-  /** Onsets of the turn's bot audio bursts so far (ms since session start). */
-  onsets: () => number[];
+  /** The turn's bot audio bursts so far (ms since session start). */
+  bursts: () => readonly BotAudioBurst[];
   gone: () => boolean;
   signal: AbortSignal;
   /** Longest wait for the bot's onset to be measured. */
@@ -52,14 +54,16 @@ export async function checkTakeover(turnIndex: number, expected: boolean | undef
   let derived = await until(deps, speaking, (d) => d.metrics.user_speech_end_at_ms !== null);
   if (derived && derived.metrics.user_speech_end_at_ms !== null) {
     const from = derived.metrics.user_speech_start_at_ms ?? 0;
-    derived = await until(deps, deps.clock.now() + deps.waitMs, () => deps.onsets().some((t) => t >= from));
+    derived = await until(deps, deps.clock.now() + deps.waitMs, () => deps.bursts().some((b) => b.onset_at_ms >= from));
   }
   const m = derived?.metrics;
   const start = m?.user_speech_start_at_ms ?? null;
   const end = m?.user_speech_end_at_ms ?? null;
   // The bot's first onset once the caller began: in the pause, over the rest, or after the end.
-  const onset = start === null ? null : (deps.onsets().find((t) => t >= start) ?? null);
+  const bursts = start === null ? [] : deps.bursts().filter((b) => b.onset_at_ms >= start);
+  const onset = bursts[0]?.onset_at_ms ?? null;
   const takeover = end === null ? null : onset !== null && onset < end;
+  const overlap = end === null ? null : bursts.reduce((sum, b) => sum + Math.max(0, Math.min(b.offset_at_ms ?? end, end) - b.onset_at_ms), 0);
   const gap = end !== null && onset !== null ? Math.round((onset - end) * 1000) / 1000 : null;
   const failures: Failure[] = [];
   if (expected !== undefined && takeover !== null && takeover !== expected) {
@@ -70,5 +74,5 @@ export async function checkTakeover(turnIndex: number, expected: boolean | undef
   } else if (expected !== undefined && takeover === null) {
     failures.push({ kind: 'takeover', turn_index: turnIndex, expectation_index: null, event: null, reason: "takeover: the caller's speech was not measured, so whether the bot took the turn cannot be told" });
   }
-  return { failures, metrics: { takeover, response_gap_ms: gap } };
+  return { failures, metrics: { takeover, response_gap_ms: gap, overlap_ms: overlap === null ? null : Math.round(overlap * 1000) / 1000 } };
 }

@@ -144,8 +144,7 @@ export class SessionTiming {
   /** A pause turn's `takeover` verdict (takeover.ts), after waiting (bounded) for the bot's onset. */
   checkTakeover(index: number, expected: boolean | undefined, gone: () => boolean, signal: AbortSignal): Promise<TakeoverVerdict> {
     const waitMs = this.opts.latencyWaitMs ?? DEFAULT_LATENCY_WAIT_MS;
-    const onsets = (): number[] => (this.builder.peek(index)?.bot_audio ?? []).map((b) => b.onset_at_ms);
-    return checkTakeover(index, expected, { clock: this.opts.clock, timers: this.opts.timers, snapshot: () => this.snapshot(index), onsets, gone, signal, waitMs });
+    return checkTakeover(index, expected, { clock: this.opts.clock, timers: this.opts.timers, snapshot: () => this.snapshot(index), bursts: () => this.bursts(index), gone, signal, waitMs });
   }
 
   private guard(method: string, fn: () => void): boolean {

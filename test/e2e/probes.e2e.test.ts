@@ -43,6 +43,7 @@ describe('a mid-utterance pause', () => {
     const [r] = readResults(out.patient);
     expect(r.turns[1].metrics).toMatchObject({ takeover: false });
     expect(r.turns[1].metrics!.response_gap_ms).toBeGreaterThan(0);
+    expect(r.turns[1].metrics!.overlap_ms).toBe(0);
   });
 
   it('a bot that takes the turn in the pause: takeover true, a negative gap, takeover: false fails', () => {
@@ -50,6 +51,7 @@ describe('a mid-utterance pause', () => {
     const [r] = readResults(out.eager);
     expect(r.turns[1].metrics).toMatchObject({ takeover: true });
     expect(r.turns[1].metrics!.response_gap_ms).toBeLessThan(0);
+    expect(r.turns[1].metrics!.overlap_ms).toBeGreaterThan(0);
     expect(r.failures.map((f) => f.kind)).toEqual(['takeover']);
   });
 });
