@@ -145,6 +145,7 @@ export const CLIENT_JS = String.raw`(function () {
   var METRICS = [
     ['voice_to_voice_ms', 'voice-to-voice'], ['llm_ttfb_ms', 'LLM start'], ['first_token_ms', 'first token'],
     ['speech_padding_ms', 'speech padding'], ['bot_speech_ms', 'bot speech'], ['interruption_ms', 'interruption'],
+    ['response_gap_ms', 'response gap'], ['overlap_ms', 'overlap'], ['yield_ms', 'backchannel stop'],
   ];
   var BOT_TEXT = ['response', 'llm_response', 'tts_response'];
 
@@ -154,7 +155,7 @@ export const CLIENT_JS = String.raw`(function () {
     METRICS.forEach(function (pair) {
       if (typeof m[pair[0]] === 'number') add(dl, [el('dt', { text: pair[1] }), el('dd', { text: fmtMs(m[pair[0]]) })]);
     });
-    if (typeof m.yielded === 'boolean') add(dl, [el('dt', { text: 'yielded' }), el('dd', { text: m.yielded ? 'yes' : 'no' })]);
+    [['yielded', 'yielded'], ['takeover', 'took the pause'], ['backchannel_yielded', 'yielded to backchannel']].forEach(function (p) { if (typeof m[p[0]] === 'boolean') add(dl, [el('dt', { text: p[1] }), el('dd', { text: m[p[0]] ? 'yes' : 'no' })]); });
     if (typeof m.talk_over_ms === 'number' && m.talk_over_ms > 0) add(dl, [el('dt', { text: 'talk-over' }), el('dd', { text: fmtMs(m.talk_over_ms) })]);
     if (typeof m.word_error_rate === 'number') add(dl, [el('dt', { text: 'WER' }), el('dd', { text: (m.word_error_rate * 100).toFixed(1) + '%' })]);
     var bm = m.bot_metrics;
