@@ -163,7 +163,12 @@ export interface ScenarioResult {
    * (the scenario-wide ones, after --condition) and the seed of every random
    * choice: rerun with --seed to replay the same bytes.
    */
-  conditions?: { seed: number; applied: ScenarioConditions };
+  conditions?: {
+    seed: number;
+    applied: ScenarioConditions;
+    /** SHA-256 of each degraded utterance's samples, by turn index (a backchannel's as `<turn>.backchannel`): the same seed gives the same hashes. */
+    audio_sha256?: Record<string, string>;
+  };
   /** Every event the session observed, in arrival order (for timelines). */
   events?: EarshotEvent[];
   /** Suite bookkeeping: which bot, which repeat. */

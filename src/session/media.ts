@@ -37,7 +37,7 @@ export interface MediaArtifacts {
   /** Per-turn notes (capture capped, transcription failed...). */
   notes?: Array<{ turn_index: number; note: string }>;
   /** The channel conditions applied and their seed (earshot extension). */
-  conditions?: { seed: number; applied: ScenarioConditions };
+  conditions?: { seed: number; applied: ScenarioConditions; audio_sha256?: Record<string, string> };
 }
 
 /** What a session asks of its media, per run. */

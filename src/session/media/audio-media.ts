@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { errorMessage } from '../../core/errors.js';
 import { audibleBounds, CallRecorder, type Pacer, type SileroVad } from '../../audio/index.js';
 import type { AudioItem, ClientConnection } from '../../protocol/index.js';
@@ -62,6 +63,8 @@ export class AudioMedia implements SessionMedia {
   private ticker: NodeJS.Timeout | null = null;
   private readonly notes: Array<{ turn_index: number; note: string }> = [];
   private readonly speechDone: Promise<void>[] = [];
+  /** SHA-256 of each degraded utterance, for the result (replays compare them). */
+  private readonly degraded: Record<string, string> = {};
 
   constructor(private readonly deps: AudioMediaDeps) {}
 
@@ -179,7 +182,7 @@ export class AudioMedia implements SessionMedia {
     const channel = this.deps.channel;
     const turns = this.deps.scenario.kind === 'script' ? this.deps.scenario.turns : [];
     const seed = channel?.seedFor(turns) ?? null;
-    if (channel && seed !== null) artifacts.conditions = { seed, applied: channel.conditionsFor(undefined) ?? {} };
+    if (channel && seed !== null) artifacts.conditions = { seed, applied: channel.conditionsFor(undefined) ?? {}, audio_sha256: this.degraded };
     if (this.recorder) {
       if (ctx?.signal.aborted) await this.recorder.discard();
       else {
@@ -204,6 +207,7 @@ export class AudioMedia implements SessionMedia {
     const turn = this.deps.scenario.kind === 'script' ? this.deps.scenario.turns[turnIndex] : undefined;
     const samples = await channel.degrade(audio.samples, turn, streamId);
     if (samples === audio.samples) return audio;
+    this.degraded[streamId === turnIndex ? String(turnIndex) : `${turnIndex}.backchannel`] = createHash('sha256').update(new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength)).digest('hex');
     const clean = audibleBounds(audio.samples, audio.sampleRate);
     // Speaking rate changes the length: the clean span scales with it.
     const k = samples.length / Math.max(1, audio.samples.length);
