@@ -30,7 +30,7 @@ describe('--sweep-condition', () => {
     expect(parseConditionSweep('loss=0, 0.05,0.1')).toEqual({ name: 'loss', key: 'loss.rate', values: [0, 0.05, 0.1] });
     expect(parseConditionSweep('gain.gain_db=0,12')).toEqual({ name: 'gain.gain_db', key: 'gain.gain_db', values: [0, 12] });
     expect(() => parseConditionSweep('snr')).toThrow(/NAME=V1,V2/);
-    expect(() => parseConditionSweep('loss=0.1,2')).toThrow(/loss.rate must be a number >= 0 and <= 1/);
+    expect(() => parseConditionSweep('loss=0.1,2')).toThrow('--sweep-condition loss=0.1,2: level "2": loss.rate must be a number >= 0 and <= 1');
     expect(() => parseConditionSweep('snr=10,,5')).toThrow(/list the levels/);
     expect(() => parseConditionSweep('snr=10,10')).toThrow(/twice/);
   });

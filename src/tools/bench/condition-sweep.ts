@@ -35,7 +35,13 @@ export function parseConditionSweep(value: string): ConditionSweep {
   if (parts.length === 0 || parts.some((p) => p === '')) throw new UsageError(`--sweep-condition ${value}: list the levels, e.g. snr=30,20,10,5`);
   if (parts.length > MAX_CONDITION_LEVELS) throw new UsageError(`--sweep-condition ${value}: ${parts.length} levels; at most ${MAX_CONDITION_LEVELS}`);
   // Each level is checked as `--condition` checks it (range, number).
-  for (const p of parts) parseConditionFlags([`${key}=${p}`]);
+  for (const p of parts) {
+    try {
+      parseConditionFlags([`${key}=${p}`]);
+    } catch (err) {
+      throw new UsageError(`--sweep-condition ${value}: level ${JSON.stringify(p)}: ${err instanceof Error ? err.message.replace(/^--condition [^:]+: /, '') : String(err)}`);
+    }
+  }
   const values = parts.map(Number);
   if (new Set(values).size !== values.length) throw new UsageError(`--sweep-condition ${value}: a level is listed twice`);
   return { name, key, values };
