@@ -72,6 +72,7 @@ export const refbotCommand: CliCommand = {
       .option('--voice <name>', 'Flite voice: slt, rms, awb, kal, kal16', 'slt')
       .option('--exit-on-disconnect', 'exit when the disconnect handler runs (pipecat-eval: a client that asked for trigger_disconnect leaves; protobuf: any client leaves), as a bot that cancels its pipeline in on_client_disconnected')
       .option('--pause-patience-ms <ms>', "silence the bot waits for before it takes the caller's turn (its VAD's stop time; default 320): a caller pausing longer mid-sentence is answered in the pause", milliseconds)
+      .option('--yield-to-backchannel', 'stop talking for any speech over a reply, a murmur included (the default)')
       .option('--no-yield-to-backchannel', "hold the floor through a caller's short murmur (\"right\", \"mm-hmm\": speech over a reply that ends within 1 s); by default any speech over a reply barges in")
       .option('--inband-dtmf', "also hear keypad keys as tones in the caller's audio (a Goertzel receiver), as a telephony bot does")
       .option('-q, --quiet', 'no diagnostics on stderr')
