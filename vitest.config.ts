@@ -20,6 +20,7 @@ const REALTIME = [
   'test/e2e/compare.e2e.test.ts',
   'test/refbot/audio.test.ts',
   'test/integration/session/media/mic.test.ts',
+  'test/integration/pacing/thread-pacer.test.ts',
 ];
 
 // Integration tests still next to their code while their folders are being

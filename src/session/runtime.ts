@@ -346,6 +346,7 @@ export class SessionRuntime implements DriverRuntime {
         clock: this.clock,
         signal: this.signal,
         ...(options.maxPayloadBytes ? { maxPayloadBytes: options.maxPayloadBytes } : {}),
+        ...(this.media?.openSocket ? { openSocket: this.media.openSocket } : {}),
       });
     } catch (err) {
       await this.finishMedia();

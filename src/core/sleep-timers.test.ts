@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { nextWaitStep, SleepingTimerDriver } from './sleep-timers.js';
+
+describe('nextWaitStep', () => {
+  it('sleeps on a timer until the lead, then blocks for exactly what is left, then fires', () => {
+    expect(nextWaitStep(0, 20, 2)).toEqual({ kind: 'timer', ms: 18 });
+    expect(nextWaitStep(18.5, 20, 2)).toEqual({ kind: 'block', ms: 1.5 });
+    expect(nextWaitStep(18, 20, 2)).toEqual({ kind: 'block', ms: 2 });
+    expect(nextWaitStep(20, 20, 2)).toEqual({ kind: 'fire' });
+    expect(nextWaitStep(25, 20, 2)).toEqual({ kind: 'fire' });
+  });
+
+  it('with no lead never blocks: a timer to the deadline, then fire', () => {
+    expect(nextWaitStep(0, 20, 0)).toEqual({ kind: 'timer', ms: 20 });
+    expect(nextWaitStep(20, 20, 0)).toEqual({ kind: 'fire' });
+  });
+
+  it('refuses a lead out of range', () => {
+    expect(() => new SleepingTimerDriver({ leadMs: -1 })).toThrow(/leadMs/);
+    expect(() => new SleepingTimerDriver({ leadMs: 51 })).toThrow(/leadMs/);
+  });
+});
