@@ -19,7 +19,7 @@ import { Pacer, type MicStream, type Utterance } from '../audio/index.js';
 import { assertNever } from '../core/never.js';
 import { SleepingTimerDriver } from '../core/sleep-timers.js';
 import { getCodec, type WirePayload } from '../protocol/index.js';
-import { FRAME_FIELDS, type FromPacer, type ToPacer } from './messages.js';
+import type { FromPacer, ToPacer } from './messages.js';
 
 export interface PacerWorkerData {
   /** The main thread's `performance.timeOrigin`: times sent back are on its clock. */
@@ -43,16 +43,37 @@ interface Line {
 }
 const lines = new Map<number, Line>();
 let batch: number[] = [];
+let batchSinceMs = 0;
+let flushQueued = false;
+/**
+ * Frame reports are batched over this long: the main thread needs them only
+ * for its bookkeeping (the recording, stats), so fewer, larger messages wake
+ * it less. Anything else posted flushes them first, so reports stay in order.
+ */
+const REPORT_EVERY_MS = 100;
 
 function post(message: FromPacer, transfer: ArrayBuffer[] = []): void {
+  if (batch.length > 0) flushFrames();
   port!.postMessage(message, transfer);
 }
 
-/** One message per tick: the frames are pushed during it, the flush runs right after it. */
 function flushFrames(): void {
+  flushQueued = false;
+  if (batch.length === 0) return;
   const frames = Float64Array.from(batch);
   batch = [];
-  post({ t: 'frames', frames }, [frames.buffer]);
+  port!.postMessage({ t: 'frames', frames } satisfies FromPacer, [frames.buffer]);
+}
+
+/** Called in the tick for each frame sent: the flush runs right after the tick, once the batch is old enough. */
+function report(...frame: number[]): void {
+  const now = clock.now();
+  if (batch.length === 0) batchSinceMs = now;
+  batch.push(...frame);
+  if (!flushQueued && now - batchSinceMs >= REPORT_EVERY_MS) {
+    flushQueued = true;
+    queueMicrotask(flushFrames);
+  }
 }
 
 function open(m: Extract<ToPacer, { t: 'open' }>): void {
@@ -98,8 +119,7 @@ function startStream(m: Extract<ToPacer, { t: 'stream' }>): void {
       if (frame.payload !== null && ws && ws.readyState === WebSocket.OPEN) {
         ws.send(frame.payload, { binary: typeof frame.payload !== 'string' }, () => {});
       }
-      if (batch.length === 0) queueMicrotask(flushFrames);
-      batch.push(m.stream, frame.index, frame.dueMs, frame.sentMs, frame.utteranceId === null ? 0 : uttOf(m.stream, frame.utteranceId));
+      report(m.stream, frame.index, frame.dueMs, frame.sentMs, frame.utteranceId === null ? 0 : uttOf(m.stream, frame.utteranceId));
     },
   });
   lines.set(m.stream, { stream, utts: new Map(), abort });
