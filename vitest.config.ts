@@ -21,6 +21,7 @@ const REALTIME = [
   'test/refbot/audio.test.ts',
   'test/integration/session/media/mic.test.ts',
   'test/integration/pacing/thread-pacer.test.ts',
+  'test/integration/refbot/light.test.ts',
 ];
 
 // Integration tests still next to their code while their folders are being

@@ -19,14 +19,26 @@ import { audibleBounds, DEFAULT_GATE } from '../audio/index.js';
 import { RTVI_PROTOCOL_VERSION, type CodecName, type ServerMessage, type WirePeer } from '../protocol/index.js';
 import type { TruthLog } from './truth.js';
 
+const FRAME_MS = 20;
+
 export interface LightOptions {
-  /** First audible reply sample after the end of the user's voiced speech (default 500 ms). */
+  /** First audible reply sample after the end of the user's voiced speech (default 800 ms; at least the end silence, the reply's leading silence and a frame). */
   replyOffsetMs: number;
   /** Silence after the last audible sample that ends a turn (default 300 ms; the reply is placed from the voiced end, not from here). */
   endSilenceMs: number;
 }
 
-export const DEFAULT_LIGHT: LightOptions = { replyOffsetMs: 500, endSilenceMs: 300 };
+export const DEFAULT_LIGHT: LightOptions = { replyOffsetMs: 800, endSilenceMs: 300 };
+
+/**
+ * The least offset that can be kept: the turn is known only `endSilenceMs`
+ * after the voiced end, and the reply's first frames (its leading silence)
+ * must go out before its first audible sample; a frame of slack.
+ */
+export function minimumReplyOffsetMs(light: LightOptions, reply: Int16Array, sampleRate: number): number {
+  const lead = audibleBounds(reply, sampleRate, DEFAULT_GATE)?.first ?? 0;
+  return light.endSilenceMs + (lead * 1000) / sampleRate + FRAME_MS;
+}
 
 export interface LightDeps {
   conn: number;
@@ -41,8 +53,6 @@ export interface LightDeps {
   light: LightOptions;
   log: (line: string) => void;
 }
-
-const FRAME_MS = 20;
 
 export class LightConversation {
   private inSamples = 0;

@@ -15,7 +15,7 @@ import { type CodecName, FUNCTION_CALL_REPORT_LEVELS, type FunctionCallReportLev
 import { FLITE_VOICES } from '../speech/index.js';
 import { type Brain, loadBrain } from './brain/brain.js';
 import { Conversation } from './conversation.js';
-import { DEFAULT_LIGHT, LightConversation, type LightOptions } from './light.js';
+import { DEFAULT_LIGHT, LightConversation, minimumReplyOffsetMs, type LightOptions } from './light.js';
 import { RefbotOptionError } from './errors.js';
 import { CRASH_EXIT_CODE, describeFaults, type Faults, parseFaults } from './faults/switches.js';
 import { DEFAULT_DTMF_IDLE_TIMEOUT_MS } from './input/dtmf-aggregator.js';
@@ -128,6 +128,11 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
   const light = options.light ? { ...DEFAULT_LIGHT, ...(typeof options.light === 'object' ? options.light : {}) } : null;
   if (light) for (const [k, v] of Object.entries(light)) nonNegative(`light.${k}`, v);
   const lightReply = light ? await tts.synthesize(LIGHT_REPLY_TEXT) : null;
+  if (light && lightReply && light.replyOffsetMs < minimumReplyOffsetMs(light, lightReply, sampleRate)) {
+    await tts.close();
+    const least = Math.ceil(minimumReplyOffsetMs(light, lightReply, sampleRate));
+    throw new RefbotOptionError('light.replyOffsetMs', `the reply cannot start ${light.replyOffsetMs} ms after the user's speech: the turn ends ${light.endSilenceMs} ms after it and the reply's leading silence comes first; use at least ${least} ms`);
+  }
   let stopping: Promise<RefbotExit> | null = null;
   let refuser: Server | null = null;
   let server: WireServer | null = null;

@@ -70,7 +70,7 @@ export const refbotCommand: CliCommand = {
       .option('--voice <name>', 'Flite voice: slt, rms, awb, kal, kal16', 'slt')
       .option('--exit-on-disconnect', 'exit when the disconnect handler runs (pipecat-eval: a client that asked for trigger_disconnect leaves; protobuf: any client leaves), as a bot that cancels its pipeline in on_client_disconnected')
       .option('--light', 'light mode for load tests: no VAD, STT or brain; the energy gate ends a turn and one canned reply answers it at a known offset (exact truth)')
-      .option('--light-reply-offset-ms <ms>', "light mode: the reply's first audible sample this long after the end of the user's voiced speech", milliseconds, 500)
+      .option('--light-reply-offset-ms <ms>', "light mode: the reply's first audible sample this long after the end of the user's voiced speech", milliseconds, 800)
       .option('-q, --quiet', 'no diagnostics on stderr')
       .action(async (flags: RefbotFlags) => {
         const faults = flags.fault ?? [];
