@@ -64,6 +64,7 @@ const { values } = (() => {
         'no-transcribe': { type: 'boolean', default: false },
         all: { type: 'boolean', default: false },
         json: { type: 'string' },
+        /** Keep the work folder (scenario, truth logs, bot logs, results per level) here. */
         keep: { type: 'string' },
       },
     });
@@ -88,9 +89,10 @@ function scenarioYaml(transcribe: boolean): string {
   const turn = [
     '      - user: "What is the capital of Germany?"',
     '        expect:',
-    ...(transcribe ? ['          - event: response', '            text_contains: "berlin"', '            within_ms: 20000'] : []),
     '          - event: bot_audio_stopped',
     '            within_ms: 20000',
+    // In order: the reply's transcript comes once its audio has stopped.
+    ...(transcribe ? ['          - event: response', '            text_contains: "berlin"', '            within_ms: 20000'] : []),
   ];
   return [
     `name: concurrency${transcribe ? '_stt' : ''}`,
@@ -131,6 +133,8 @@ async function runLevel(n: number, scenario: Scenario, url: string, truthFile: s
     }),
   );
   const wallMs = performance.now() - t0;
+  // With --keep the results stay beside the truth log, one JSONL per level.
+  if (values.keep) writeFileSync(join(workDir, `results-${scenario.name}-${n}.jsonl`), runs.map((r) => JSON.stringify(r.outcome.result)).join('\n') + '\n');
   const cpu = process.cpuUsage(cpu0);
   clearInterval(rssTimer);
   const lateness = pacer.stats().frameLateness;
