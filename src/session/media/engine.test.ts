@@ -142,7 +142,9 @@ turns: []
     const spoken = new Promise<[number, number]>((resolve) => (voiced = resolve));
     await media.prepare({ ...ctx, markUserSpeech: (start, end) => voiced([start, end]) });
     const server = await startServer('pipecat-eval');
-    const conn = await connect(server.server.url(), { codec: 'pipecat-eval' });
+    // The engine's microphone runs on the pacer thread, which holds the session's socket: connect as the runtime does.
+    expect(media.openSocket).toBeDefined();
+    const conn = await connect(server.server.url(), { codec: 'pipecat-eval', openSocket: media.openSocket });
     const peer = (await server.nextPeer()).connection;
     try {
       await media.start(conn);
