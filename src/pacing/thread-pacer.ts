@@ -130,11 +130,16 @@ export class ThreadPacer {
           resolve();
         } else this.deliver(m);
       });
+      // A thread that failed or exited is forgotten: its sockets drop, its streams end, and the next use starts another.
+      const lost = (): void => {
+        if (this.worker === worker) this.worker = null;
+        this.gone();
+      };
       worker.once('error', (err) => {
         reject(err);
-        this.gone();
+        lost();
       });
-      worker.once('exit', () => this.gone());
+      worker.once('exit', lost);
     });
     // A failed start surfaces on whoever waits for it (or as dropped sockets); never as an unhandled rejection.
     this.ready.catch(() => {});

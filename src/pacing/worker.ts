@@ -126,6 +126,7 @@ function startStream(m: Extract<ToPacer, { t: 'stream' }>): void {
   post({ t: 'started', stream: m.stream, startMs: stream.startMs });
   void stream.ended.then((stats) => {
     lines.delete(m.stream);
+    uttIds.delete(m.stream);
     const recs = stream.frameRecords();
     const records = new Float64Array(recs.length * 4);
     recs.forEach((r, i) => records.set([r.index, r.dueMs, r.sentMs, r.speech ? 1 : 0], i * 4));
