@@ -12,17 +12,25 @@ export type WaitStep =
   /** Due or overdue: fire now. */
   | { kind: 'fire' };
 
+/**
+ * Shorter than this, a timer is not worth setting: libuv counts whole
+ * milliseconds, so a timer often wakes up to 1 ms early, and a second timer for
+ * the remainder (which Node rounds up to 1 ms) costs a whole extra wake-up.
+ * Blocking through the remainder costs nothing.
+ */
+export const MIN_TIMER_MS = 1;
+
 /** The one decision of `SleepingTimerDriver`, apart so it can be tested on numbers. */
 export function nextWaitStep(nowMs: number, atMs: number, leadMs: number): WaitStep {
   const left = atMs - nowMs;
   if (left <= 0) return { kind: 'fire' };
-  if (left > leadMs) return { kind: 'timer', ms: left - leadMs };
+  if (left > leadMs + MIN_TIMER_MS) return { kind: 'timer', ms: left - leadMs };
   return { kind: 'block', ms: left };
 }
 
 export interface SleepingTimerOptions {
   clock?: Clock;
-  /** How long before a deadline the ordinary timer wakes (default 2 ms: `setTimeout`'s jitter on an idle loop). */
+  /** How long before a deadline the ordinary timer wakes (default 2 ms: `setTimeout`'s jitter on an idle loop); the block lasts up to `leadMs` + `MIN_TIMER_MS`. */
   leadMs?: number;
 }
 
