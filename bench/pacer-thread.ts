@@ -6,7 +6,7 @@
 import { WebSocketServer } from 'ws';
 import { ThreadPacer, type RemoteStream } from '../src/pacing/index.js';
 import { connect, type ClientConnection } from '../src/protocol/index.js';
-import { cpuStallUs } from './machine.js';
+import { cpuStallUs, threadCpuMs, threadIds } from './machine.js';
 import type { Row } from './pacer.js';
 
 const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -18,7 +18,10 @@ export async function runThread(n: number, seconds: number, speech: Int16Array):
   const address = server.address();
   const url = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const pacer = new ThreadPacer();
+  const before = threadIds();
   await pacer.whenReady();
+  // The threads the pacer brought: its worker (and under tsx the loader's); their CPU is the pacer's own.
+  const mine = [...threadIds()].filter((t) => !before.has(t));
   const conns: ClientConnection[] = [];
   for (let i = 0; i < n; i++) conns.push(await connect(url, { codec: 'pipecat-eval', openSocket: pacer.openSocket }));
   const streams: RemoteStream[] = conns.map((c, i) => pacer.openStream(c, { sampleRate: 16000, label: `s${i}`, recordFrames: 0 }));
@@ -31,11 +34,13 @@ export async function runThread(n: number, seconds: number, speech: Int16Array):
   let rssPeak = process.memoryUsage().rss;
   const rssTimer = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 500);
   const cpu0 = process.cpuUsage();
+  const own0 = threadCpuMs(mine);
   const stall0 = cpuStallUs();
   const t0 = performance.now();
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const elapsedMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  const own1 = threadCpuMs(mine);
   const stall1 = cpuStallUs();
   clearInterval(talk);
   clearInterval(rssTimer);
@@ -73,6 +78,7 @@ export async function runThread(n: number, seconds: number, speech: Int16Array):
     spin_ms: NaN,
     wake_used_p99_ms: NaN,
     wake_used_max_ms: NaN,
+    pacer_thread_cpu_pct: own0 === null || own1 === null ? null : round((100 * (own1 - own0)) / elapsedMs, 2),
     cpu_pressure_pct: stall0 === null || stall1 === null ? null : round((stall1 - stall0) / 10 / elapsedMs, 1),
   };
 }

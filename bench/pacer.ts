@@ -61,6 +61,8 @@ export interface Row {
   spin_ms: number;
   wake_used_p99_ms: number;
   wake_used_max_ms: number;
+  /** The pacer thread's own CPU, % of a core, all streams (Linux, 10 ms resolution); null for the in-thread pacer. */
+  pacer_thread_cpu_pct: number | null;
   /** Share of the run during which some runnable task on the machine waited for a CPU (Linux PSI); null elsewhere. */
   cpu_pressure_pct: number | null;
 }
@@ -190,6 +192,7 @@ async function run(n: number): Promise<Row> {
     spin_ms: round(timers.leadMs, 2),
     wake_used_p99_ms: round(timers.wakeStats().p99Ms ?? NaN, 3),
     wake_used_max_ms: round(timers.wakeStats().maxMs ?? NaN, 3),
+    pacer_thread_cpu_pct: null,
     cpu_pressure_pct: stall0 === null || stall1 === null ? null : round((stall1 - stall0) / 10 / elapsedMs, 1),
   };
 }
@@ -227,6 +230,7 @@ const cols: [keyof Row, string][] = [
   ['spin_ms', 'lead ms'],
   ['wake_used_p99_ms', 'wake p99'],
   ['wake_used_max_ms', 'wake max'],
+  ['pacer_thread_cpu_pct', 'thread cpu %'],
   ['cpu_pressure_pct', 'cpu psi %'],
 ];
 const width = cols.map(([k, h]) => Math.max(h.length, ...rows.map((r) => String(r[k]).length)));
