@@ -30,11 +30,51 @@ export function nextWaitStep(nowMs: number, atMs: number, leadMs: number): WaitS
 
 export interface SleepingTimerOptions {
   clock?: Clock;
-  /** How long before a deadline the ordinary timer wakes (default 2 ms: `setTimeout`'s jitter on an idle loop); the block lasts up to `leadMs` + `MIN_TIMER_MS`. */
-  leadMs?: number;
+  /**
+   * How long before a deadline the ordinary timer wakes; the block lasts up to
+   * `leadMs` + `MIN_TIMER_MS`. `auto` (the default) starts at 2 ms and learns
+   * from how late the timer wakes on this machine (`AdaptiveLead`).
+   */
+  leadMs?: number | 'auto';
 }
 
-const DEFAULT_LEAD_MS = 2;
+const LEAD_START_MS = 2;
+const LEAD_MIN_MS = 1;
+const LEAD_MAX_MS = 5;
+const LEAD_HEADROOM_MS = 0.5;
+const LEAD_WINDOW = 256;
+
+/**
+ * The lead, learned: widened at once when a wake comes within the headroom of
+ * the deadline (or past it), and every 256 wakes (about 5 s of ticks) set to
+ * the latest wake of that window plus the headroom, within 1–5 ms. A longer
+ * lead costs nothing but blocked time; a missed deadline costs every stream
+ * on the tick.
+ */
+export class AdaptiveLead {
+  private lead = LEAD_START_MS;
+  private readonly window = new Float64Array(LEAD_WINDOW);
+  private count = 0;
+
+  get ms(): number {
+    return this.lead;
+  }
+
+  /** `lateMs`: how far past its wake point (deadline − lead) a timer woke. */
+  learn(lateMs: number): void {
+    this.window[this.count++ % LEAD_WINDOW] = lateMs;
+    if (lateMs + LEAD_HEADROOM_MS > this.lead) this.lead = clampLead(lateMs + LEAD_HEADROOM_MS);
+    else if (this.count % LEAD_WINDOW === 0) {
+      let worst = -Infinity;
+      for (const x of this.window) worst = Math.max(worst, x);
+      this.lead = clampLead(worst + LEAD_HEADROOM_MS);
+    }
+  }
+}
+
+function clampLead(ms: number): number {
+  return Math.min(LEAD_MAX_MS, Math.max(LEAD_MIN_MS, ms));
+}
 /** Guards the block loop should the clock stand still. */
 const MAX_BLOCKS = 64;
 
@@ -53,16 +93,22 @@ const MAX_BLOCKS = 64;
  * thread (src/pacing/). Inbound frames read there wait at most that long.
  */
 export class SleepingTimerDriver implements TimerDriver {
-  readonly leadMs: number;
   private readonly clock: Clock;
+  private readonly fixedLead: number | null;
+  private readonly adaptive = new AdaptiveLead();
   private readonly cell = new Int32Array(new SharedArrayBuffer(4));
   private readonly wakeLate = new DurationHistogram();
 
   constructor(options: SleepingTimerOptions = {}) {
     this.clock = options.clock ?? monotonicClock;
-    const lead = options.leadMs ?? DEFAULT_LEAD_MS;
-    if (!(lead >= 0 && lead <= 50)) throw new OptionError('timer', 'leadMs', lead, '0..50 ms');
-    this.leadMs = lead;
+    const lead = options.leadMs ?? 'auto';
+    if (lead !== 'auto' && !(lead >= 0 && lead <= 50)) throw new OptionError('timer', 'leadMs', lead, "'auto' or 0..50 ms");
+    this.fixedLead = lead === 'auto' ? null : lead;
+  }
+
+  /** How far ahead of a deadline the driver wakes now. */
+  get leadMs(): number {
+    return this.fixedLead ?? this.adaptive.ms;
   }
 
   /** How far past its wake point (deadline − lead) each timer woke: above `leadMs`, the deadline was missed. */
@@ -76,12 +122,15 @@ export class SleepingTimerDriver implements TimerDriver {
     const step = (): void => {
       handle = undefined;
       if (cancelled) return;
-      const first = nextWaitStep(this.clock.now(), atMs, this.leadMs);
+      const lead = this.leadMs;
+      const first = nextWaitStep(this.clock.now(), atMs, lead);
       if (first.kind === 'timer') {
         handle = setTimeout(step, first.ms);
         return;
       }
-      this.wakeLate.record(this.clock.now() - (atMs - this.leadMs));
+      const late = this.clock.now() - (atMs - lead);
+      this.wakeLate.record(late);
+      if (this.fixedLead === null) this.adaptive.learn(late);
       early?.();
       for (let i = 0; i < MAX_BLOCKS; i++) {
         const s = nextWaitStep(this.clock.now(), atMs, Infinity);

@@ -11,7 +11,7 @@ import { RemoteStream, type RemoteStreamOptions } from './remote-stream.js';
 import type { PacerWorkerData } from './worker.js';
 
 export interface ThreadPacerOptions {
-  /** The pacer thread's timer lead (see `SleepingTimerDriver`); default 2 ms. */
+  /** The pacer thread's timer lead (see `SleepingTimerDriver`); default learned on this machine, from 2 ms. */
   leadMs?: number;
 }
 
