@@ -20,9 +20,6 @@ export function safeName(name: string, max: number): string {
   return name.replace(/\//g, '__').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, max);
 }
 
-/** Why a simulation has a skipped result: running one (the simulated caller) is a later issue. */
-export const SIMULATION_SKIPPED = 'skipped: simulations (persona:) cannot run yet; the simulated caller is a later issue';
-
 /** A run that cannot happen, as a result that says why (nothing was sent to any bot). */
 export function skippedResult(info: Pick<ScenarioStart, 'name' | 'file'>, reason: string, run?: ScenarioRun): ScenarioResult {
   return {
