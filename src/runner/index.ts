@@ -14,7 +14,7 @@ export {
   type SessionDefaults,
 } from './execute.js';
 export { runPool, type PoolCap } from './pool.js';
-export { artifactStem, defaultOutDir, keepArtifacts, safeName, sessionOptions, skippedResult } from './artifacts.js';
+export { artifactStem, defaultOutDir, keepArtifacts, safeName, sessionOptions } from './artifacts.js';
 export {
   runScenarios,
   loadScenarios,
