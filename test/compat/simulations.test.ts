@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarioFile, type LlmConfig, type Simulation } from '../../src/scenario/index.js';
@@ -7,6 +9,7 @@ import { startLlmServer, type LlmServer } from '../support/llm-server.js';
 import { ROOT } from '../support/paths.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
 import { simLlm, type RunView } from '../support/sim-llm.js';
+import { earshot, readResults } from '../suite/cli.testutil.js';
 import { newestCorpus, requireCorpus } from './corpora.js';
 
 /**
@@ -106,3 +109,23 @@ describe("Pipecat's simulations, unchanged, against the reference bot", () => {
     expect(result.simulation!.metrics.find((m) => m.name === 'latency')).toMatchObject({ passed: true, reason: expect.stringContaining('from the persona stopping') });
   }, 200_000);
 });
+
+describe("Pipecat's simulation files through the built CLI, unchanged", () => {
+  it('earshot run order_pizza.yaml --simulator --judge: its Ollama caller and Python judge replaced, the call plays and passes', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'earshot-compat-sim-'));
+    try {
+      const flags = ['--simulator', `openai:persona@${server.url}`, '--judge', `openai:judge@${server.url}`];
+      const run = await earshot(['run', join(SIMULATED, 'order_pizza.yaml'), '--url', pizzaBot.url, ...flags, '--out', out, '--reporter', 'dot']).done;
+      expect(run.code, run.stderr).toBe(0);
+      const [result] = readResults(out);
+      expect(result).toMatchObject({ name: 'order_pizza/order_pizza', status: 'passed', simulation: { ended_by: 'end_call', success: { verdict: 'yes' } } });
+      // Without --judge, the corpus's Python classifier refuses the run before it connects, in one located line.
+      const refused = await earshot(['run', join(SIMULATED, 'order_pizza.yaml'), '--url', pizzaBot.url, '--simulator', `openai:persona@${server.url}`]).done;
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/judge_text\.yaml:\d+:\d+: error: judge\.eval\.factory: .* --judge openai:MODEL\[@URL\] or --judge ollama:MODEL/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
