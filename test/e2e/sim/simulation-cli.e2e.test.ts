@@ -46,7 +46,7 @@ afterAll(async () => {
 describe('earshot run plays simulated callers against a running bot', () => {
   it('one passes, one fails on success, one ends on max_turns; each result in results.jsonl with its conversation; exit 1', async () => {
     const out = join(tmp, 'run');
-    const run = await earshot(['run', here('booking.yaml'), '--url', bot.url, ...llmFlags(), '--out', out, '--reporter', 'list']).done;
+    const run = await earshot(['run', here('booking.yaml'), '--url', bot.url, ...llmFlags(), '--out', out, '--reporter', 'list,junit,html']).done;
     expect(run.code, run.stderr).toBe(1);
     const results = byName(readResults(out));
     expect([...results.keys()]).toEqual(['booking/available', 'booking/taken', 'booking/repeating']);
@@ -72,6 +72,10 @@ describe('earshot run plays simulated callers against a running bot', () => {
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { ok: boolean; outcomes: Record<string, number> };
     expect(summary).toMatchObject({ ok: false, outcomes: { passed: 1, failed: 2 } });
     expect(run.stdout).toContain('booking/available');
+    // JUnit: the call's verdict is one case of its own, typed by the failure's kind; the HTML report holds the call.
+    const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testcase name="conversation" classname="booking\/taken"[^>]*>\s*<failure [^>]*type="goal_not_met"/);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('"ended_by":"max_turns"');
   }, 120_000);
 
   it('ends on max_silence_s against a bot that stops answering', async () => {
