@@ -19,7 +19,10 @@ import { newestCorpus, requireCorpus } from './corpora.js';
  * `book_table` callers against test/e2e/sim/brain-booking.yaml, and
  * `order_pizza`, `order_pizza_piecemeal`, `order_pizza_price_question`,
  * `order_sushi` and `order_sushi_change_mind` against
- * test/e2e/sim/brain-pizza.yaml (the food-ordering bot). The
+ * test/e2e/sim/brain-pizza.yaml (the food-ordering bot), and the four
+ * `age_verification` callers (audio) against test/e2e/sim/brain-age.yaml:
+ * 14 of its 16. `get_insurance_quote` and `complete_patient_intake` test
+ * Pipecat Flows bots' own functions and states, which no brain stands in for. The
  * corpus's simulator (Ollama) and judge (a Python classifier) are replaced
  * by the stand-in LLM server, as `--simulator` / `--judge` would replace
  * them, and in audio its Kokoro / Moonshine by Flite / PocketSphinx, as
@@ -31,6 +34,7 @@ let server: LlmServer;
 let capitalsBot: RefbotProcess;
 let bookingBot: RefbotProcess;
 let pizzaBot: RefbotProcess;
+let ageBot: RefbotProcess;
 let engine: AudioEngine;
 
 /** A food order by rules: the first line, lines after what the bot said, then a yes to the read-back, and a hang-up once the order is complete. */
@@ -43,6 +47,18 @@ function ordering(who: string, [first, ...then]: [string, ...Array<{ after: RegE
     { when: (v) => mine(v) && v.callerTurns === 0, say: first },
   ];
 }
+/** An age-verification caller: its first answer, what it says when asked again, and a hang-up once it has its answer. */
+function age(who: string, lines: { first: string; again: string; after?: { heard: RegExp; say: string } }): PersonaRule[] {
+  const mine = (v: PersonaView): boolean => v.persona.startsWith(who);
+  const after = lines.after;
+  return [
+    { when: (v) => mine(v) && /verif/.test(v.lastBot), endCall: { success: true, reason: 'I am verified.' } },
+    { when: (v) => mine(v) && /must be/.test(v.lastBot), endCall: { success: true, reason: 'I cannot use the service yet.' } },
+    ...(after ? [{ when: (v: PersonaView) => mine(v) && after.heard.test(v.lastBot), say: after.say }] : []),
+    { when: (v) => mine(v) && v.callerTurns === 0, say: lines.first },
+    { when: mine, say: lines.again },
+  ];
+}
 const notAvailable = (v: { lines: Array<{ role: string; text: string }> }): number => v.lines.filter((l) => l.role === 'bot' && /not available/i.test(l.text)).length;
 const persona = [
   // book_table/flexible: Sam wants 7 PM, takes 9 PM when it is offered.
@@ -53,6 +69,11 @@ const persona = [
   // book_table/impossible: Casey asks for 8 PM when 7 PM is taken, then gives up.
   { when: (v: PersonaView) => v.persona.startsWith('Casey, calling') && notAvailable(v) === 1, say: 'How about eight PM?' },
   { when: (v: PersonaView) => v.persona.startsWith('Casey, calling') && notAvailable(v) >= 2, say: 'That is a pity. Thank you anyway, goodbye.', endCall: { success: false, reason: 'Neither time was available.' } },
+  // age_verification (audio: the bot's lines as PocketSphinx heard them).
+  ...age('Alex, 34', { first: 'Yes.', again: 'Yes.' }),
+  ...age('Riley, 15', { first: 'No, I am not.', again: 'No, I am not.' }),
+  ...age('Morgan, 40', { first: 'Will this cost anything?', again: 'Will this cost anything?', after: { heard: /answer|question/, say: 'Yes.' } }),
+  ...age('Sam, 22', { first: 'Hang on, let me check with my roommate.', again: 'Yes.' }),
   // The food-ordering callers (order_pizza_piecemeal, order_pizza_price_question, order_sushi, order_sushi_change_mind).
   ...ordering('Sam, ordering', ['A large pizza, please.', { after: /which topping/, say: 'Pepperoni.' }]),
   ...ordering('Jordan', ['How much is a large pizza?', { after: /dollars/, say: 'A large cheese pizza, please.' }]),
@@ -72,6 +93,10 @@ const judge = {
   metric: (name: string, reply: string): 'yes' | 'no' => (name === 'heard_the_caller' && /did not catch|not understand/i.test(reply) ? 'no' : 'yes'),
   goal: (v: RunView): 'yes' | 'no' => {
     const said = (re: RegExp): boolean => v.replies.some((r) => re.test(r));
+    if (v.success?.includes('caller stalled')) return said(/catch/) && said(/verif/) ? 'yes' : 'no';
+    if (v.success?.includes('about cost')) return said(/answer|question/) && said(/verif/) ? 'yes' : 'no';
+    if (v.success?.includes('without verifying')) return said(/must be/) && !said(/verif/) ? 'yes' : 'no';
+    if (v.success?.includes('told them they were verified')) return said(/verif/) ? 'yes' : 'no';
     if (v.success?.includes('Berlin')) return said(/berlin/i) ? 'yes' : 'no';
     if (v.success?.includes('offered alternative times')) return said(/not available/) && said(/reserved for 4 at (6|9) PM/) ? 'yes' : 'no';
     if (v.success?.includes('did not book')) return v.replies.filter((r) => /not available/.test(r)).length >= 2 && !said(/reserved/) ? 'yes' : 'no';
@@ -100,16 +125,17 @@ async function simulate(sim: Simulation, url: string, media?: AudioEngine): Prom
 beforeAll(async () => {
   requireCorpus(CORPUS, "Pipecat's newest release corpus");
   server = await startLlmServer(simLlm({ persona, judge }));
-  [capitalsBot, bookingBot, pizzaBot] = await Promise.all([
+  [capitalsBot, bookingBot, pizzaBot, ageBot] = await Promise.all([
     startRefbotProcess(),
     startRefbotProcess(['--brain', join(ROOT, 'test/e2e/sim/brain-booking.yaml')]),
     startRefbotProcess(['--brain', join(ROOT, 'test/e2e/sim/brain-pizza.yaml')]),
+    startRefbotProcess(['--brain', join(ROOT, 'test/e2e/sim/brain-age.yaml')]),
   ]);
   engine = new AudioEngine({ tts: 'flite', stt: 'sphinx', record: false, noCache: true });
 }, 30_000);
 
 afterAll(async () => {
-  await Promise.all([capitalsBot?.stop(), bookingBot?.stop(), pizzaBot?.stop(), server?.close(), engine?.close()]);
+  await Promise.all([capitalsBot?.stop(), bookingBot?.stop(), pizzaBot?.stop(), ageBot?.stop(), server?.close(), engine?.close()]);
 });
 
 describe("Pipecat's simulations, unchanged, against the reference bot", () => {
@@ -146,6 +172,29 @@ describe("Pipecat's simulations, unchanged, against the reference bot", () => {
 });
 
 describe("Pipecat's simulation files through the built CLI, unchanged", () => {
+  it('earshot run age_verification.yaml in audio (--tts flite --stt sphinx): yes, no, a question first, a stall; canned replies only, no calls', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'earshot-compat-age-'));
+    try {
+      const flags = ['--simulator', `openai:persona@${server.url}`, '--judge', `openai:judge@${server.url}`, '--tts', 'flite', '--stt', 'sphinx', '--no-record'];
+      const run = await earshot(['run', join(SIMULATED, 'age_verification.yaml'), '--url', ageBot.url, ...flags, '--out', out, '--reporter', 'dot']).done;
+      const results = readResults(out);
+      expect(results.map((r) => [r.name, r.status, r.simulation?.ended_by, r.simulation?.success.verdict]), run.stderr).toEqual([
+        ['age_verification/adult', 'passed', 'end_call', 'yes'],
+        ['age_verification/minor', 'passed', 'end_call', 'yes'],
+        ['age_verification/question_first', 'passed', 'end_call', 'yes'],
+        ['age_verification/evasive', 'passed', 'end_call', 'yes'],
+      ]);
+      expect(run.code).toBe(0);
+      for (const r of results) {
+        expect(r.simulation!.transcript.some((e) => e.kind === 'call')).toBe(false);
+        // Spoken turns: the caller's speech was measured, and the bot answered aloud.
+        expect(r.turns.every((t) => (t.metrics?.voice_to_voice_ms ?? 0) > 0), JSON.stringify(r.turns.map((t) => t.metrics))).toBe(true);
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 300_000);
+
   it('earshot run on the food orders: piecemeal, a price question, sushi, and a change of mind, each with every call its metric wants', async () => {
     const out = mkdtempSync(join(tmpdir(), 'earshot-compat-food-'));
     try {
