@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../core/errors.js';
 import { loadManifest } from '../scenario/index.js';
 import { NoRunsError } from './errors.js';
-import { executionOrder, planSuite, runKey, type PlannedRun } from './plan.js';
+import type { RunnableFilter } from './select.js';
+import { executionOrder, planSuite, runKey, runWeight, SIMULATION_WEIGHT_TURNS, type PlannedRun } from './plan.js';
 
 const root = mkdtempSync(join(tmpdir(), 'earshot-plan-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -226,12 +227,25 @@ describe('planSuite', () => {
     expect(() => planSuite(manifest)).toThrow(/weather\.yaml:\d+:\d+: error: turns\[0\]/);
   });
 
-  it('starts the longest scenarios of each repeat first, keeping repeats in order', async () => {
+  it('starts the longest scenarios of each repeat first, keeping repeats in order (a simulation weighs its max_turns, capped)', async () => {
     const plan = planSuite(await loadManifest(project(`repeat: 2\nsuite:\n  - bot: a.py\n    scenarios: [greeting, weather, story, persona]\n`)));
     const order = executionOrder(plan.runs).map((r) => `${r.scenario.name}#${r.repeat_index}`);
-    expect(order.slice(0, 4)).toEqual(['story#0', 'weather#0', 'greeting#0', 'persona#0']);
-    expect(order.slice(4, 8)).toEqual(['story#1', 'weather#1', 'greeting#1', 'persona#1']);
+    expect(order.slice(0, 4)).toEqual(['story#0', 'persona#0', 'weather#0', 'greeting#0']);
+    expect(order.slice(4, 8)).toEqual(['story#1', 'persona#1', 'weather#1', 'greeting#1']);
+    expect(runWeight(plan.runs.find((r) => r.loaded.kind === 'simulation')!)).toBe(SIMULATION_WEIGHT_TURNS);
     expect(plan.runs[0].scenario.name).toBe('greeting'); // the plan itself keeps manifest order
+  });
+
+  it('keeps only the scenarios of the --category / --severity asked for (earshot extension), and says what there was when none match', async () => {
+    const files = {
+      'scenarios/greeting.yaml': 'name: greeting\ncategory: smalltalk\nseverity: low\nturns:\n  - user: hi\n',
+      'scenarios/persona.yaml': 'name: persona\ncategory: booking\nseverity: critical\npersona: "a caller"\ngoal: "ask"\nsuccess: "answered"\nsimulator: { service: openai, model: m }\n',
+    };
+    const manifest = await loadManifest(project(`suite:\n  - bot: a.py\n    scenarios: [greeting, weather, persona]\n`, files));
+    const ids = (filter: RunnableFilter): string[] => planSuite(manifest, { filter }).runs.map((r) => r.id);
+    expect(ids({ categories: ['booking'] })).toEqual(['persona']);
+    expect(ids({ severities: ['low', 'critical'] })).toEqual(['greeting', 'persona']);
+    expect(() => ids({ categories: ['booking'], severities: ['low'] })).toThrow(/no runs match --category booking --severity low \(bots: a\.py; scenarios: greeting, weather, persona \(simulation\)\)/);
   });
 
   it('refuses a repeat below 1', async () => {

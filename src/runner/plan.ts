@@ -11,6 +11,7 @@ import {
 } from '../scenario/index.js';
 import { NoRunsError } from './errors.js';
 import { scenarioMatches } from './preflight.js';
+import { describeFilter, matchesFilter, type RunnableFilter } from './select.js';
 import { selectShard, type ShardSpec } from './shard.js';
 
 /**
@@ -59,6 +60,8 @@ export interface PlanOptions {
   scenario?: string;
   /** `-k`: only scenarios of this kind. */
   kind?: ScenarioKind;
+  /** `--category` / `--severity` (earshot extensions, GAIA's fields). */
+  filter?: RunnableFilter;
   /** `--repeat`: overrides the manifest's `repeat`. */
   repeat?: number;
   shard?: ShardSpec;
@@ -89,9 +92,15 @@ export function runKey(run: Pick<PlannedRun, 'file' | 'id' | 'label' | 'repeat_i
   return JSON.stringify([run.file, run.id, run.label, run.repeat_index]);
 }
 
-/** Cost estimate for balancing shards: a scenario's turns (a simulation is skipped: free). Machine-independent. */
+/**
+ * A simulation's turns for the estimate: its caller usually hangs up well
+ * before `max_turns` (20 by default), so the cap counts for at most this many.
+ */
+export const SIMULATION_WEIGHT_TURNS = 6;
+
+/** Cost estimate for balancing shards: a scenario's turns; a simulation's `max_turns`, capped (SIMULATION_WEIGHT_TURNS). Machine-independent. */
 export function runWeight(run: Pick<PlannedRun, 'loaded'>): number {
-  return run.loaded.kind === 'script' ? Math.max(1, run.loaded.turns.length) : 0;
+  return run.loaded.kind === 'script' ? Math.max(1, run.loaded.turns.length) : Math.max(1, Math.min(run.loaded.max_turns, SIMULATION_WEIGHT_TURNS));
 }
 
 /**
@@ -147,10 +156,12 @@ export function planSuite(manifest: Manifest, options: PlanOptions = {}): SuiteP
     (r) =>
       (options.pattern === undefined || r.label.includes(options.pattern) || r.bot.includes(options.pattern)) &&
       (options.scenario === undefined || scenarioMatches(options.scenario, r.id, r.scenario)) &&
-      (options.kind === undefined || r.loaded.kind === options.kind),
+      (options.kind === undefined || r.loaded.kind === options.kind) &&
+      (options.filter === undefined || matchesFilter(r.loaded, options.filter)),
   );
   if (all.length === 0) {
-    throw new NoRunsError(manifest.file, { pattern: options.pattern, scenario: options.scenario, kind: options.kind }, {
+    const selection = options.filter ? describeFilter(options.filter) : undefined;
+    throw new NoRunsError(manifest.file, { pattern: options.pattern, scenario: options.scenario, kind: options.kind, ...(selection ? { selection } : {}) }, {
       bots: [...new Set(pairs.map((p) => p.label))],
       scenarios: [...new Set(pairs.map((p) => `${p.id}${p.loaded.kind === 'simulation' ? ' (simulation)' : ''}`))],
     });

@@ -9,6 +9,7 @@ import { executionOrder, planSuite, type PlannedRun, type ScenarioKind, type Sui
 import type { PoolCap } from './pool.js';
 import { printWarnings, refuseUnrunnable, replacedBlocks, runWarnings } from './preflight.js';
 import { SpawnedBots, type BotSettings } from './run-one.js';
+import type { RunnableFilter } from './select.js';
 import { formatShard, parseShard, type ShardSpec } from './shard.js';
 
 export const DEFAULT_SPAWN_TIMEOUT_MS = 60_000;
@@ -35,6 +36,10 @@ export interface SuiteOptions extends RunnerIo {
    * Python `factory:` judge is no obstacle); given to each session as `judgeOverride`.
    */
   judge?: string;
+  /** `--simulator openai:MODEL[@URL]` / `ollama:MODEL[@URL]`: the caller's LLM in place of every simulation's `simulator:`. */
+  simulator?: string;
+  /** `--category` / `--severity` (earshot extensions, GAIA's fields): only the scenarios that match. */
+  filter?: RunnableFilter;
   /** Overrides the manifest's `concurrency`. */
   concurrency?: number;
   /** Overrides the manifest's `repeat`. */
@@ -117,6 +122,7 @@ export async function prepareSuite(options: SuiteOptions): Promise<SuitePlan> {
     pattern: options.pattern,
     scenario: options.scenario,
     kind: options.kind,
+    ...(options.filter ? { filter: options.filter } : {}),
     repeat: options.repeat,
     shard,
     botsDir: options.botsDir,
@@ -142,10 +148,10 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
   const cwd = options.cwd ?? process.cwd();
   const plan = await prepareSuite(options);
   const { manifest, shard } = plan;
-  const scripted = [...new Set(plan.runs.flatMap((r) => (r.loaded.kind === 'script' ? [r.loaded] : [])))];
+  const runnables = [...new Set(plan.runs.map((r) => r.loaded))];
   const codec = options.session?.codec ?? 'pipecat-eval';
-  printWarnings(plan.warnings, options.stderr ?? process.stderr, cwd, runWarnings(scripted, { codec, botInputRate: options.session?.botInputRate, oneBot: false, cwd }));
-  refuseUnrunnable(scripted, replacedBlocks(options), cwd);
+  printWarnings(plan.warnings, options.stderr ?? process.stderr, cwd, runWarnings(runnables, { codec, botInputRate: options.session?.botInputRate, oneBot: false, cwd }));
+  refuseUnrunnable(runnables, replacedBlocks(options), cwd);
   const spawn = options.spawn ?? manifest.spawn;
   const usesBot = checkSpawnTemplate(spawn).has('bot');
   const concurrency = options.concurrency ?? manifest.concurrency;
@@ -178,7 +184,11 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
       title: relative(cwd, manifest.file) || manifest.file,
       shard: shardText,
       audio: { ...options.audio, ...(record !== undefined ? { record } : {}) },
-      session: { ...options.session, ...(options.judge !== undefined ? { judgeOverride: options.judge } : {}) },
+      session: {
+        ...options.session,
+        ...(options.judge !== undefined ? { judgeOverride: options.judge } : {}),
+        ...(options.simulator !== undefined ? { simulatorOverride: options.simulator } : {}),
+      },
     });
     return { ...outcome, plan };
   } finally {
@@ -198,5 +208,5 @@ function entryCaps(runs: readonly PlannedRun[]): (run: PlannedRun) => PoolCap | 
 
 /** One line per planned run, for `--list`: what this shard would run (label, scenario, file, repeat). */
 export function describePlan(plan: SuitePlan): string[] {
-  return plan.runs.map((r) => `${r.label}\t${r.id}\t${r.file}\t#${r.repeat_index}${r.loaded.kind === 'simulation' ? '\t(simulation: skipped)' : ''}`);
+  return plan.runs.map((r) => `${r.label}\t${r.id}\t${r.file}\t#${r.repeat_index}${r.loaded.kind === 'simulation' ? '\t(simulation)' : ''}`);
 }
