@@ -79,7 +79,7 @@ export class SphinxBatchWorker implements PoolWorker {
     this.child = spawn(config.batchBinary, sphinxBatchArgs(config, this.dir, ctlPath, hypPath), { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout.resume();
     this.child.stderr.on('data', (d: Buffer) => this.log.push(d));
-    this.exited = new Promise((resolve) => this.child.once('close', () => resolve()));
+    this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
     this.child.on('error', (err) => this.fail(new SpeechProviderError('sphinx', `cannot run ${config.batchBinary}: ${err.message}`, { cause: err })));
     this.child.on('exit', (code, sig) => this.fail(new SpeechProviderError('sphinx', `${config.batchBinary} exited with ${sig ?? `code ${code}`}: ${this.log.summary()}`)));
     this.ctl.on('error', (err) => this.fail(err));
@@ -118,6 +118,8 @@ export class SphinxBatchWorker implements PoolWorker {
 
   async close(): Promise<void> {
     const running = this.child.exitCode === null && this.child.signalCode === null;
+    // Wait for it even when nothing else keeps the process alive (it is unref'd while idle).
+    if (running) this.child.ref();
     this.fail(new SpeechProviderError('sphinx', 'recognizer closed'));
     if (running) await this.exited;
   }
