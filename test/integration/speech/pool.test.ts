@@ -1,11 +1,14 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeWav, downmixToMono, sincResample } from '../../../src/audio/index.js';
 import { SpeechQueueFullError } from '../../../src/speech/errors.js';
 import { resolveSphinx } from '../../../src/speech/stt/sphinx-config.js';
 import { SphinxStt } from '../../../src/speech/stt/sphinx.js';
 import { createTts } from '../../../src/speech/tts/table.js';
+import { CLI } from '../../support/paths.js';
 
 /**
  * The pooled PocketSphinx recognizers (long-lived pocketsphinx_batch
@@ -129,6 +132,22 @@ describe('pooled PocketSphinx', () => {
     expect(() => process.kill(worker.processId!, 0)).toThrow();
     await expect(stt.transcribe(new Int16Array(10), 16000)).rejects.toThrow('sphinx: provider closed');
   });
+});
+
+describe('pooled PocketSphinx in a script', () => {
+  it('lets a process whose last work is closing the pool finish: close waits for the idle, unreferenced recognizer', () => {
+    // The recognizers are unreferenced while idle so they never keep a process alive; closing must still wait for them.
+    const speech = pathToFileURL(join(dirname(CLI), '..', 'speech', 'index.js')).href;
+    const script = `const { createStt } = await import(${JSON.stringify(speech)});
+      const stt = await createStt({ service: 'sphinx', padding_secs: 0 });
+      const r = await stt.transcribe(new Int16Array(1600), 16000);
+      await stt.close();
+      console.log('closed', JSON.stringify(r.text));`;
+    const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(out.stderr).toBe('');
+    expect(out.stdout.trim()).toBe('closed ""');
+    expect(out.status).toBe(0);
+  }, 40_000);
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
