@@ -10,7 +10,8 @@ import type { TtsProvider } from '../../../src/speech/tts/types.js';
 /**
  * The offline speech loop the reference bot and the audio scenarios stand on:
  * Flite speaks plain English sentences, PocketSphinx writes down what it
- * heard. Measured here: 9.4% WER for slt (19 errors in 203 words).
+ * heard. Measured here: 7.9% WER for slt (16 errors in 203 words; 9.4%
+ * before the batch decoder, docs/benchmarks.md).
  */
 const SENTENCES = readFileSync(join(import.meta.dirname, '..', '..', '..', 'fixtures', 'sentences.txt'), 'utf8')
   .split('\n')
