@@ -11,7 +11,10 @@
  * depending on the conversation so far. The batch decoder normalises each
  * utterance by its own mean (speech/stt/sphinx-batch.ts), so a reference bot
  * still hears the same audio the same way every time, without paying ~0.3 s
- * of model loading per turn.
+ * of model loading per turn. Streaming recognition (decoding while the user
+ * still speaks) is not used: PocketSphinx can only stream with live CMN, which
+ * is exactly the history dependence above; decoding a finished 2–3 s question
+ * takes a few hundred milliseconds once the model is loaded.
  */
 import { SileroVad } from '../../audio/index.js';
 import { createStt, type SttProvider } from '../../speech/index.js';
