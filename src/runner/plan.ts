@@ -103,13 +103,41 @@ export function runWeight(run: Pick<PlannedRun, 'loaded'>): number {
   return run.loaded.kind === 'script' ? Math.max(1, run.loaded.turns.length) : Math.max(1, Math.min(run.loaded.max_turns, SIMULATION_WEIGHT_TURNS));
 }
 
+/** What an earlier run's duration is remembered by: the run without its repeat (every repeat takes about as long). */
+export function durationKey(run: Pick<PlannedRun, 'file' | 'id' | 'label'>): string {
+  return JSON.stringify([run.file, run.id, run.label]);
+}
+
+/** Milliseconds an earlier run of each `durationKey` took (durations.ts reads them from earlier results). */
+export type KnownDurations = ReadonlyMap<string, number>;
+
+/**
+ * How long each run is expected to take: its earlier duration when known;
+ * otherwise its turns × the median milliseconds per turn of the runs that are
+ * known (a new scenario of ten turns is likely long); with nothing known, its
+ * turns alone (the order is all that matters).
+ */
+export function expectedDurations(runs: readonly PlannedRun[], known: KnownDurations = new Map()): number[] {
+  const perTurn = runs
+    .flatMap((r) => {
+      const ms = known.get(durationKey(r));
+      return ms !== undefined && runWeight(r) > 0 ? [ms / runWeight(r)] : [];
+    })
+    .sort((a, b) => a - b);
+  const msPerTurn = perTurn.length > 0 ? perTurn[Math.floor(perTurn.length / 2)] : 1;
+  return runs.map((r) => known.get(durationKey(r)) ?? runWeight(r) * msPerTurn);
+}
+
 /**
  * The order runs start in: repeat by repeat (Pipecat's interleaving), and
- * within a repeat the longest scenarios first (by turns; ties keep manifest
- * order), so a long scenario does not start last and stretch the wall time.
+ * within a repeat the longest first (by earlier durations where known, else
+ * by turns; ties keep manifest order), so a long scenario does not start last
+ * and stretch the wall time (as Jest orders test files by earlier timings).
  */
-export function executionOrder(runs: readonly PlannedRun[]): PlannedRun[] {
-  return [...runs].sort((a, b) => a.repeat_index - b.repeat_index || runWeight(b) - runWeight(a) || a.ordinal - b.ordinal);
+export function executionOrder(runs: readonly PlannedRun[], known?: KnownDurations): PlannedRun[] {
+  const expected = expectedDurations(runs, known);
+  const at = new Map(runs.map((r, i) => [r, expected[i]]));
+  return [...runs].sort((a, b) => a.repeat_index - b.repeat_index || at.get(b)! - at.get(a)! || a.ordinal - b.ordinal);
 }
 
 type Pair = Omit<PlannedRun, 'ordinal' | 'repeat_index'> & { count: number };

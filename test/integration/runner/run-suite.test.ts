@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ScenarioResult } from '../results/index.js';
-import { runSuite } from './run-suite.js';
-import { VirtualTerminal } from '../report/terminal.testutil.js';
+import type { ScenarioResult } from '../../../src/results/index.js';
+import { runSuite } from '../../../src/runner/run-suite.js';
+import { VirtualTerminal } from '../../../src/report/terminal.testutil.js';
 
 /**
  * runSuite in process, against small real bot programs that misbehave at
