@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { Redactor } from '../../../../src/core/redact.js';
 import { summarize, type SimulationResult } from '../../../../src/results/index.js';
 import { makeResult } from '../../../../src/results/fixtures.testutil.js';
-import { launchChromium, watchPage, type PageWatch } from '../../../support/chromium.js';
+import { openInChromium, type PageWatch } from '../../../support/chromium.js';
 import { writeHtmlReport } from '../../../../src/report/html/html.js';
 
 /**
@@ -63,11 +62,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'earshot-html-simulation-'));
   const results = [makeResult({ file: 'scenarios/script.yaml' }), { ...makeResult({ file: 'sims/booking.yaml', status: 'failed' }), name: 'booking/taken', simulation }];
   const file = writeHtmlReport(results, summarize(results), { file: join(dir, 'report.html'), resultsDir: dir, redactor: new Redactor({}) });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  watch = watchPage(page);
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForSelector('#summary-table tbody tr');
+  ({ browser, page, watch } = await openInChromium(file, '#summary-table tbody tr'));
 }, 60_000);
 
 afterAll(async () => {
