@@ -20,12 +20,9 @@ const REALTIME = [
   'test/e2e/compare.e2e.test.ts',
   'test/refbot/audio.test.ts',
   'test/integration/session/media/mic.test.ts',
+  'test/integration/pacing/thread-pacer.test.ts',
+  'test/integration/refbot/light.test.ts',
 ];
-
-// Integration tests still next to their code while their folders are being
-// edited on other branches: they run in `integration`, not in `test:unit`,
-// until they move under test/integration/.
-const NOT_UNIT_YET = ['src/speech/stt/sphinx.test.ts', 'src/speech/roundtrip.test.ts'];
 
 export default defineConfig({
   test: {
@@ -38,7 +35,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'test/architecture.test.ts'],
-          exclude: ['node_modules/**', 'dist/**', ...NOT_UNIT_YET],
+          exclude: ['node_modules/**', 'dist/**'],
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
@@ -47,7 +44,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['test/**/*.test.ts', ...NOT_UNIT_YET],
+          include: ['test/**/*.test.ts'],
           exclude: ['test/compat/**', 'test/architecture.test.ts', 'node_modules/**', 'dist/**', ...REALTIME],
           // The same as `unit`: projects of one group share one pool of workers.
           maxWorkers: 2,

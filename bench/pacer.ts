@@ -1,8 +1,9 @@
 /**
- * Pacer benchmark (issue 5): N concurrent 20 ms virtual microphones on one
+ * Pacer benchmark (issues 5, 16): N concurrent 20 ms virtual microphones on one
  * shared pacer, real clock, real timers, for S seconds per configuration.
  *
- *   npx tsx bench/pacer.ts                       # 1, 20 and 100 streams, 60 s each
+ *   npx tsx bench/pacer.ts                       # the pacer thread: 1, 20 and 100 streams, 60 s each
+ *   npx tsx bench/pacer.ts --pacer main          # the in-thread pacer (PreciseTimerDriver polling), as before
  *   npx tsx bench/pacer.ts --seconds 10 --streams 100 --json out.json
  *   npx tsx bench/pacer.ts --nice=-10          # raise this process's priority first (needs the right to)
  *
@@ -13,6 +14,14 @@
  * encodes through the stream's `encode` hook, ahead of the deadline, as the
  * session does; `--sink inline` encodes inside the sink, on the deadline;
  * `--sink noop` encodes nothing.
+ *
+ * `--pacer thread` (the default, what real runs use) paces on the pacer
+ * thread (src/pacing/): each stream is a real WebSocket connection opened on
+ * that thread to a plain `ws` server in this process that discards what it
+ * reads, and frames are encoded there (pipecat-eval) and written to the
+ * socket; `--sink` does not apply. CPU is this process's, every thread: the
+ * pacer thread, this thread's bookkeeping of the frames reported back, and the
+ * receiving server's socket reads (so the figure is an upper bound).
  *
  * Reported per configuration: lateness of every frame (sent − due: p50, p99,
  * max), drift (the last frame's due time against the ideal start + n × 20 ms,
@@ -28,8 +37,9 @@ import { monotonicClock } from '../src/core/clock.js';
 import { PreciseTimerDriver } from '../src/core/timers.js';
 import { Pacer, int16ToBytes, sineWave, type FrameContent, type MicStream, type PacedFrame } from '../src/audio/index.js';
 import { cpuStallUs } from './machine.js';
+import { runThread } from './pacer-thread.js';
 
-interface Row {
+export interface Row {
   streams: number;
   seconds: number;
   frames: number;
@@ -51,11 +61,13 @@ interface Row {
   spin_ms: number;
   wake_used_p99_ms: number;
   wake_used_max_ms: number;
+  /** The pacer thread's own CPU, % of a core, all streams (Linux, 10 ms resolution); null for the in-thread pacer. */
+  pacer_thread_cpu_pct: number | null;
   /** Share of the run during which some runnable task on the machine waited for a CPU (Linux PSI); null elsewhere. */
   cpu_pressure_pct: number | null;
 }
 
-const USAGE = 'usage: bench/pacer.ts [--seconds N] [--streams 1,20,100] [--sink prepared|inline|noop] [--nice=N] [--json FILE]';
+const USAGE = 'usage: bench/pacer.ts [--seconds N] [--streams 1,20,100] [--pacer thread|main] [--sink prepared|inline|noop] [--nice=N] [--json FILE]';
 
 function parseCommandLine() {
   try {
@@ -66,6 +78,7 @@ function parseCommandLine() {
         json: { type: 'string' },
         sink: { type: 'string', default: 'prepared' },
         nice: { type: 'string' },
+        pacer: { type: 'string', default: 'thread' },
       },
     });
   } catch (err) {
@@ -77,7 +90,7 @@ const { values } = parseCommandLine();
 
 const seconds = Number(values.seconds);
 const configs = String(values.streams).split(',').map(Number);
-if (!(seconds > 0) || configs.some((n) => !(Number.isInteger(n) && n > 0)) || !['prepared', 'inline', 'noop'].includes(String(values.sink))) {
+if (!(seconds > 0) || configs.some((n) => !(Number.isInteger(n) && n > 0)) || !['prepared', 'inline', 'noop'].includes(String(values.sink)) || !['thread', 'main'].includes(String(values.pacer))) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -179,6 +192,7 @@ async function run(n: number): Promise<Row> {
     spin_ms: round(timers.leadMs, 2),
     wake_used_p99_ms: round(timers.wakeStats().p99Ms ?? NaN, 3),
     wake_used_max_ms: round(timers.wakeStats().maxMs ?? NaN, 3),
+    pacer_thread_cpu_pct: null,
     cpu_pressure_pct: stall0 === null || stall1 === null ? null : round((stall1 - stall0) / 10 / elapsedMs, 1),
   };
 }
@@ -190,13 +204,13 @@ function round(x: number, digits: number): number {
 
 const rows: Row[] = [];
 for (const n of configs) {
-  rows.push(await run(n));
+  rows.push(values.pacer === 'thread' ? await runThread(n, seconds, SPEECH) : await run(n));
   const r = rows[rows.length - 1];
   console.error(`  ${n} streams done: p99 ${r.lateness_p99_ms} ms, max ${r.lateness_max_ms} ms`);
 }
 
 const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}, nice ${getPriority()}, load avg ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
-console.log(`pacer benchmark — ${seconds} s per configuration, sink=${values.sink}; ${machine}`);
+console.log(`pacer benchmark — ${seconds} s per configuration, ${values.pacer === 'thread' ? 'pacer thread, real sockets' : `in-thread pacer, sink=${values.sink}`}; ${machine}`);
 const cols: [keyof Row, string][] = [
   ['streams', 'streams'],
   ['frames', 'frames'],
@@ -216,12 +230,13 @@ const cols: [keyof Row, string][] = [
   ['spin_ms', 'lead ms'],
   ['wake_used_p99_ms', 'wake p99'],
   ['wake_used_max_ms', 'wake max'],
+  ['pacer_thread_cpu_pct', 'thread cpu %'],
   ['cpu_pressure_pct', 'cpu psi %'],
 ];
 const width = cols.map(([k, h]) => Math.max(h.length, ...rows.map((r) => String(r[k]).length)));
 console.log(cols.map(([, h], i) => h.padStart(width[i])).join('  '));
 for (const r of rows) console.log(cols.map(([k], i) => String(r[k]).padStart(width[i])).join('  '));
 if (values.json) {
-  writeFileSync(values.json, JSON.stringify({ seconds, sink: values.sink, machine, rows }, null, 2) + '\n');
+  writeFileSync(values.json, JSON.stringify({ seconds, pacer: values.pacer, sink: values.sink, machine, rows }, null, 2) + '\n');
   console.log(`wrote ${values.json}`);
 }

@@ -5,6 +5,7 @@
  *
  *   npm run build && npm run bench:suite             # concurrency 1, 4 and 8
  *   npx tsx bench/suite.ts --levels 1,8 --json out.json
+ *   npx tsx bench/suite.ts --levels 1,8 --stagger-ms 0 --no-history   # without issue 16's scheduling
  *
  * Measured first, on an idle suite: the reference bot's spawn time (spawn →
  * its port accepts connections; median of --spawns starts) and, from the
@@ -49,6 +50,9 @@ const { values } = parseArgs({
     spawns: { type: 'string', default: '5' },
     json: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    // Issue 16's scheduling, to compare with it off: --stagger-ms 0 (all spawns at once), --no-history (order by turns).
+    'stagger-ms': { type: 'string' },
+    'no-history': { type: 'boolean', default: false },
   },
 });
 const levels = values.levels.split(',').map(Number);
@@ -107,7 +111,17 @@ async function runAt(concurrency: number): Promise<{ row: Omit<Row, 'speedup'>; 
   const cpu0 = cpuMs();
   const stall0 = cpuStallUs();
   const t0 = performance.now();
-  const outcome = await runSuite({ manifest: MANIFEST, concurrency, outDir: join(work, `c${concurrency}`), reporter: 'dot', stdout: quiet, stderr: process.stderr });
+  // Each level's folder sits beside the earlier ones: it is ordered by the durations of the level before (1 runs first).
+  const outcome = await runSuite({
+    manifest: MANIFEST,
+    concurrency,
+    outDir: join(work, `c${concurrency}`),
+    reporter: 'dot',
+    stdout: quiet,
+    stderr: process.stderr,
+    ...(values['stagger-ms'] !== undefined ? { spawnStaggerMs: Number(values['stagger-ms']) } : {}),
+    ...(values['no-history'] ? { knownDurations: new Map() } : {}),
+  });
   const wall = performance.now() - t0;
   const cpu1 = cpuMs();
   const stall1 = cpuStallUs();

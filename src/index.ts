@@ -2,7 +2,9 @@
  * earshot as a library: what the CLI does, callable from a CI script or a
  * test. `runScenarios` is `earshot run`, `runSuite` is `earshot suite`,
  * `mergeRuns` is `earshot merge`, `validatePaths` is `earshot validate`, and
- * `startRefbot` is `earshot refbot` in this process.
+ * `startRefbot` is `earshot refbot` in this process. Both runners run
+ * simulations (`persona:` files) too; `runSimulation` is one simulated call
+ * against one bot.
  *
  * This file is the package's semver surface: everything else under `dist/` is
  * internal (the `exports` map hides it). Add a name here only when a user
@@ -25,6 +27,29 @@ export { runSuite } from './runner/index.js';
 export type { SuiteOptions } from './runner/index.js';
 /** What `runSuite` returns: a run's outcome plus the plan it ran. */
 export type { SuiteOutcome } from './runner/index.js';
+/** Loads scenario files and folders, simulations included (`Runnable`: a `Scenario` or a `Simulation`), and their warnings. */
+export { loadRunnables } from './runner/index.js';
+/** What `loadRunnables` returns: every scenario and simulation in file order, and the files' warnings. */
+export type { LoadedRunnables } from './runner/index.js';
+/** `--category` / `--severity` as `RunScenariosOptions.filter` / `SuiteOptions.filter` (earshot extension, GAIA's fields). */
+export type { RunnableFilter } from './runner/index.js';
+
+// Simulated callers.
+/**
+ * One simulated call against a running bot (`options.url`): an LLM plays the caller from the
+ * simulation's `persona` and `goal` until it hangs up (`end_call`) or a cap ends the call, then the
+ * judge scores the whole conversation. The result's `simulation` holds the transcript and every score.
+ */
+export { runSimulation } from './session/index.js';
+/** Session settings of `runSimulation`: the bot's `url`, wire, media for audio modality, `simulatorOverride` / `judgeOverride` (`openai:MODEL[@URL]`). */
+export type { SessionOptions, SessionOutcome } from './session/index.js';
+/** What builds the caller and the judge of `runSimulation`: overrides as `LlmConfig` blocks, `--allow-code`, seeded jitter, timeouts. */
+export type { SimulationSetup } from './session/index.js';
+/** A simulation file's scenario, as loaded: persona, goal, success, metrics, caps, runs, and earshot's scorecard and success signals. */
+export type { Simulation, Runnable, LlmConfig } from './scenario/index.js';
+/** A simulation's part of its result: the conversation (`SimulationEntry`), how it ended, and every score with its evidence. */
+export type { SimulationResult, SimulationEntry, SimulationEndReason } from './results/index.js';
+
 /** `earshot merge`: shard output dirs in, one result set and its reports out. */
 export { mergeRuns } from './runner/index.js';
 /** Options of `mergeRuns`. */

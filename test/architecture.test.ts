@@ -16,18 +16,19 @@ const ALLOWED: Record<string, string[]> = {
   scenario: ['core'],
   protocol: ['core'],
   audio: ['core'],
+  pacing: ['core', 'protocol', 'audio'],
   judge: ['core'],
   simulate: ['core', 'judge', 'scenario', 'results', 'metrics'],
   metrics: ['core', 'scenario'],
   results: ['core', 'scenario', 'metrics'],
   speech: ['core', 'audio'],
-  session: ['core', 'protocol', 'judge', 'simulate', 'speech', 'audio', 'metrics', 'scenario', 'results'],
+  session: ['core', 'protocol', 'judge', 'simulate', 'speech', 'audio', 'pacing', 'metrics', 'scenario', 'results'],
   report: ['core', 'audio', 'metrics', 'results', 'scenario'],
   bots: ['core'],
   runner: ['core', 'session', 'scenario', 'report', 'results', 'metrics', 'bots'],
   tools: ['core', 'session', 'scenario', 'report', 'results', 'metrics', 'bots', 'runner', 'judge'],
   refbot: ['core', 'protocol', 'audio', 'speech'],
-  cli: ['core', 'scenario', 'protocol', 'audio', 'judge', 'simulate', 'metrics', 'results', 'speech', 'session', 'report', 'bots', 'runner', 'tools', 'refbot'],
+  cli: ['core', 'scenario', 'protocol', 'audio', 'pacing', 'judge', 'simulate', 'metrics', 'results', 'speech', 'session', 'report', 'bots', 'runner', 'tools', 'refbot'],
 };
 
 const MAX_SOURCE_LINES = 400;

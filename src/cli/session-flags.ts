@@ -1,5 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseJudgeOverride } from '../judge/index.js';
+import { parseCategories, parseSeverities, type RunnableFilter } from '../runner/index.js';
+import { parseSimulatorOverride } from '../simulate/index.js';
+import type { ScenarioSeverity } from '../scenario/index.js';
 import { FUNCTION_CALL_REPORT_LEVELS, type CodecName, type FunctionCallReportLevel } from '../protocol/index.js';
 import { DEFAULT_BOT_INPUT_RATE, HANDSHAKE_MODES, type BotEnables, type HandshakeMode } from '../session/index.js';
 import { nonNegativeInt, positiveInt, secondsToMs } from './options.js';
@@ -117,4 +120,54 @@ export function sessionSettings(flags: BotFlags & TrustFlags): ReturnType<typeof
     noJudgeCache: flags.judgeCache === false,
     ...(flags.judge !== undefined ? { judgeOverride: flags.judge } : {}),
   };
+}
+
+/** `--simulator` and the GAIA filters: the commands that run simulations (run, suite). */
+export interface SimulationFlags {
+  /** `--simulator SERVICE:MODEL[@URL]`: the caller's LLM in place of every simulation's simulator:. */
+  simulator?: string;
+  category?: string[];
+  severity?: ScenarioSeverity[];
+}
+
+/** Commander parser for `--simulator`: checked up front, kept as written (the session parses it again where it applies it). */
+export function simulatorOverride(value: string): string {
+  try {
+    parseSimulatorOverride(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message.replace(/^--simulator \S+: /, ''));
+  }
+  return value;
+}
+
+function usage<T>(parse: (v: string) => T): (v: string) => T {
+  return (value) => {
+    try {
+      return parse(value);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message.replace(/^--\S+ "[^"]*": /, ''));
+    }
+  };
+}
+
+/** `--category` and `--severity` alone (validate lists what they keep). */
+export function addFilterFlags(command: Command): Command {
+  return command
+    .option('--category <list>', "only scenarios whose category: is one of these, comma-separated (earshot extension, GAIA's field)", usage(parseCategories))
+    .option('--severity <list>', "only scenarios whose severity: is one of these: critical, high, medium, low, comma-separated (earshot extension, GAIA's field)", usage(parseSeverities));
+}
+
+export function addSimulationFlags(command: Command): Command {
+  command.option(
+    '--simulator <service:model[@url]>',
+    "play every simulation's caller with this LLM instead of its simulator: block (openai:MODEL[@URL], ollama:MODEL[@URL]; e.g. ollama:llama3.2:3b)",
+    simulatorOverride,
+  );
+  return addFilterFlags(command);
+}
+
+/** The filter the flags ask for, undefined when neither was given. */
+export function filterOf(flags: Pick<SimulationFlags, 'category' | 'severity'>): RunnableFilter | undefined {
+  if (flags.category === undefined && flags.severity === undefined) return undefined;
+  return { ...(flags.category ? { categories: flags.category } : {}), ...(flags.severity ? { severities: flags.severity } : {}) };
 }

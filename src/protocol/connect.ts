@@ -13,6 +13,7 @@ import { ConnectError, InvalidUrlError } from './errors.js';
 import { parseBotUrl } from './eval-url.js';
 import type { ServerInbound } from './parse.js';
 import type { ClientMessage } from './rtvi.js';
+import type { SocketLike, SocketOpener } from './socket-like.js';
 
 export type ClientConnection = WireConnection<ClientMessage, ServerInbound>;
 
@@ -24,6 +25,8 @@ export interface ConnectOptions extends ConnectionOptions {
   retryIntervalMs?: number;
   /** Extra HTTP headers on the upgrade request (e.g. authorization for a hosted bot). */
   headers?: Record<string, string>;
+  /** Makes the socket (default: a `ws` WebSocket on this thread); the pacer thread passes one that lives there. */
+  openSocket?: SocketOpener;
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -56,7 +59,7 @@ export async function connect(url: string, options: ConnectOptions): Promise<Cli
     for (;;) {
       attempts++;
       try {
-        return await openOnce(url, { maxPayload, headers: options.headers }, budget.signal, (socket) => new WireConnection(socket, codec, options));
+        return await openOnce(url, { maxPayload, headers: options.headers }, options.openSocket ?? openWs, budget.signal, (socket) => new WireConnection(socket, codec, options));
       } catch (err) {
         if (err instanceof InvalidUrlError) throw err;
         // An attempt cut short by the deadline knows less than one that failed on its own.
@@ -92,17 +95,20 @@ class BudgetSpent extends Error {
   }
 }
 
+/** Compression off: it costs CPU at audio rates and blurs arrival times; Pipecat does not need it. */
+export const openWs: SocketOpener = (url, options) => new WebSocket(url, { maxPayload: options.maxPayload, perMessageDeflate: false, headers: options.headers });
+
 function openOnce(
   url: string,
   wsOptions: { maxPayload: number; headers?: Record<string, string> },
+  open: SocketOpener,
   budget: AbortSignal,
-  onOpen: (socket: WebSocket) => WireConnection<ClientMessage, ServerInbound>,
+  onOpen: (socket: SocketLike) => WireConnection<ClientMessage, ServerInbound>,
 ): Promise<ClientConnection> {
   return new Promise((resolve, reject) => {
-    // Compression off: it costs CPU at audio rates and blurs arrival times; Pipecat does not need it.
-    let socket: WebSocket;
+    let socket: SocketLike;
     try {
-      socket = new WebSocket(url, { maxPayload: wsOptions.maxPayload, perMessageDeflate: false, headers: wsOptions.headers });
+      socket = open(url, wsOptions);
     } catch (err) {
       reject(new InvalidUrlError(url, describeError(err)));
       return;

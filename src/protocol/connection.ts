@@ -15,6 +15,7 @@ import type { InboundItem, OutboundItem, WireCodec, WirePayload } from './codec.
 import { WireOptionError } from './errors.js';
 import { InboundQueue, type Overflow, type QueueStats, type Stamped } from './inbound-queue.js';
 import type { ProtocolViolation, ViolationCode } from './violation.js';
+import type { SocketLike } from './socket-like.js';
 
 export type Received<M> = (InboundItem<M> | Overflow) & Stamped;
 
@@ -83,7 +84,7 @@ export class WireConnection<Out, In> {
   readonly openedAt: number;
   readonly closed: Promise<CloseInfo>;
 
-  private readonly socket: WebSocket;
+  private readonly socket: SocketLike;
   private readonly clock: Clock;
   private readonly queue: InboundQueue<InboundItem<In> & Stamped>;
   private readonly closeTimeoutMs: number;
@@ -98,7 +99,7 @@ export class WireConnection<Out, In> {
   private readonly counters = { framesReceived: 0, bytesReceived: 0, framesSent: 0, bytesSent: 0, violations: 0 };
 
   /** Takes over an OPEN socket; call synchronously from its 'open' (or server 'connection') event so no frame is missed. */
-  constructor(socket: WebSocket, codec: WireCodec<Out, In>, options: ConnectionOptions = {}) {
+  constructor(socket: SocketLike, codec: WireCodec<Out, In>, options: ConnectionOptions = {}) {
     this.socket = socket;
     this.codec = codec;
     this.clock = options.clock ?? monotonicClock;
@@ -110,11 +111,16 @@ export class WireConnection<Out, In> {
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
     this.signal = options.signal;
 
-    socket.on('message', (data, isBinary) => this.onMessage(data, isBinary));
+    socket.on('message', (data, isBinary, arrivedAtMs) => this.onMessage(data, isBinary, arrivedAtMs));
     socket.on('error', (err) => this.onLayerError(err));
     socket.once('close', (code, reason) => this.onClose(code, reason.toString('utf8')));
     this.signal?.addEventListener('abort', this.onAbort, { once: true });
     if (this.signal?.aborted) this.onAbort();
+  }
+
+  /** The socket underneath (the pacer thread finds its own sockets by it). */
+  get transport(): SocketLike {
+    return this.socket;
   }
 
   get isOpen(): boolean {
@@ -195,8 +201,8 @@ export class WireConnection<Out, In> {
     void this.close(1000, 'aborted');
   };
 
-  private onMessage(data: WebSocket.RawData, isBinary: boolean): void {
-    const at = this.clock.now();
+  private onMessage(data: WebSocket.RawData, isBinary: boolean, arrivedAtMs?: number): void {
+    const at = arrivedAtMs ?? this.clock.now();
     const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     this.counters.framesReceived++;
     this.counters.bytesReceived += buf.byteLength;

@@ -53,5 +53,7 @@ export {
   type ClientConnection,
   type ConnectOptions,
 } from './connect.js';
+export { openWs } from './connect.js';
+export type { SocketLike, SocketOpener, SocketOpenOptions } from './socket-like.js';
 export { WireServer, type ServeOptions, type ServerConnection, type WirePeer } from './server.js';
 export { ConnectError, InvalidUrlError, ListenError, UnknownCodecError, WireOptionError } from './errors.js';

@@ -15,6 +15,7 @@ import { type CodecName, FUNCTION_CALL_REPORT_LEVELS, type FunctionCallReportLev
 import { FLITE_VOICES } from '../speech/index.js';
 import { type Brain, loadBrain } from './brain/brain.js';
 import { Conversation } from './conversation.js';
+import { DEFAULT_LIGHT, LightConversation, minimumReplyOffsetMs, type LightOptions } from './light.js';
 import { RefbotOptionError } from './errors.js';
 import { CRASH_EXIT_CODE, describeFaults, type Faults, parseFaults } from './faults/switches.js';
 import { DEFAULT_DTMF_IDLE_TIMEOUT_MS } from './input/dtmf-aggregator.js';
@@ -75,7 +76,12 @@ export interface RefbotOptions {
   log?: (line: string) => void;
   /** Aborting closes the bot like `close()`. */
   signal?: AbortSignal;
+  /** Light mode (light.ts): the energy gate instead of VAD and STT, one canned reply at a known offset; for load tests. */
+  light?: boolean | Partial<LightOptions>;
 }
+
+/** What the light bot says to every turn (synthesized once, at start). */
+export const LIGHT_REPLY_TEXT = 'The capital of Germany is Berlin.';
 
 export type RefbotExitReason = 'closed' | 'eval-cancel' | 'disconnect-bot' | 'crash' | 'disconnect';
 
@@ -125,6 +131,15 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
   const tts = new BotTts({ voice: voiceName, sampleRate, cacheDir: options.ttsCacheDir, noCache: options.noTtsCache });
   const models = new SpeechModels();
   const conversations = new Set<Conversation>();
+  const lights = new Set<LightConversation>();
+  const light = options.light ? { ...DEFAULT_LIGHT, ...(typeof options.light === 'object' ? options.light : {}) } : null;
+  if (light) for (const [k, v] of Object.entries(light)) nonNegative(`light.${k}`, v);
+  const lightReply = light ? await tts.synthesize(LIGHT_REPLY_TEXT) : null;
+  if (light && lightReply && light.replyOffsetMs < minimumReplyOffsetMs(light, lightReply, sampleRate)) {
+    await tts.close();
+    const least = Math.ceil(minimumReplyOffsetMs(light, lightReply, sampleRate));
+    throw new RefbotOptionError('light.replyOffsetMs', `the reply cannot start ${light.replyOffsetMs} ms after the user's speech: the turn ends ${light.endSilenceMs} ms after it and the reply's leading silence comes first; use at least ${least} ms`);
+  }
   let stopping: Promise<RefbotExit> | null = null;
   let refuser: Server | null = null;
   let server: WireServer | null = null;
@@ -137,6 +152,7 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
         c.shutdown(hard ? 'fault' : 'closed');
         if (hard) c.terminate();
       }
+      for (const c of lights) c.shutdown();
       await Promise.all([server?.close(), refuser && new Promise<void>((r) => refuser!.close(() => r())), tts.close(), models.close()]);
       truth.write({ event: 'exit', reason: exit.reason, exit_code: exit.exitCode });
       truth.close();
@@ -160,6 +176,18 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
         clock,
         // A huge-frame client must not take the bot's memory; the harness side has its own limit.
         onConnection: (peer) => {
+          if (light && lightReply) {
+            const c = new LightConversation({ conn: ++nextConn, peer, codec: wire, clock, timers, truth, reply: lightReply, botSampleRate: sampleRate, light, log });
+            lights.add(c);
+            c.run().then(
+              () => lights.delete(c),
+              (err: unknown) => {
+                lights.delete(c);
+                log(`conn ${c.id}: ${errorMessage(err)}`);
+              },
+            );
+            return;
+          }
           const conversation = new Conversation({
             conn: ++nextConn,
             peer,
@@ -211,7 +239,7 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
   }
 
   const url = `ws://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  truth.write({ event: 'listening', url, wire, response_delay_ms: responseDelayMs, sentence_gap_ms: sentenceGapMs, rtvi: options.noRtvi !== true, faults: describeFaults(faults), pid: process.pid });
+  truth.write({ event: 'listening', url, wire, ...(light ? { light } : {}), response_delay_ms: responseDelayMs, sentence_gap_ms: sentenceGapMs, rtvi: options.noRtvi !== true, faults: describeFaults(faults), pid: process.pid });
   options.signal?.addEventListener('abort', () => void stop({ reason: 'closed', exitCode: 0 }, false), { once: true });
   return {
     url,

@@ -69,7 +69,8 @@ function casesOf(r: ScenarioResult): Case[] {
   const cases: Case[] = [];
   const general = r.failures.filter((f) => f.turn_index === null || !r.turns.some((t) => t.index === f.turn_index));
   if (general.length > 0 || (r.status === 'error' && r.turns.every((t) => t.status !== 'failed'))) {
-    const setup: Case = { name: `setup${suffix}`, classname: r.name, seconds: 0, failures: [], errors: [] };
+    // A simulation's verdict is over the whole call (goal, metrics, signals): its case is the conversation.
+    const setup: Case = { name: `${r.simulation ? 'conversation' : 'setup'}${suffix}`, classname: r.name, seconds: 0, failures: [], errors: [] };
     for (const f of general) (ERROR_KINDS.has(f.kind) || r.status === 'error' ? setup.errors : setup.failures).push(problem(f, ''));
     if (general.length === 0) setup.errors.push({ kind: 'harness_error', message: r.error ?? 'error', body: r.error ?? '' });
     cases.push(setup);

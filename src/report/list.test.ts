@@ -91,6 +91,23 @@ describe('list reporter, not a TTY (CI logs)', () => {
     expect(term.screen()).toContain('    connect_failed: nothing listens on ws://127.0.0.1:1 (ECONNREFUSED) after 3 attempts');
   });
 
+  it("says how a simulated call ended, and how often the caller spoke", () => {
+    const { term, clock, list } = setup(false);
+    const simulation = {
+      ended_by: 'max_turns' as const,
+      end_detail: 'the caller reached max_turns (3)',
+      persona_turns: 3,
+      duration_s: 2.5,
+      transcript: [],
+      success: { criterion: 'parking', verdict: 'no' as const, reason: 'never said' },
+      metrics: [],
+      passed: false,
+      simulator: 'openai/m',
+    };
+    play(list, clock, { ...makeResult({ file: 'sim.yaml', status: 'failed' }), simulation });
+    expect(term.screen()).toContain('    call ended by max_turns after 3 caller turn(s): the caller reached max_turns (3)');
+  });
+
   it('names the scenario on turn lines while several run at once', () => {
     const { term, list } = setup(false);
     const a = startOf(makeResult({ file: 'a.yaml' }));

@@ -102,6 +102,9 @@ export class ListReporter implements Reporter {
     const lines = [
       `${this.symbol(result.status)} ${progress}${this.safe(scenarioLabel(startOf(result)))} ${this.p.dim(`(${formatDuration(result.duration_ms)})`)}`,
     ];
+    // A simulated call: how it ended, and how many times the caller spoke.
+    const sim = result.simulation;
+    if (sim) lines.push(`    ${this.p.dim(this.safe(`call ended by ${sim.ended_by} after ${sim.persona_turns} caller turn(s): ${sim.end_detail}`))}`);
     for (const f of result.failures.filter((x) => x.turn_index === null)) lines.push(`    ${this.p.red(this.safe(failureLine(f)))}`);
     if (result.status === 'inconclusive') for (const r of inconclusiveOf(result)) lines.push(`    ${this.p.yellow(this.safe(inconclusiveLine(r)))}`);
     if (result.error && !result.failures.some((f) => f.turn_index === null)) lines.push(`    ${this.p.red(this.safe(result.error))}`);

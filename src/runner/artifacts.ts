@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { ScenarioStart } from '../report/index.js';
-import type { ScenarioResult, ScenarioRun } from '../results/index.js';
+import type { ScenarioResult } from '../results/index.js';
 import type { SessionOptions } from '../session/index.js';
 import type { RunContext } from './execute.js';
 
@@ -18,24 +18,6 @@ export function artifactStem(name: string, ordinal: number): string {
 /** A name as a file name: a scenario id's `/` becomes `__` (as Pipecat names its files), anything else unsafe `_`. */
 export function safeName(name: string, max: number): string {
   return name.replace(/\//g, '__').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, max);
-}
-
-/** Why a simulation has a skipped result: running one (the simulated caller) is a later issue. */
-export const SIMULATION_SKIPPED = 'skipped: simulations (persona:) cannot run yet; the simulated caller is a later issue';
-
-/** A run that cannot happen, as a result that says why (nothing was sent to any bot). */
-export function skippedResult(info: Pick<ScenarioStart, 'name' | 'file'>, reason: string, run?: ScenarioRun): ScenarioResult {
-  return {
-    name: info.name,
-    file: info.file,
-    status: 'skipped',
-    started_at: new Date().toISOString(),
-    duration_ms: 0,
-    turns: [],
-    failures: [],
-    error: reason,
-    ...(run ? { run } : {}),
-  };
 }
 
 /**

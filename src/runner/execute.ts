@@ -4,7 +4,8 @@ import { Redactor } from '../core/redact.js';
 import { createReporters, type Reporter, type ReporterSet, type ScenarioStart, type TerminalStream } from '../report/index.js';
 import type { RunSummary, ScenarioResult } from '../results/index.js';
 import { AudioEngine, type AudioEngineOptions, type SessionOptions, type SessionProgress } from '../session/index.js';
-import { runPool, type PoolCap } from './pool.js';
+import { runPool, type PoolCap, type StartStagger } from './pool.js';
+import { systemTimers, type TimerDriver } from '../core/timers.js';
 
 /** What every runner (`earshot run`, `earshot suite`) takes besides its own inputs. */
 export interface RunnerIo {
@@ -57,6 +58,9 @@ export interface ExecuteOptions<T> extends RunnerIo {
   concurrency: number;
   /** A run's share of a smaller limit of its own (a suite entry's `concurrency:`). */
   capOf?: (run: T) => PoolCap | undefined;
+  /** How fast runs may start (`earshot suite`: bot spawns staggered to the cores); clock and timers are the run's. */
+  stagger?: Omit<StartStagger, 'clock' | 'timers'>;
+  timers?: TimerDriver;
   reporter?: string;
   /** For headings: a manifest path, or `earshot run`. */
   title: string;
@@ -155,6 +159,7 @@ export async function executeRuns<T>(options: ExecuteOptions<T>): Promise<RunOut
       },
       options.signal,
       options.capOf,
+      options.stagger ? { ...options.stagger, clock, timers: options.timers ?? systemTimers } : undefined,
     );
   } finally {
     source.close?.();

@@ -14,7 +14,7 @@ export {
   type SessionDefaults,
 } from './execute.js';
 export { runPool, type PoolCap } from './pool.js';
-export { artifactStem, defaultOutDir, keepArtifacts, safeName, sessionOptions, skippedResult, SIMULATION_SKIPPED } from './artifacts.js';
+export { artifactStem, defaultOutDir, keepArtifacts, safeName, sessionOptions } from './artifacts.js';
 export {
   runScenarios,
   loadScenarios,
@@ -42,6 +42,8 @@ export { SpawnedBots, runStem, type BotSettings } from './run-one.js';
 export { planSuite, executionOrder, runKey, runWeight, type PlannedRun, type PlanOptions, type ScenarioKind, type SuitePlan } from './plan.js';
 export { mergeRuns, missingShards, type MergeRunsOptions, type MergeRunsOutcome } from './merge.js';
 export { NoRunsError } from './errors.js';
+export { matchesFilter, selectRunnables, describeFilter, parseCategories, parseSeverities, type RunnableFilter } from './select.js';
+export { runRunnable } from './run-kind.js';
 export {
   parseShard,
   formatShard,

@@ -1,11 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../core/errors.js';
 import { loadManifest } from '../scenario/index.js';
 import { NoRunsError } from './errors.js';
-import { executionOrder, planSuite, runKey, type PlannedRun } from './plan.js';
+import type { RunnableFilter } from './select.js';
+import { durationKey, executionOrder, expectedDurations, planSuite, runKey, runWeight, SIMULATION_WEIGHT_TURNS, type PlannedRun } from './plan.js';
+import { previousDurations } from './durations.js';
 
 const root = mkdtempSync(join(tmpdir(), 'earshot-plan-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -226,12 +228,68 @@ describe('planSuite', () => {
     expect(() => planSuite(manifest)).toThrow(/weather\.yaml:\d+:\d+: error: turns\[0\]/);
   });
 
-  it('starts the longest scenarios of each repeat first, keeping repeats in order', async () => {
+  it('starts the longest scenarios of each repeat first, keeping repeats in order (a simulation weighs its max_turns, capped)', async () => {
     const plan = planSuite(await loadManifest(project(`repeat: 2\nsuite:\n  - bot: a.py\n    scenarios: [greeting, weather, story, persona]\n`)));
     const order = executionOrder(plan.runs).map((r) => `${r.scenario.name}#${r.repeat_index}`);
-    expect(order.slice(0, 4)).toEqual(['story#0', 'weather#0', 'greeting#0', 'persona#0']);
-    expect(order.slice(4, 8)).toEqual(['story#1', 'weather#1', 'greeting#1', 'persona#1']);
+    expect(order.slice(0, 4)).toEqual(['story#0', 'persona#0', 'weather#0', 'greeting#0']);
+    expect(order.slice(4, 8)).toEqual(['story#1', 'persona#1', 'weather#1', 'greeting#1']);
+    expect(runWeight(plan.runs.find((r) => r.loaded.kind === 'simulation')!)).toBe(SIMULATION_WEIGHT_TURNS);
     expect(plan.runs[0].scenario.name).toBe('greeting'); // the plan itself keeps manifest order
+  });
+
+  it('keeps only the scenarios of the --category / --severity asked for (earshot extension), and says what there was when none match', async () => {
+    const files = {
+      'scenarios/greeting.yaml': 'name: greeting\ncategory: smalltalk\nseverity: low\nturns:\n  - user: hi\n',
+      'scenarios/persona.yaml': 'name: persona\ncategory: booking\nseverity: critical\npersona: "a caller"\ngoal: "ask"\nsuccess: "answered"\nsimulator: { service: openai, model: m }\n',
+    };
+    const manifest = await loadManifest(project(`suite:\n  - bot: a.py\n    scenarios: [greeting, weather, persona]\n`, files));
+    const ids = (filter: RunnableFilter): string[] => planSuite(manifest, { filter }).runs.map((r) => r.id);
+    expect(ids({ categories: ['booking'] })).toEqual(['persona']);
+    expect(ids({ severities: ['low', 'critical'] })).toEqual(['greeting', 'persona']);
+    expect(() => ids({ categories: ['booking'], severities: ['low'] })).toThrow(/no runs match --category booking --severity low \(bots: a\.py; scenarios: greeting, weather, persona \(simulation\)\)/);
+  });
+
+  it('orders by earlier durations where known, estimating new scenarios from their turns', async () => {
+    const plan = planSuite(await loadManifest(project(`suite:\n  - bot: a.py\n    scenarios: [greeting, weather, story, persona]\n`)));
+    const byName = new Map(plan.runs.map((r) => [r.scenario.name, r]));
+    const turns = (n: string): number => runWeight(byName.get(n)!);
+    // greeting was slow last time (a bot that waits out a timeout), story quick; persona is new.
+    const known = new Map([
+      [durationKey(byName.get('greeting')!), 9000],
+      [durationKey(byName.get('story')!), 100 * turns('story')],
+      [durationKey(byName.get('weather')!), 300 * turns('weather')],
+    ]);
+    const order = executionOrder(plan.runs, known).map((r) => r.scenario.name);
+    expect(order[0]).toBe('greeting');
+    // persona's estimate: its turns × the median ms per turn of the known runs.
+    const perTurn = [9000 / turns('greeting'), 100, 300].sort((a, b) => a - b)[1];
+    expect(expectedDurations(plan.runs, known)[plan.runs.indexOf(byName.get('persona')!)]).toBe(turns('persona') * perTurn);
+    // Repeat-major (a simulation's own `runs:` are repeats), longest first within a repeat, plan order on ties.
+    const expected = plan.runs.map((r, i) => ({ name: r.scenario.name, repeat: r.repeat_index, ordinal: r.ordinal, ms: expectedDurations(plan.runs, known)[i] }));
+    expect(order).toEqual([...expected].sort((a, b) => a.repeat - b.repeat || b.ms - a.ms || a.ordinal - b.ordinal).map((e) => e.name));
+    // Durations of another bot's label do not apply.
+    const other = new Map([[durationKey({ ...byName.get('persona')!, label: 'b.py' }), 1e6]]);
+    expect(executionOrder(plan.runs, other).map((r) => r.scenario.name)).toEqual(executionOrder(plan.runs).map((r) => r.scenario.name));
+  });
+
+  it('reads durations from the newest earlier results beside the output folder, averaging repeats', () => {
+    const runs = mkdtempSync(join(tmpdir(), 'earshot-durations-'));
+    try {
+      const line = (name: string, ms: number, repeat = 0): string => JSON.stringify({ file: 'scenarios/s.yaml', name, duration_ms: ms, run: { bot: 'a.py', repeat_index: repeat } });
+      mkdirSync(join(runs, 'old'));
+      writeFileSync(join(runs, 'old', 'results.jsonl'), `${line('s/slow', 1)}\n`);
+      mkdirSync(join(runs, 'new'));
+      writeFileSync(join(runs, 'new', 'results.jsonl'), `${line('s/slow', 4000)}\n${line('s/slow', 6000, 1)}\nnot json\n${line('s/quick', 200)}\n{"file":"x"}\n`);
+      utimesSync(join(runs, 'old', 'results.jsonl'), new Date(1000), new Date(1000));
+      const known = previousDurations(join(runs, 'this-run'));
+      expect(Object.fromEntries(known)).toEqual({
+        [durationKey({ file: 'scenarios/s.yaml', id: 's/slow', label: 'a.py' })]: 5000,
+        [durationKey({ file: 'scenarios/s.yaml', id: 's/quick', label: 'a.py' })]: 200,
+      });
+      expect(previousDurations(join(runs, 'missing', 'deeper')).size).toBe(0);
+    } finally {
+      rmSync(runs, { recursive: true, force: true });
+    }
   });
 
   it('refuses a repeat below 1', async () => {

@@ -11,6 +11,7 @@ import {
 } from '../scenario/index.js';
 import { NoRunsError } from './errors.js';
 import { scenarioMatches } from './preflight.js';
+import { describeFilter, matchesFilter, type RunnableFilter } from './select.js';
 import { selectShard, type ShardSpec } from './shard.js';
 
 /**
@@ -59,6 +60,8 @@ export interface PlanOptions {
   scenario?: string;
   /** `-k`: only scenarios of this kind. */
   kind?: ScenarioKind;
+  /** `--category` / `--severity` (earshot extensions, GAIA's fields). */
+  filter?: RunnableFilter;
   /** `--repeat`: overrides the manifest's `repeat`. */
   repeat?: number;
   shard?: ShardSpec;
@@ -89,18 +92,52 @@ export function runKey(run: Pick<PlannedRun, 'file' | 'id' | 'label' | 'repeat_i
   return JSON.stringify([run.file, run.id, run.label, run.repeat_index]);
 }
 
-/** Cost estimate for balancing shards: a scenario's turns (a simulation is skipped: free). Machine-independent. */
+/**
+ * A simulation's turns for the estimate: its caller usually hangs up well
+ * before `max_turns` (20 by default), so the cap counts for at most this many.
+ */
+export const SIMULATION_WEIGHT_TURNS = 6;
+
+/** Cost estimate for balancing shards: a scenario's turns; a simulation's `max_turns`, capped (SIMULATION_WEIGHT_TURNS). Machine-independent. */
 export function runWeight(run: Pick<PlannedRun, 'loaded'>): number {
-  return run.loaded.kind === 'script' ? Math.max(1, run.loaded.turns.length) : 0;
+  return run.loaded.kind === 'script' ? Math.max(1, run.loaded.turns.length) : Math.max(1, Math.min(run.loaded.max_turns, SIMULATION_WEIGHT_TURNS));
+}
+
+/** What an earlier run's duration is remembered by: the run without its repeat (every repeat takes about as long). */
+export function durationKey(run: Pick<PlannedRun, 'file' | 'id' | 'label'>): string {
+  return JSON.stringify([run.file, run.id, run.label]);
+}
+
+/** Milliseconds an earlier run of each `durationKey` took (durations.ts reads them from earlier results). */
+export type KnownDurations = ReadonlyMap<string, number>;
+
+/**
+ * How long each run is expected to take: its earlier duration when known;
+ * otherwise its turns × the median milliseconds per turn of the runs that are
+ * known (a new scenario of ten turns is likely long); with nothing known, its
+ * turns alone (the order is all that matters).
+ */
+export function expectedDurations(runs: readonly PlannedRun[], known: KnownDurations = new Map()): number[] {
+  const perTurn = runs
+    .flatMap((r) => {
+      const ms = known.get(durationKey(r));
+      return ms !== undefined && runWeight(r) > 0 ? [ms / runWeight(r)] : [];
+    })
+    .sort((a, b) => a - b);
+  const msPerTurn = perTurn.length > 0 ? perTurn[Math.floor(perTurn.length / 2)] : 1;
+  return runs.map((r) => known.get(durationKey(r)) ?? runWeight(r) * msPerTurn);
 }
 
 /**
  * The order runs start in: repeat by repeat (Pipecat's interleaving), and
- * within a repeat the longest scenarios first (by turns; ties keep manifest
- * order), so a long scenario does not start last and stretch the wall time.
+ * within a repeat the longest first (by earlier durations where known, else
+ * by turns; ties keep manifest order), so a long scenario does not start last
+ * and stretch the wall time (as Jest orders test files by earlier timings).
  */
-export function executionOrder(runs: readonly PlannedRun[]): PlannedRun[] {
-  return [...runs].sort((a, b) => a.repeat_index - b.repeat_index || runWeight(b) - runWeight(a) || a.ordinal - b.ordinal);
+export function executionOrder(runs: readonly PlannedRun[], known?: KnownDurations): PlannedRun[] {
+  const expected = expectedDurations(runs, known);
+  const at = new Map(runs.map((r, i) => [r, expected[i]]));
+  return [...runs].sort((a, b) => a.repeat_index - b.repeat_index || at.get(b)! - at.get(a)! || a.ordinal - b.ordinal);
 }
 
 type Pair = Omit<PlannedRun, 'ordinal' | 'repeat_index'> & { count: number };
@@ -147,10 +184,12 @@ export function planSuite(manifest: Manifest, options: PlanOptions = {}): SuiteP
     (r) =>
       (options.pattern === undefined || r.label.includes(options.pattern) || r.bot.includes(options.pattern)) &&
       (options.scenario === undefined || scenarioMatches(options.scenario, r.id, r.scenario)) &&
-      (options.kind === undefined || r.loaded.kind === options.kind),
+      (options.kind === undefined || r.loaded.kind === options.kind) &&
+      (options.filter === undefined || matchesFilter(r.loaded, options.filter)),
   );
   if (all.length === 0) {
-    throw new NoRunsError(manifest.file, { pattern: options.pattern, scenario: options.scenario, kind: options.kind }, {
+    const selection = options.filter ? describeFilter(options.filter) : undefined;
+    throw new NoRunsError(manifest.file, { pattern: options.pattern, scenario: options.scenario, kind: options.kind, ...(selection ? { selection } : {}) }, {
       bots: [...new Set(pairs.map((p) => p.label))],
       scenarios: [...new Set(pairs.map((p) => `${p.id}${p.loaded.kind === 'simulation' ? ' (simulation)' : ''}`))],
     });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runPool } from './pool.js';
+import { ManualClock } from '../core/clock.js';
+import { ManualTimerDriver } from '../core/timers.js';
 
 /** Items that finish when the test says so, recording what ran at once. */
 function tracker() {
@@ -57,6 +59,71 @@ describe('runPool', () => {
     expect([...t.running]).toEqual(['x', 'z']);
     t.release.get('x')!();
     t.release.get('z')!();
+    await expect(done).resolves.toBeNull();
+  });
+});
+
+describe('runPool with staggered starts', () => {
+  it('starts at most `burst` items per interval on manual time, then as slots free', async () => {
+    const clock = new ManualClock();
+    const timers = new ManualTimerDriver(clock);
+    const t = tracker();
+    const startedAt = new Map<string, number>();
+    const work = (item: string): Promise<void> => {
+      startedAt.set(item, clock.now());
+      return t.work(item);
+    };
+    const items = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    const done = runPool(items, 8, work, undefined, undefined, { burst: 2, intervalMs: 250, clock, timers });
+    await t.settle();
+    expect(t.started).toEqual(['a', 'b']);
+    timers.advanceTo(249);
+    await t.settle();
+    expect(t.started).toEqual(['a', 'b']);
+    for (const ms of [250, 500, 750]) {
+      timers.advanceTo(ms);
+      await t.settle();
+    }
+    expect(Object.fromEntries(startedAt)).toEqual({ a: 0, b: 0, c: 250, d: 250, e: 500, f: 500, g: 750 });
+    // The longest-first order is kept: the stagger delays starts, it does not reorder them.
+    expect(t.started).toEqual(items);
+    items.forEach((i) => t.release.get(i)!());
+    await expect(done).resolves.toBeNull();
+  });
+
+  it('does not delay a start once the earlier starts are an interval old', async () => {
+    const clock = new ManualClock();
+    const timers = new ManualTimerDriver(clock);
+    const t = tracker();
+    const done = runPool(['a', 'b', 'c'], 1, t.work, undefined, undefined, { burst: 1, intervalMs: 250, clock, timers });
+    await t.settle();
+    clock.advance(1000); // a ran long
+    t.release.get('a')!();
+    await t.settle();
+    expect(t.started).toEqual(['a', 'b']);
+    t.release.get('b')!(); // b ended at once: c waits for b's interval
+    await t.settle();
+    expect(t.started).toEqual(['a', 'b']);
+    timers.advanceTo(1250);
+    await t.settle();
+    expect(t.started).toEqual(['a', 'b', 'c']);
+    t.release.get('c')!();
+    await expect(done).resolves.toBeNull();
+  });
+
+  it('starts nothing more once aborted while an item waits its turn', async () => {
+    const clock = new ManualClock();
+    const timers = new ManualTimerDriver(clock);
+    const t = tracker();
+    const controller = new AbortController();
+    const done = runPool(['a', 'b'], 2, t.work, controller.signal, undefined, { burst: 1, intervalMs: 250, clock, timers });
+    await t.settle();
+    controller.abort();
+    await t.settle();
+    timers.advanceTo(1000);
+    await t.settle();
+    expect(t.started).toEqual(['a']);
+    t.release.get('a')!();
     await expect(done).resolves.toBeNull();
   });
 });

@@ -1,3 +1,41 @@
+import type { Clock } from '../core/clock.js';
+import { sleepUntil, type TimerDriver } from '../core/timers.js';
+
+/**
+ * Spreads the starts of items over time: at most `burst` starts in any
+ * `intervalMs`. Starting a bot costs CPU (a reference bot ~250 ms of it);
+ * eight started at once on two cores each take four times as long to accept
+ * connections, so the longest scenario's bot is late and the suite's wall
+ * time stretches. With `burst` = the cores and `intervalMs` ≈ one bot's start
+ * CPU, starts queue for the cores instead of sharing them.
+ */
+export interface StartStagger {
+  burst: number;
+  intervalMs: number;
+  clock: Clock;
+  timers: TimerDriver;
+}
+
+/** The start times handed out so far; `next()` waits for the next free slot. */
+export class StartGate {
+  private readonly starts: number[] = [];
+  constructor(private readonly stagger: StartStagger) {}
+
+  /** When the next start may happen: now, or `intervalMs` after the start `burst` places before it. */
+  nextSlot(): number {
+    const now = this.stagger.clock.now();
+    const { burst, intervalMs } = this.stagger;
+    const ref = this.starts.length >= burst ? this.starts[this.starts.length - burst] + intervalMs : now;
+    return Math.max(now, ref);
+  }
+
+  async next(signal?: AbortSignal): Promise<void> {
+    const at = this.nextSlot();
+    this.starts.push(at);
+    if (at > this.stagger.clock.now()) await sleepUntil(this.stagger.timers, at, signal);
+  }
+}
+
 /** A limit shared by the items with the same key (a suite entry's own `concurrency:`). */
 export interface PoolCap {
   key: string;
@@ -11,7 +49,8 @@ export interface PoolCap {
  * entry holds no slot while it waits. A worker whose work throws stops; the
  * others finish their items first (allSettled), so nothing they share (the
  * audio engine) is closed under them. Resolves to the first failure, if any,
- * for the caller to throw once it has cleaned up.
+ * for the caller to throw once it has cleaned up. With `stagger`, items start
+ * no faster than it allows (the first `burst` at once).
  */
 export async function runPool<T>(
   items: readonly T[],
@@ -19,8 +58,10 @@ export async function runPool<T>(
   work: (item: T) => Promise<void>,
   signal?: AbortSignal,
   capOf?: (item: T) => PoolCap | undefined,
+  stagger?: StartStagger,
 ): Promise<{ failure: unknown } | null> {
   const pending = [...items];
+  const gate = stagger && stagger.intervalMs > 0 ? new StartGate(stagger) : undefined;
   const active = new Map<string, number>();
   let waiting: (() => void)[] = [];
   const take = (): T | undefined => {
@@ -41,6 +82,14 @@ export async function runPool<T>(
       const cap = capOf?.(item);
       if (cap) active.set(cap.key, (active.get(cap.key) ?? 0) + 1);
       try {
+        if (gate) {
+          try {
+            await gate.next(signal);
+          } catch {
+            pending.unshift(item); // aborted while waiting its turn: it never started
+            continue;
+          }
+        }
         await work(item);
       } finally {
         if (cap) active.set(cap.key, (active.get(cap.key) ?? 1) - 1);

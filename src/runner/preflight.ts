@@ -13,10 +13,11 @@ import { DEFAULT_BOT_INPUT_RATE, sampleRateWarning, type SessionOptions } from '
  * the run; and the hint a refused connection needs.
  */
 
-/** What the run's flags replace: `--judge` the judge (`judge.eval`), `--tts` the user's voice, `--stt` the transcriber. */
-export function replacedBlocks(options: { judge?: string; audio?: { tts?: string; stt?: string } }): string[] {
+/** What the run's flags replace: `--judge` the judge (`judge.eval`), `--simulator` the caller's LLM, `--tts` the user's voice, `--stt` the transcriber. */
+export function replacedBlocks(options: { judge?: string; simulator?: string; audio?: { tts?: string; stt?: string } }): string[] {
   const blocks: string[] = [];
   if (options.judge !== undefined) blocks.push('judge.eval');
+  if (options.simulator !== undefined) blocks.push('simulator');
   if (options.audio?.tts !== undefined) blocks.push('user.speech');
   if (options.audio?.stt !== undefined) blocks.push('judge.transcription');
   return blocks;

@@ -4,13 +4,12 @@ import { dirname, join, relative } from 'node:path';
 import { errorMessage } from '../core/errors.js';
 import type { Redactor } from '../core/redact.js';
 import type { ScenarioStart } from '../report/index.js';
-import type { Failure, FailureKind, ScenarioResult, ScenarioRun, TurnResult } from '../results/index.js';
-import type { Scenario } from '../scenario/index.js';
-import { runSession } from '../session/index.js';
+import type { Failure, FailureKind, ScenarioResult, ScenarioRun } from '../results/index.js';
 import { BotProcess, describeExit, expandSpawn, type PortAllocator, type ReadyOutcome } from '../bots/index.js';
-import { keepArtifacts, safeName, sessionOptions, SIMULATION_SKIPPED, skippedResult } from './artifacts.js';
+import { keepArtifacts, safeName, sessionOptions } from './artifacts.js';
 import type { RunContext, RunSource } from './execute.js';
 import type { PlannedRun } from './plan.js';
+import { notRunTurns, runRunnable } from './run-kind.js';
 
 /**
  * One run of a suite: a fresh bot on a free port, readiness, the scenario,
@@ -48,9 +47,8 @@ export class SpawnedBots implements RunSource<PlannedRun> {
   }
 
   run(run: PlannedRun, info: ScenarioStart, ctx: RunContext): Promise<ScenarioResult | null> {
-    if (run.loaded.kind === 'simulation') return Promise.resolve(skippedSimulation(run, this.shard));
     const echo = ctx.echo;
-    return runOne(run as PlannedRun & { loaded: Scenario }, runStem(run, this.repeat), info, {
+    return runOne(run, runStem(run, this.repeat), info, {
       ...ctx,
       bots: this.bots,
       ports: this.ports,
@@ -109,13 +107,8 @@ export function runStem(run: PlannedRun, repeat: number): string {
   return `${String(run.ordinal + 1).padStart(3, '0')}-${base.slice(0, 120) || 'run'}`;
 }
 
-/** A simulation cannot run yet: a skipped result that says why, with no bot started. */
-export function skippedSimulation(run: PlannedRun, shard?: string): ScenarioResult {
-  return skippedResult(startInfo(run), `${SIMULATION_SKIPPED}. No bot was started.`, runInfo(run, {}, shard));
-}
-
-/** Runs one scripted scenario against its own bot. Returns null when a signal interrupted it (nothing finished). */
-async function runOne(run: PlannedRun & { loaded: Scenario }, stem: string, info: ScenarioStart, ctx: OneRunContext): Promise<ScenarioResult | null> {
+/** Runs one scenario or simulation against its own bot. Returns null when a signal interrupted it (nothing finished). */
+async function runOne(run: PlannedRun, stem: string, info: ScenarioStart, ctx: OneRunContext): Promise<ScenarioResult | null> {
   const scenario = run.loaded;
   const startedAt = new Date().toISOString();
   const t0 = ctx.clock.now();
@@ -127,7 +120,7 @@ async function runOne(run: PlannedRun & { loaded: Scenario }, stem: string, info
     status: 'failed',
     started_at: startedAt,
     duration_ms: Math.round(ctx.clock.now() - t0),
-    turns: scenario.turns.map((t, index): TurnResult => ({ index, status: 'not_run', duration_ms: 0, input: inputOf(t), expectations: [] })),
+    turns: notRunTurns(scenario),
     failures: [{ kind: 'connect_failed', turn_index: null, expectation_index: null, event: null, reason: ctx.redactor.text(reason) }],
     ...(withLog ? { artifacts } : {}),
     run: runInfo(run, {}, ctx.shard),
@@ -177,7 +170,7 @@ async function runOne(run: PlannedRun & { loaded: Scenario }, stem: string, info
 
     let outcome;
     try {
-      outcome = await runSession(scenario, {
+      outcome = await runRunnable(scenario, {
         ...sessionOptions(ctx, info, stem, ctx.say),
         url,
         connectTimeoutMs: ctx.bots.connectTimeoutMs,
@@ -262,7 +255,7 @@ function logSuffix(bot: BotProcess): string {
   return tail ? `; last lines of its log:\n${tail}` : '; its log is empty';
 }
 
-function harnessError(run: PlannedRun & { loaded: Scenario }, info: ScenarioStart, startedAt: string, durationMs: number, err: unknown, shard?: string) {
+function harnessError(run: PlannedRun, info: ScenarioStart, startedAt: string, durationMs: number, err: unknown, shard?: string) {
   const reason = `harness error: ${errorMessage(err)}`;
   const result: ScenarioResult = {
     name: info.name,
@@ -270,18 +263,10 @@ function harnessError(run: PlannedRun & { loaded: Scenario }, info: ScenarioStar
     status: 'error',
     started_at: startedAt,
     duration_ms: durationMs,
-    turns: run.loaded.turns.map((t, index): TurnResult => ({ index, status: 'not_run', duration_ms: 0, input: inputOf(t), expectations: [] })),
+    turns: notRunTurns(run.loaded),
     failures: [{ kind: 'harness_error', turn_index: null, expectation_index: null, event: null, reason }],
     error: reason,
     run: runInfo(run, {}, shard),
   };
   return { result, trace: `${reason}\n`, recording: undefined as string | undefined };
-}
-
-function inputOf(turn: Scenario['turns'][number]): TurnResult['input'] {
-  const input: TurnResult['input'] = {};
-  if (turn.user !== undefined) input.user = turn.user;
-  if (turn.dtmf !== undefined) input.dtmf = turn.dtmf;
-  if (turn.audio !== undefined) input.audio = turn.audio;
-  return input;
 }

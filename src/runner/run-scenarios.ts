@@ -1,10 +1,12 @@
 import { UsageError } from '../core/errors.js';
 import type { ScenarioResult } from '../results/index.js';
 import { formatDiagnostic, validatePaths, type Diagnostic, type Runnable, type Scenario } from '../scenario/index.js';
-import { runSession, type AudioEngineOptions } from '../session/index.js';
-import { artifactStem, defaultOutDir, keepArtifacts, sessionOptions, SIMULATION_SKIPPED, skippedResult } from './artifacts.js';
+import type { AudioEngineOptions } from '../session/index.js';
+import { artifactStem, defaultOutDir, keepArtifacts, sessionOptions } from './artifacts.js';
 import { executeRuns, type RunnerIo, type RunOutcome, type RunSource, type SessionDefaults } from './execute.js';
 import { explainRefusedReconnect, printWarnings, refuseUnrunnable, replacedBlocks, runWarnings } from './preflight.js';
+import { runRunnable } from './run-kind.js';
+import { selectRunnables, type RunnableFilter } from './select.js';
 
 export interface RunScenariosOptions extends RunnerIo {
   paths: readonly string[];
@@ -22,12 +24,18 @@ export interface RunScenariosOptions extends RunnerIo {
    * Python `factory:` judge is no obstacle); given to each session as `judgeOverride`.
    */
   judge?: string;
+  /** `--simulator openai:MODEL[@URL]` / `ollama:MODEL[@URL]`: the caller's LLM in place of every simulation's `simulator:`. */
+  simulator?: string;
+  /** `--category` / `--severity` (earshot extensions, GAIA's fields): only the scenarios that match. */
+  filter?: RunnableFilter;
   stopBot?: boolean;
   triggerDisconnect?: boolean;
   /**
    * Runs of each scenario (`--repeat N`, default 1), every scenario once and then
    * again, as a suite orders its repeats; each result carries its `run.repeat_index`
    * and the summary gives each scenario's pass rate with its Wilson interval.
+   * Unset, a simulation runs its own `runs:` times (every run must pass); set, it
+   * replaces `runs:`, as in a suite.
    */
   repeat?: number;
   session?: Omit<SessionDefaults, 'triggerDisconnect'>;
@@ -81,13 +89,13 @@ export function loadRunnables(paths: readonly string[], opts: LoadScenariosOptio
   return { scenarios, warnings };
 }
 
-/** Loads scenario files and folders: every scripted scenario of each, in order; a simulation is a usage error here. */
+/** Loads scenario files and folders: every scripted scenario of each, in order; a simulation is a usage error here (load it with `loadRunnables`). */
 export function loadScenarios(paths: readonly string[], opts: LoadScenariosOptions = {}): Scenario[] {
   const { scenarios } = loadRunnables(paths, opts);
   const simulations = scenarios.filter((s) => s.kind === 'simulation');
   if (simulations.length) {
     const names = simulations.map((s) => `${s.name} (${s.file})`).join(', ');
-    throw new UsageError(`simulations (persona:) cannot run yet; the simulated caller is a later issue: ${names}`);
+    throw new UsageError(`these are simulations (persona:), not scripted scenarios; load them with loadRunnables: ${names}`);
   }
   return scenarios as Scenario[];
 }
@@ -97,25 +105,33 @@ export function loadScenarios(paths: readonly string[], opts: LoadScenariosOptio
  * running bot. The files' warnings and the run's own (a speech rate the bot
  * does not take, a text scenario before an audio one) are printed first; a
  * Python `factory:` no flag replaces refuses the run before it starts. Each result is appended to
- * results.jsonl the moment its scenario ends; a simulation is reported
- * skipped (it cannot run yet); a signal stops the run between (or inside)
+ * results.jsonl the moment its scenario ends; a simulation's caller is played
+ * by its LLM (runSimulation); a signal stops the run between (or inside)
  * scenarios and keeps what is finished.
  */
 export async function runScenarios(options: RunScenariosOptions): Promise<RunScenariosOutcome> {
   const cwd = options.cwd ?? process.cwd();
-  const { scenarios, warnings } = loadRunnables(options.paths, { ...options, cwd });
+  const loaded = loadRunnables(options.paths, { ...options, cwd });
+  const warnings = loaded.warnings;
+  const scenarios = options.filter ? selectRunnables(loaded.scenarios, options.filter, options.paths.join(', ')) : loaded.scenarios;
   if (options.stopBot && options.session?.handshake === 'none') {
     throw new UsageError('--stop-bot: a bot without RTVI (--handshake none) cannot be asked to stop; stop it yourself, or run it under `earshot suite`');
   }
-  const scripted = scenarios.filter((s) => s.kind === 'script');
   const codec = options.session?.codec ?? 'pipecat-eval';
-  printWarnings(warnings, options.stderr ?? process.stderr, cwd, runWarnings(scripted, { codec, botInputRate: options.session?.botInputRate, oneBot: true, cwd }));
-  refuseUnrunnable(scripted, replacedBlocks(options), cwd);
+  printWarnings(warnings, options.stderr ?? process.stderr, cwd, runWarnings(scenarios, { codec, botInputRate: options.session?.botInputRate, oneBot: true, cwd }));
+  refuseUnrunnable(scenarios, replacedBlocks(options), cwd);
   const repeat = options.repeat ?? 1;
   if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`--repeat must be a whole number ≥ 1, got ${repeat}`);
-  const runs = Array.from({ length: repeat }, (_, r) =>
-    scenarios.map((scenario, i): ListedRun => ({ scenario, ordinal: r * scenarios.length + i, ...(repeat > 1 ? { repeat_index: r } : {}) })),
-  ).flat();
+  // A simulation's own `runs:` when no --repeat was given; every run is listed once per round, as a suite orders them.
+  const countOf = (s: Runnable): number => (options.repeat === undefined && s.kind === 'simulation' ? s.runs : repeat);
+  const rounds = Math.max(...scenarios.map(countOf));
+  const runs: ListedRun[] = [];
+  for (let r = 0; r < rounds; r++) {
+    scenarios.forEach((scenario, i) => {
+      const count = countOf(scenario);
+      if (r < count) runs.push({ scenario, ordinal: r * scenarios.length + i, ...(count > 1 ? { repeat_index: r } : {}) });
+    });
+  }
   return executeRuns({
     ...options,
     runs,
@@ -124,7 +140,11 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
     // One bot serves them all: a second session at once would talk over the first.
     concurrency: 1,
     title: 'earshot run',
-    session: { ...options.session, ...(options.judge !== undefined ? { judgeOverride: options.judge } : {}) },
+    session: {
+      ...options.session,
+      ...(options.judge !== undefined ? { judgeOverride: options.judge } : {}),
+      ...(options.simulator !== undefined ? { simulatorOverride: options.simulator } : {}),
+    },
   });
 }
 
@@ -146,15 +166,18 @@ function runningBot(url: string, stopBot: boolean): RunSource<ListedRun> {
       ...(repeat_index === undefined ? {} : { repeat_index }),
     }),
     async run({ scenario, ordinal, repeat_index }, info, ctx): Promise<ScenarioResult | null> {
-      if (scenario.kind === 'simulation') return skippedResult(info, SIMULATION_SKIPPED);
       const stem = artifactStem(scenario.name, ordinal);
+      const run = {
+        ...(repeat_index === undefined ? {} : { repeat_index }),
+        ...(scenario.kind === 'simulation' ? { pass_threshold: scenario.pass_threshold } : {}),
+      };
       let outcome;
       try {
-        outcome = await runSession(scenario, {
+        outcome = await runRunnable(scenario, {
           ...sessionOptions(ctx, info, stem, ctx.echo),
           url,
           stopBot,
-          ...(repeat_index === undefined ? {} : { run: { repeat_index } }),
+          ...(Object.keys(run).length ? { run } : {}),
         });
       } catch (err) {
         if (ctx.signal?.aborted) return null;

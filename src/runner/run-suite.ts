@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { formatDiagnostic, loadManifest, ScenarioError, type Manifest } from '../scenario/index.js';
@@ -5,10 +6,12 @@ import type { AudioEngineOptions } from '../session/index.js';
 import { checkSpawnTemplate, PortAllocator } from '../bots/index.js';
 import { defaultOutDir } from './artifacts.js';
 import { executeRuns, type RunnerIo, type RunOutcome, type SessionDefaults } from './execute.js';
-import { executionOrder, planSuite, type PlannedRun, type ScenarioKind, type SuitePlan } from './plan.js';
+import { executionOrder, planSuite, type KnownDurations, type PlannedRun, type ScenarioKind, type SuitePlan } from './plan.js';
+import { previousDurations } from './durations.js';
 import type { PoolCap } from './pool.js';
 import { printWarnings, refuseUnrunnable, replacedBlocks, runWarnings } from './preflight.js';
 import { SpawnedBots, type BotSettings } from './run-one.js';
+import type { RunnableFilter } from './select.js';
 import { formatShard, parseShard, type ShardSpec } from './shard.js';
 
 export const DEFAULT_SPAWN_TIMEOUT_MS = 60_000;
@@ -16,6 +19,12 @@ export const DEFAULT_STOP_TIMEOUT_MS = 10_000;
 export const DEFAULT_TERM_TIMEOUT_MS = 5_000;
 export const DEFAULT_BOT_HOST = 'localhost';
 export const DEFAULT_PYTHON = 'python3';
+/**
+ * Bot spawns start at most one per core per this interval: about the CPU a
+ * reference bot spends starting (~250 ms, docs/benchmarks.md), so a wave of
+ * spawns queues for the cores instead of slowing every bot down at once.
+ */
+export const DEFAULT_SPAWN_STAGGER_MS = 250;
 
 export interface SuiteOptions extends RunnerIo {
   /** Path of the manifest. */
@@ -35,6 +44,10 @@ export interface SuiteOptions extends RunnerIo {
    * Python `factory:` judge is no obstacle); given to each session as `judgeOverride`.
    */
   judge?: string;
+  /** `--simulator openai:MODEL[@URL]` / `ollama:MODEL[@URL]`: the caller's LLM in place of every simulation's `simulator:`. */
+  simulator?: string;
+  /** `--category` / `--severity` (earshot extensions, GAIA's fields): only the scenarios that match. */
+  filter?: RunnableFilter;
   /** Overrides the manifest's `concurrency`. */
   concurrency?: number;
   /** Overrides the manifest's `repeat`. */
@@ -60,6 +73,10 @@ export interface SuiteOptions extends RunnerIo {
   stopTimeoutMs?: number;
   /** How long after SIGTERM before SIGKILL (default 5 s). */
   termTimeoutMs?: number;
+  /** Bot spawns per core per this many ms at most (default DEFAULT_SPAWN_STAGGER_MS; 0: all at once). */
+  spawnStaggerMs?: number;
+  /** Order the runs longest first by this run's earlier durations (default: read from earlier results beside the output folder; an empty map: by turns). */
+  knownDurations?: KnownDurations;
   /** Host the bots are reached on (default `localhost`, as Pipecat). */
   host?: string;
   /** What the program `earshot` in a spawn template runs (default: this package's built CLI). */
@@ -117,6 +134,7 @@ export async function prepareSuite(options: SuiteOptions): Promise<SuitePlan> {
     pattern: options.pattern,
     scenario: options.scenario,
     kind: options.kind,
+    ...(options.filter ? { filter: options.filter } : {}),
     repeat: options.repeat,
     shard,
     botsDir: options.botsDir,
@@ -142,10 +160,10 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
   const cwd = options.cwd ?? process.cwd();
   const plan = await prepareSuite(options);
   const { manifest, shard } = plan;
-  const scripted = [...new Set(plan.runs.flatMap((r) => (r.loaded.kind === 'script' ? [r.loaded] : [])))];
+  const runnables = [...new Set(plan.runs.map((r) => r.loaded))];
   const codec = options.session?.codec ?? 'pipecat-eval';
-  printWarnings(plan.warnings, options.stderr ?? process.stderr, cwd, runWarnings(scripted, { codec, botInputRate: options.session?.botInputRate, oneBot: false, cwd }));
-  refuseUnrunnable(scripted, replacedBlocks(options), cwd);
+  printWarnings(plan.warnings, options.stderr ?? process.stderr, cwd, runWarnings(runnables, { codec, botInputRate: options.session?.botInputRate, oneBot: false, cwd }));
+  refuseUnrunnable(runnables, replacedBlocks(options), cwd);
   const spawn = options.spawn ?? manifest.spawn;
   const usesBot = checkSpawnTemplate(spawn).has('bot');
   const concurrency = options.concurrency ?? manifest.concurrency;
@@ -167,18 +185,27 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
   const record = options.audio?.record ?? (manifest.locations.record !== undefined ? manifest.record : undefined);
   // Last resort: whatever ends this process (an uncaught error, process.exit) takes the bots with it.
   process.on('exit', source.close);
+  const outDir = options.outDir ?? join(options.runsDir ?? manifest.runs_dir ?? 'runs', options.name ?? basename(defaultOutDir()));
+  // Read before this run writes its own results.jsonl over a rerun's folder.
+  const known = options.knownDurations ?? previousDurations(outDir);
+  const staggerMs = options.spawnStaggerMs ?? DEFAULT_SPAWN_STAGGER_MS;
   try {
     const outcome = await executeRuns({
       ...options,
-      runs: executionOrder(plan.runs),
+      runs: executionOrder(plan.runs, known),
       source,
-      outDir: options.outDir ?? join(options.runsDir ?? manifest.runs_dir ?? 'runs', options.name ?? basename(defaultOutDir())),
+      outDir,
       concurrency,
+      ...(staggerMs > 0 ? { stagger: { burst: availableParallelism(), intervalMs: staggerMs } } : {}),
       capOf: entryCaps(plan.runs),
       title: relative(cwd, manifest.file) || manifest.file,
       shard: shardText,
       audio: { ...options.audio, ...(record !== undefined ? { record } : {}) },
-      session: { ...options.session, ...(options.judge !== undefined ? { judgeOverride: options.judge } : {}) },
+      session: {
+        ...options.session,
+        ...(options.judge !== undefined ? { judgeOverride: options.judge } : {}),
+        ...(options.simulator !== undefined ? { simulatorOverride: options.simulator } : {}),
+      },
     });
     return { ...outcome, plan };
   } finally {
@@ -198,5 +225,5 @@ function entryCaps(runs: readonly PlannedRun[]): (run: PlannedRun) => PoolCap | 
 
 /** One line per planned run, for `--list`: what this shard would run (label, scenario, file, repeat). */
 export function describePlan(plan: SuitePlan): string[] {
-  return plan.runs.map((r) => `${r.label}\t${r.id}\t${r.file}\t#${r.repeat_index}${r.loaded.kind === 'simulation' ? '\t(simulation: skipped)' : ''}`);
+  return plan.runs.map((r) => `${r.label}\t${r.id}\t${r.file}\t#${r.repeat_index}${r.loaded.kind === 'simulation' ? '\t(simulation)' : ''}`);
 }

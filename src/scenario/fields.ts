@@ -110,6 +110,11 @@ export const TRANSCRIPTION_SPEC = ref('transcription', {
     device: text('Device for local models: cpu (default) or cuda.'),
     compute_type: text('Whisper compute type, e.g. int8.'),
     model_dir: text('earshot extension, sphinx: the folder holding the model (en-us/, en-us.lm.bin, cmudict-en-us.dict; default the Debian package\'s), relative to the scenario file.'),
+    mode: str('earshot extension, sphinx: pool (the default: long-lived recognizers shared by every session), once (a fresh process per reply, the same words) or stream (the older adapting recognizer, with word times).', {
+      enum: ['pool', 'once', 'stream'],
+    }),
+    pool_size: { kind: 'integer', min: 1, description: 'earshot extension, sphinx: recognizers in the pool at most (default the cores).' },
+    pool_queue: { kind: 'integer', min: 0, description: 'earshot extension: replies waiting for a recognizer at most; one more fails its transcription (default 16 per recognizer).' },
     factory: factoryField,
   },
 });

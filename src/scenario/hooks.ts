@@ -15,7 +15,7 @@ const REPLACED_BY: Record<string, string> = {
   'user.speech': 'speak the user turns with --tts NAME',
   'judge.transcription': "transcribe the bot's speech with --stt NAME",
   'judge.transcription[1]': "check the transcription with --stt-check NAME",
-  simulator: 'write a simulator: block naming an LLM service (ollama or openai)',
+  simulator: 'play the caller with --simulator openai:MODEL[@URL] or --simulator ollama:MODEL, or write a simulator: block naming an LLM service (ollama or openai)',
 };
 
 /**

@@ -209,6 +209,14 @@ describe('scripted scenarios: rules', () => {
     expect(errors[0].message).toContain("needs a 'judge.transcription:' block");
   });
 
+  it('takes the sphinx pool settings, and locates bad ones', () => {
+    const ok = script('name: d\njudge: {modality: audio, transcription: {service: sphinx, mode: once, pool_size: 2, pool_queue: 0}}\nturns: []\n');
+    expect(ok.judge.transcription).toMatchObject({ service: 'sphinx', mode: 'once', pool_size: 2, pool_queue: 0 });
+    const errors = errorsOf(inspect(project, 'name: d\njudge: {modality: audio, transcription: {service: sphinx, mode: warm, pool_size: 0}}\nturns: []\n'));
+    expect(errors.map((e) => e.path)).toEqual(['judge.transcription.mode', 'judge.transcription.pool_size']);
+    expect(errors[0].message).toContain('expected one of "pool", "once", "stream"');
+  });
+
   it('unknown keys are warnings naming the key and the closest known one', () => {
     const r = inspect(project, 'name: d\nstop_on_failur: false\nturns:\n  - user: hi\n    expect:\n      - event: response\n        withn_ms: 100\n');
     expect(r.status).toBe('loaded');

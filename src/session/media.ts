@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import type { AudioItem, ClientConnection } from '../protocol/index.js';
+import type { AudioItem, ClientConnection, SocketOpener } from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
 import type { Runnable, ScenarioConditions } from '../scenario/index.js';
 import type { UserUtterance } from './driver.js';
@@ -61,6 +61,8 @@ export interface SessionMedia {
    * voice, unreadable `audio:` file); the session then ends with status error.
    */
   prepare(ctx: MediaContext): Promise<void>;
+  /** How the session's WebSocket is opened, when the media needs it somewhere special (the pacer thread); default `ws` here. */
+  readonly openSocket?: SocketOpener;
   /** After bot-ready: the microphone starts streaming on this connection (user modality audio). */
   start(connection: ClientConnection): Promise<void>;
   /**

@@ -39,6 +39,12 @@ export interface SessionOptions {
    * `ollama:MODEL[@URL]`, e.g. `openai:gpt-4o-mini@http://127.0.0.1:8000/v1`.
    */
   judgeOverride?: string;
+  /**
+   * `--simulator`: the LLM that plays the caller of every simulation in place
+   * of its `simulator:` block, in `--judge`'s syntax (`openai:MODEL[@URL]`,
+   * `ollama:MODEL[@URL]`). Scripted scenarios ignore it.
+   */
+  simulatorOverride?: string;
   /** Builds the audio side for audio-modality scenarios (see media.ts). */
   media?: MediaFactory;
   /** Where this run's stereo recording goes, if its media records one. */

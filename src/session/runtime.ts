@@ -219,8 +219,7 @@ export class SessionRuntime implements DriverRuntime {
   }
 
   checkTakeover = (index: number, expected: boolean | undefined): ReturnType<SessionTiming['checkTakeover']> => this.timing.checkTakeover(index, expected, () => this.queue.closedReason !== null, this.signal);
-  backchannel = (index: number, turn: Pick<Turn, 'backchannel' | 'yielded'>, sentAtMs: number): Promise<BackchannelVerdict> =>
-    playBackchannel(index, turn, sentAtMs, { clock: this.clock, timers: this.timers, signal: this.signal, t0Ms: this.t0Ms, bursts: () => this.timing.bursts(index), murmur: (text) => this.media!.murmur!(text, index, this.signal), gone: () => this.queue.closedReason !== null, log: (l) => this.log(l) });
+  backchannel = (index: number, turn: Pick<Turn, 'backchannel' | 'yielded'>, sentAtMs: number): Promise<BackchannelVerdict> => playBackchannel(index, turn, sentAtMs, { clock: this.clock, timers: this.timers, signal: this.signal, t0Ms: this.t0Ms, bursts: () => this.timing.bursts(index), murmur: (text) => this.media!.murmur!(text, index, this.signal), gone: () => this.queue.closedReason !== null, log: (l) => this.log(l) });
   dropPendingOutput(): void {
     this.translator.resetBuffers();
     this.media?.dropPending('before send');
@@ -349,6 +348,7 @@ export class SessionRuntime implements DriverRuntime {
         clock: this.clock,
         signal: this.signal,
         ...(options.maxPayloadBytes ? { maxPayloadBytes: options.maxPayloadBytes } : {}),
+        ...(this.media?.openSocket ? { openSocket: this.media.openSocket } : {}),
       });
     } catch (err) {
       await this.finishMedia();

@@ -1,8 +1,8 @@
 import { dirname } from 'node:path';
 import { Redactor } from '../core/redact.js';
-import { resolveJudgeService, retryPolicy, type JudgeBackend } from '../judge/index.js';
+import { parseJudgeOverride, resolveJudgeService, retryPolicy, type JudgeBackend } from '../judge/index.js';
 import { ScenarioError, unrunnableFactories, type LlmConfig, type Simulation } from '../scenario/index.js';
-import { createSimulator } from '../simulate/index.js';
+import { createSimulator, parseSimulatorOverride } from '../simulate/index.js';
 import { FactoryError, loadFactory } from '../speech/index.js';
 import type { SessionOptions, SessionOutcome } from './options.js';
 import { driveSession } from './session.js';
@@ -73,10 +73,24 @@ export async function createSimulationDriver(simulation: Simulation, setup: Simu
   return driver;
 }
 
-/** One simulation run against one bot: the driver built, the session driven, the result with its `simulation` block. */
+/**
+ * One simulation run against one bot: the driver built, the session driven,
+ * the result with its `simulation` block. The session's `--simulator` and
+ * `--judge` (`options.simulatorOverride`, `options.judgeOverride`) apply
+ * unless `setup` gives its own.
+ */
 export async function runSimulation(simulation: Simulation, options: SessionOptions, setup: SimulationSetup = {}): Promise<SessionOutcome> {
   const redactor = options.redactor ?? setup.redactor ?? new Redactor(options.env ?? setup.env ?? process.env);
-  const driver = await createSimulationDriver(simulation, { ...setup, redactor, env: setup.env ?? options.env, allowCode: setup.allowCode ?? options.allowCode });
+  const simulatorOverride = setup.simulatorOverride ?? (options.simulatorOverride !== undefined ? parseSimulatorOverride(options.simulatorOverride) : undefined);
+  const judgeOverride = setup.judgeOverride ?? (options.judgeOverride !== undefined ? judgeBlock(options.judgeOverride) : undefined);
+  const driver = await createSimulationDriver(simulation, {
+    ...setup,
+    redactor,
+    env: setup.env ?? options.env,
+    allowCode: setup.allowCode ?? options.allowCode,
+    ...(simulatorOverride ? { simulatorOverride } : {}),
+    ...(judgeOverride ? { judgeOverride } : {}),
+  });
   return driveSession(simulation, { ...options, redactor }, driver);
 }
 
@@ -102,4 +116,10 @@ async function factoryBackend(config: LlmConfig, block: string, simulation: Simu
     identity: backend.identity ?? { factory: config.factory },
     complete: backend.complete.bind(backend),
   };
+}
+
+/** `--judge SERVICE:MODEL[@URL]` as a `judge.eval` block (the parser always names the service). */
+function judgeBlock(value: string): LlmConfig {
+  const parsed = parseJudgeOverride(value);
+  return { ...parsed, service: parsed.service ?? 'openai' };
 }

@@ -100,3 +100,22 @@ export class ModelDownloadError extends EarshotError {
     this.name = 'ModelDownloadError';
   }
 }
+
+/**
+ * Every pooled recognizer is busy and the queue in front of them is full: the
+ * machine cannot transcribe as fast as the sessions ask. Refused at once so
+ * the turn says so, instead of waiting without limit.
+ */
+export class SpeechQueueFullError extends EarshotError {
+  readonly kind = 'queue_full' as const;
+  constructor(
+    readonly provider: string,
+    readonly workers: number,
+    readonly maxQueue: number,
+  ) {
+    super(
+      `${provider}: all ${workers} recognizers are busy and ${maxQueue} transcriptions already wait; run fewer sessions at once (--concurrency) or raise the pool (stt option pool_queue)`,
+    );
+    this.name = 'SpeechQueueFullError';
+  }
+}

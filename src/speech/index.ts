@@ -20,7 +20,10 @@ export type {
 export { DEFAULT_PADDING_SECS, STT_SAMPLE_RATE } from './stt/types.js';
 export { STT_PROVIDERS, createStt, parseSttSpec } from './stt/table.js';
 export type { CreateSttOptions, SttSpec } from './stt/table.js';
-export { SphinxStt } from './stt/sphinx.js';
+export { SPHINX_MODES, SphinxStt } from './stt/sphinx.js';
+export type { SphinxMode } from './stt/sphinx.js';
+export { WorkerPool } from './stt/pool.js';
+export type { PoolOptions, PoolStats, PoolWorker } from './stt/pool.js';
 export { resolveSphinx } from './stt/sphinx-config.js';
 export type { SphinxConfig } from './stt/sphinx-config.js';
 export { DEFAULT_STT_MODEL, TransformersStt, asrLoadPlan, resolveSttModel } from './stt/transformers.js';
@@ -49,5 +52,6 @@ export {
   ModelMissingError,
   SpeechConfigError,
   SpeechProviderError,
+  SpeechQueueFullError,
   UnknownProviderError,
 } from './errors.js';

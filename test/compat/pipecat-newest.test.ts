@@ -139,7 +139,7 @@ describe("Pipecat's newest release corpus", () => {
     for (const f of files) expect(loadRawDocument(f), f).toEqual(pyyaml[f]);
   });
 
-  it('earshot suite --list plans every scenario of every file the manifest names (simulations marked skipped), and -k/-s narrow it', () => {
+  it('earshot suite --list plans every scenario of every file the manifest names (simulations marked), and -k/-s narrow it', () => {
     const m = (inspectFile(MANIFEST) as Extract<ReturnType<typeof inspectFile>, { status: 'loaded' }>).loaded as Manifest;
     const expected = [...new Set(expandManifest(m).entries.flatMap((e) => e.scenarios.map((s) => s.id)))].sort();
     expect(expected).toHaveLength(58); // 49 scripted and 9 simulations named by the manifest
@@ -152,7 +152,7 @@ describe("Pipecat's newest release corpus", () => {
     expect([...new Set(all.map((l) => l[1]))].sort()).toEqual(expected);
     const simulations = new Set(list('-k', 'simulation').map((l) => l[1]));
     expect(simulations.size).toBe(9);
-    expect(new Set(all.filter((l) => l[4] === '(simulation: skipped)').map((l) => l[1]))).toEqual(simulations);
+    expect(new Set(all.filter((l) => l[4] === '(simulation)').map((l) => l[1]))).toEqual(simulations);
     expect(new Set(list('-k', 'script').map((l) => l[1])).size).toBe(49);
     expect([...new Set(list('-s', 'voicemail_detection').map((l) => l[1]))]).toHaveLength(8);
   });

@@ -127,7 +127,7 @@ describe('earshot bench', () => {
       ['capitals/france', 2, 2],
     ]);
     expect(run.stdout).toMatch(/bench: capitals\/germany × 2[\s\S]*bench: capitals\/france × 2/);
-    expect(run.stderr).toContain('capitals/caller: skipped: simulations (persona:) cannot run yet');
+    expect(run.stderr).toContain('capitals/caller: skipped: a simulation is not benched');
     expect(run.stderr).toMatch(/\[4\/4\]  passed.*capitals\/france/);
   });
 

@@ -2,7 +2,9 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLlmServer, type LlmServer } from '../support/llm-server.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
+import { capitalCallerLlm } from '../support/sim-llm.js';
 import { earshot, readResults } from '../suite/cli.testutil.js';
 
 /**
@@ -17,25 +19,28 @@ const here = (p: string): string => join(ROOT, 'test', 'e2e', 'lists', p);
 const outDir = (): string => mkdtempSync(join(tmpdir(), 'earshot-lists-'));
 
 let bot: RefbotProcess;
+let llm: LlmServer;
 beforeAll(async () => {
-  bot = await startRefbotProcess(['-q']);
+  [bot, llm] = await Promise.all([startRefbotProcess(['-q']), startLlmServer(capitalCallerLlm())]);
 });
 afterAll(async () => {
-  await bot?.stop();
+  await Promise.all([bot?.stop(), llm?.close()]);
 });
 
 describe('earshot run on a file holding several scenarios', () => {
-  it('runs every scenario of the list, named <file name>/<scenario name>, each with its own artifacts; the simulation is skipped', async () => {
+  it('runs every scenario of the list, named <file name>/<scenario name>, each with its own artifacts; the simulation its runs: times', async () => {
     const out = outDir();
-    const run = await earshot(['run', here('capitals.yaml'), '--url', bot.url, '--out', out, '--reporter', 'list,junit']).done;
-    expect(run.code).toBe(0);
+    const llmFlags = ['--simulator', `openai:persona@${llm.url}`, '--judge', `openai:judge@${llm.url}`];
+    const run = await earshot(['run', here('capitals.yaml'), '--url', bot.url, ...llmFlags, '--out', out, '--reporter', 'list,junit']).done;
+    expect(run.code, run.stderr).toBe(0);
     const results = readResults(out);
-    expect(results.map((r) => [r.name, r.status])).toEqual([
-      ['capitals/germany', 'passed'],
-      ['capitals/france', 'passed'],
-      ['capitals/caller', 'skipped'],
+    expect(results.map((r) => [r.name, r.status, r.run?.repeat_index])).toEqual([
+      ['capitals/germany', 'passed', undefined],
+      ['capitals/france', 'passed', undefined],
+      ['capitals/caller', 'passed', 0],
+      ['capitals/caller', 'passed', 1],
     ]);
-    expect(results[2].error).toMatch(/simulations \(persona:\) cannot run yet/);
+    expect(results[2].simulation).toMatchObject({ ended_by: 'end_call', success: { verdict: 'yes' } });
     expect(results[1].turns[1].expectations[0].text).toContain('Paris');
     // Artifact stems are unique and filesystem-safe: the id's `/` is `__`.
     expect(results.slice(0, 2).map((r) => r.artifacts?.trace)).toEqual(['001-capitals__germany.trace.log', '002-capitals__france.trace.log']);

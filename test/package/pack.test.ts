@@ -26,7 +26,7 @@ const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const run = promisify(execFile);
 
 /** Exactly the runtime names `import … from 'earshot'` offers: the semver surface. A change here is a release note. */
-const PUBLIC_VALUES = ['EarshotError', 'REPORTERS', 'applyConditions', 'exitCodeOf', 'formatDiagnostic', 'loadScenarios', 'mergeRuns', 'runScenarios', 'runSuite', 'startRefbot', 'validatePaths'];
+const PUBLIC_VALUES = ['EarshotError', 'REPORTERS', 'applyConditions', 'exitCodeOf', 'formatDiagnostic', 'loadRunnables', 'loadScenarios', 'mergeRuns', 'runScenarios', 'runSimulation', 'runSuite', 'startRefbot', 'validatePaths'];
 
 interface PackedFile {
   path: string;

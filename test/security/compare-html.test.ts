@@ -1,11 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { around, resultsDir, v2vRuns } from '../../src/tools/compare/compare.testutil.js';
-import { launchChromium, watchPage, type PageWatch } from '../support/chromium.js';
+import { openInChromium, type PageWatch } from '../support/chromium.js';
 import { earshot, type CliRun } from '../suite/cli.testutil.js';
 
 /**
@@ -26,11 +25,7 @@ beforeAll(async () => {
   const next = resultsDir([...v2vRuns(around(1400, 6), { name: NAME }), ...v2vRuns(around(805, 6), { name: 'steady', file: '/repo/steady.yaml' })]);
   const html = join(mkdtempSync(join(tmpdir(), 'earshot-compare-html-')), 'compare.html');
   run = await earshot(['compare', base, next, '--reporter', `html=${html}`]).done;
-  browser = await launchChromium();
-  page = await browser.newPage();
-  watch = watchPage(page);
-  await page.goto(pathToFileURL(html).href);
-  await page.waitForSelector('table tr');
+  ({ browser, page, watch } = await openInChromium(html, 'table tr'));
 }, 60_000);
 
 afterAll(async () => {

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../src/results/index.js';
+import { startLlmServer, type LlmServer } from '../support/llm-server.js';
+import { capitalCallerLlm } from '../support/sim-llm.js';
 import { earshot, FIXTURES, livePids, readResults, type CliRun } from './cli.testutil.js';
 
 /**
@@ -12,7 +14,16 @@ import { earshot, FIXTURES, livePids, readResults, type CliRun } from './cli.tes
  * --scenarios-dir, -a) mean what they mean there.
  */
 const tmp = mkdtempSync(join(tmpdir(), 'earshot-lists-suite-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+/** Plays the simulation's caller and judges it (--simulator, --judge): the file names a cloud model. */
+let llm: LlmServer;
+beforeAll(async () => {
+  llm = await startLlmServer(capitalCallerLlm());
+});
+afterAll(async () => {
+  await llm?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+const llmFlags = (): string[] => ['--simulator', `openai:persona@${llm.url}`, '--judge', `openai:judge@${llm.url}`];
 
 const MANIFEST = join(FIXTURES, 'lists.yaml');
 const PYTHON = ['--python', process.execPath];
@@ -29,34 +40,33 @@ describe('a manifest entry naming a file runs every scenario in it', () => {
   let results: ScenarioResult[];
 
   beforeAll(async () => {
-    run = await earshot(['suite', MANIFEST, ...PYTHON, '--out', out, '--reporter', 'dot,junit'], { EARSHOT_TEST_PID_DIR: pids }).done;
+    run = await earshot(['suite', MANIFEST, ...PYTHON, ...llmFlags(), '--out', out, '--reporter', 'dot,junit'], { EARSHOT_TEST_PID_DIR: pids }).done;
     results = readResults(out);
   }, 120_000);
 
   it('runs both scripted scenarios of the file against a bot each, under each entry label, and passes', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    const ran = results.filter((r) => r.status !== 'skipped').map((r) => `${r.run?.bot} ${r.name} ${r.status}`);
+    const ran = results.filter((r) => r.simulation === undefined).map((r) => `${r.run?.bot} ${r.name} ${r.status}`);
     expect(ran.sort()).toEqual([
       'good.mjs capitals/france passed',
       'good.mjs capitals/germany passed',
       'good/with-body capitals/france passed',
       'good/with-body capitals/germany passed',
     ]);
-    expect(new Set(results.map((r) => r.run?.url).filter(Boolean)).size).toBe(4);
+    expect(new Set(results.map((r) => r.run?.url).filter(Boolean)).size).toBe(8);
     expect(livePids(pids)).toEqual([]);
   });
 
-  it('lists each simulation of the file as skipped, with the reason, once per its own runs:, starting no bot', () => {
-    const skipped = results.filter((r) => r.status === 'skipped');
-    expect(skipped.map((r) => `${r.run?.bot} ${r.name} #${r.run?.repeat_index}`).sort()).toEqual([
-      'good.mjs capitals/caller #0',
-      'good.mjs capitals/caller #1',
-      'good/with-body capitals/caller #0',
-      'good/with-body capitals/caller #1',
+  it('runs each simulation of the file once per its own runs:, each against a bot of its own', () => {
+    const sims = results.filter((r) => r.simulation !== undefined);
+    expect(sims.map((r) => `${r.run?.bot} ${r.name} #${r.run?.repeat_index} ${r.status}`).sort()).toEqual([
+      'good.mjs capitals/caller #0 passed',
+      'good.mjs capitals/caller #1 passed',
+      'good/with-body capitals/caller #0 passed',
+      'good/with-body capitals/caller #1 passed',
     ]);
-    expect(skipped.every((r) => /simulations \(persona:\) cannot run yet.*No bot was started/.test(r.error ?? ''))).toBe(true);
-    expect(skipped.every((r) => r.run?.url === undefined && r.artifacts === undefined)).toBe(true);
+    expect(sims.every((r) => r.simulation?.ended_by === 'end_call' && r.artifacts?.bot_log !== undefined)).toBe(true);
   });
 
   it("passes an entry's inline runner_body to its bot as a file, and keeps each label's artifacts apart", () => {
@@ -82,7 +92,7 @@ describe("pipecat eval suite's filters and flags on earshot suite", () => {
       'good/with-body capitals/germany',
       'good/with-body capitals/france',
     ]);
-    expect((await list('-k', 'simulation')).every((l) => l.includes('capitals/caller') && l.endsWith('(simulation: skipped)'))).toBe(true);
+    expect((await list('-k', 'simulation')).every((l) => l.includes('capitals/caller') && l.endsWith('(simulation)'))).toBe(true);
     const bad = await earshot(['suite', MANIFEST, '--list', '-k', 'scripted']).done;
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/-k, --kind <kind>' argument 'scripted' is invalid\. expected script or simulation/);
@@ -114,9 +124,9 @@ describe("pipecat eval suite's filters and flags on earshot suite", () => {
 
   it('-n names the run folder under --runs-dir (or the manifest’s runs_dir); --out with them is a usage error', async () => {
     const base = join(tmp, 'runs');
-    const run = await earshot(['suite', MANIFEST, ...PYTHON, '-k', 'simulation', '--runs-dir', base, '-n', 'nightly', '--reporter', 'dot']).done;
-    expect(run.code).toBe(0);
-    expect(readResults(join(base, 'nightly')).map((r) => r.status)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
+    const run = await earshot(['suite', MANIFEST, ...PYTHON, ...llmFlags(), '-k', 'simulation', '-p', 'with-body', '--runs-dir', base, '-n', 'nightly', '--reporter', 'dot']).done;
+    expect(run.code, run.stderr).toBe(0);
+    expect(readResults(join(base, 'nightly')).map((r) => r.status)).toEqual(['passed', 'passed']);
     const both = await earshot(['suite', MANIFEST, '-n', 'x', '--out', join(tmp, 'x')]).done;
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/--out names the output folder itself; give it, or -n\/--runs-dir/);

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /**
@@ -48,4 +49,25 @@ export function watchPage(page: Page): PageWatch {
   });
   page.on('request', (r) => watch.requests.push(r.url()));
   return watch;
+}
+
+/** A page of a file earshot wrote, open in a fresh headless Chromium, watched from before it loads. */
+export interface OpenedFile {
+  browser: Browser;
+  page: Page;
+  watch: PageWatch;
+}
+
+/**
+ * Opens `file` (a local HTML file) and waits until `readySelector` is drawn, so a
+ * test starts on a rendered page. The default viewport is the report's desktop
+ * width; the caller closes `browser`.
+ */
+export async function openInChromium(file: string, readySelector: string, viewport = { width: 1280, height: 900 }): Promise<OpenedFile> {
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport });
+  const watch = watchPage(page);
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForSelector(readySelector);
+  return { browser, page, watch };
 }

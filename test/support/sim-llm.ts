@@ -148,3 +148,18 @@ function judgeReply(rules: JudgeRules, view: RunView): ScriptedReply {
 function bad(message: string): ScriptedReply {
   return { status: 400, body: { error: { message: `sim-llm: ${message}`, type: 'invalid_request_error' } } };
 }
+
+/**
+ * The stand-in for the `capitals/caller` simulations of test/e2e/lists and
+ * test/suite/fixtures/lists: the traveller asks for Japan's capital, hangs up
+ * once the bot says Tokyo; the judge's goal holds when a reply said Tokyo.
+ */
+export function capitalCallerLlm(): Responder {
+  return simLlm({
+    persona: [
+      { when: (v) => v.lastBot.includes('tokyo'), say: 'Thank you, goodbye!', endCall: { success: true, reason: 'Tokyo is the capital.' } },
+      { when: () => true, say: 'What is the capital of Japan?' },
+    ],
+    judge: { goal: (v) => (v.replies.some((r) => /tokyo/i.test(r)) ? 'yes' : 'no') },
+  });
+}

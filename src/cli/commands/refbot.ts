@@ -10,6 +10,8 @@ interface RefbotFlags {
   wire: CodecName;
   responseDelayMs: number;
   sentenceGapMs: number;
+  light?: boolean;
+  lightReplyOffsetMs: number;
   rtvi: boolean;
   reportLevel?: FunctionCallReportLevel;
   vadEvents?: boolean;
@@ -75,6 +77,8 @@ export const refbotCommand: CliCommand = {
       .option('--yield-to-backchannel', 'stop talking for any speech over a reply, a murmur included (the default)')
       .option('--no-yield-to-backchannel', "hold the floor through a caller's short murmur (\"right\", \"mm-hmm\": speech over a reply that ends within 1 s); by default any speech over a reply barges in")
       .option('--inband-dtmf', "also hear keypad keys as tones in the caller's audio (a Goertzel receiver), as a telephony bot does")
+      .option('--light', 'light mode for load tests: no VAD, STT or brain; the energy gate ends a turn and one canned reply answers it at a known offset (exact truth)')
+      .option('--light-reply-offset-ms <ms>', "light mode: the reply's first audible sample this long after the end of the user's voiced speech", milliseconds, 800)
       .option('-q, --quiet', 'no diagnostics on stderr')
       .action(async (flags: RefbotFlags) => {
         const faults = flags.fault ?? [];
@@ -97,6 +101,7 @@ export const refbotCommand: CliCommand = {
           inbandDtmf: flags.inbandDtmf === true,
           yieldToBackchannel: flags.yieldToBackchannel !== false,
           ...(flags.pausePatienceMs !== undefined ? { vad: { minSilenceMs: flags.pausePatienceMs } } : {}),
+          ...(flags.light ? { light: { replyOffsetMs: flags.lightReplyOffsetMs } } : {}),
           log,
         });
         let signalled = false;

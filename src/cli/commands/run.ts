@@ -5,10 +5,10 @@ import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js
 import { exitCodeOf } from '../../results/index.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt } from '../options.js';
-import { addBotFlags, addTrustFlags, sessionSettings, type BotFlags, type TrustFlags } from '../session-flags.js';
+import { addBotFlags, addSimulationFlags, addTrustFlags, filterOf, sessionSettings, type BotFlags, type SimulationFlags, type TrustFlags } from '../session-flags.js';
 import { abortOnSignals } from '../signals.js';
 
-interface RunFlags extends AudioFlags, BotFlags, TrustFlags {
+interface RunFlags extends AudioFlags, BotFlags, TrustFlags, SimulationFlags {
   strict?: boolean;
   /** `--judge` (registered by the session flags, when they offer it). */
   judge?: string;
@@ -17,12 +17,12 @@ interface RunFlags extends AudioFlags, BotFlags, TrustFlags {
   stopBot?: boolean;
   triggerDisconnect?: boolean;
   verbose?: boolean;
-  repeat: number;
+  repeat?: number;
 }
 
 /**
- * `earshot run <scenarios...> --url ws://...`: every scenario of every file; exit 0 when all pass
- * (a simulation is reported skipped), 1 when any fails, 3 when none failed but some verdict was
+ * `earshot run <scenarios...> --url ws://...`: every scenario and simulation of every file; exit 0
+ * when all pass (a simulation: every one of its runs), 1 when any fails, 3 when none failed but some verdict was
  * inconclusive, 2 for usage errors (`--strict`: any warning).
  */
 export const runCommand: CliCommand = {
@@ -38,9 +38,10 @@ export const runCommand: CliCommand = {
       .option('--stop-bot', 'ask the bot to shut down after each scenario (eval-cancel; RTVI disconnect-bot on protobuf)')
       .option('--trigger-disconnect', "fire the bot's on_client_disconnected handler when each scenario ends")
       .option('--strict', 'treat every warning of the files as an error (exit 2 before anything runs)')
-      .option('-r, --repeat <n>', 'run every scenario n times (pass rates with Wilson intervals at the end)', positiveInt, 1)
+      .option('-r, --repeat <n>', "run every scenario n times (pass rates with Wilson intervals at the end; replaces each simulation's runs:)", positiveInt)
       .option('-v, --verbose', 'print the debug trace as it happens');
     addTrustFlags(command);
+    addSimulationFlags(command);
     addAudioFlags(command).action(async (paths: string[], flags: RunFlags) => {
       parseBotUrl(flags.url);
       if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
@@ -56,6 +57,8 @@ export const runCommand: CliCommand = {
           allowCode: flags.allowCode,
           strict: flags.strict === true,
           ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
+          ...(flags.simulator !== undefined ? { simulator: flags.simulator } : {}),
+          ...(filterOf(flags) ? { filter: filterOf(flags) } : {}),
           stopBot: flags.stopBot,
           triggerDisconnect: flags.triggerDisconnect,
           repeat: flags.repeat,

@@ -18,10 +18,10 @@ import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js
 import { exitCodeOf } from '../../results/index.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt, secondsToMs } from '../options.js';
-import { addTrustFlags, addWireFlags, wireSettings, type TrustFlags, type WireFlags } from '../session-flags.js';
+import { addSimulationFlags, addTrustFlags, addWireFlags, filterOf, wireSettings, type SimulationFlags, type TrustFlags, type WireFlags } from '../session-flags.js';
 import { abortOnSignals } from '../signals.js';
 
-interface SuiteFlags extends AudioFlags, TrustFlags, WireFlags {
+interface SuiteFlags extends AudioFlags, TrustFlags, WireFlags, SimulationFlags {
   pattern?: string;
   scenario?: string;
   kind?: ScenarioKind;
@@ -94,6 +94,7 @@ export const suiteCommand: CliCommand = {
       .option('-v, --verbose', 'print every run’s debug trace as it happens, prefixed with bot and scenario');
     addWireFlags(command);
     addTrustFlags(command);
+    addSimulationFlags(command);
     addAudioFlags(command).action(async (manifestPath: string, flags: SuiteFlags) => {
       if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
       if (flags.audio && flags.record === false) throw new UsageError('-a/--audio records audio; it cannot go with --no-record');
@@ -106,6 +107,8 @@ export const suiteCommand: CliCommand = {
         scenariosDir: flags.scenariosDir,
         strict: flags.strict === true,
         ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
+        ...(flags.simulator !== undefined ? { simulator: flags.simulator } : {}),
+        ...(filterOf(flags) ? { filter: filterOf(flags) } : {}),
         concurrency: flags.concurrency,
         repeat: flags.repeat,
         shard,
@@ -139,8 +142,7 @@ export const suiteCommand: CliCommand = {
         const cwd = process.cwd();
         for (const line of warningLines(plan.warnings, cwd)) process.stderr.write(`${line}\n`);
         // A dry run: what would refuse the run is said, but the plan is listed either way.
-        const scripted = plan.runs.flatMap((r) => (r.loaded.kind === 'script' ? [r.loaded] : []));
-        const refused = unrunnableLines(scripted, replacedBlocks(options), cwd);
+        const refused = unrunnableLines([...new Set(plan.runs.map((r) => r.loaded))], replacedBlocks(options), cwd);
         if (refused.length) process.stderr.write(`a run would refuse to start (cannot run in Node):\n${refused.join('\n')}\n`);
         process.stdout.write(`${describePlan(plan).join('\n')}\n`);
         return;

@@ -2,33 +2,53 @@ import type { Command } from 'commander';
 import { Redactor } from '../../core/redact.js';
 import { UsageError } from '../../core/errors.js';
 import { displayPath, formatDiagnostic, validatePaths, type Diagnostic, type FileValidation } from '../../scenario/index.js';
+import { matchesFilter, type RunnableFilter } from '../../runner/index.js';
+import type { ScenarioSeverity } from '../../scenario/index.js';
 import type { CliCommand } from '../command.js';
+import { addFilterFlags, filterOf } from '../session-flags.js';
 
 interface ValidateFlags {
   json?: boolean;
   allowOutsideRoot?: boolean;
   strict?: boolean;
+  category?: string[];
+  severity?: ScenarioSeverity[];
 }
 
 /** `earshot validate <files-or-dirs...>`: exit 0 when every file is valid, 1 when any is invalid, 2 on usage errors. */
 export const validateCommand: CliCommand = {
   name: 'validate',
   register(program: Command): void {
-    program
+    const command = program
       .command('validate')
       .description('Check scenario files, simulations and suite manifests (folders are searched for *.yaml / *.yml)')
       .argument('<paths...>', 'files or folders')
       .option('--json', 'print one JSON array: an object per scenario (normalized: includes resolved, defaults filled in), per manifest and per other file')
       .option('--allow-outside-root', 'let !include, image: and audio: reach outside the scenario root')
-      .option('--strict', 'treat every warning as an error')
-      .action((paths: string[], flags: ValidateFlags) => {
-        const results = validatePaths(paths, { allowOutsideRoot: flags.allowOutsideRoot === true, strict: flags.strict === true });
-        if (results.length === 0) throw new UsageError(`no .yaml or .yml files found in ${paths.join(', ')}`);
-        process.stdout.write(flags.json ? jsonReport(results) : humanReport(results, process.cwd()));
-        process.exitCode = results.some((r) => r.status === 'invalid') ? 1 : 0;
-      });
+      .option('--strict', 'treat every warning as an error');
+    addFilterFlags(command).action((paths: string[], flags: ValidateFlags) => {
+      const all = validatePaths(paths, { allowOutsideRoot: flags.allowOutsideRoot === true, strict: flags.strict === true });
+      if (all.length === 0) throw new UsageError(`no .yaml or .yml files found in ${paths.join(', ')}`);
+      const filter = filterOf(flags);
+      const results = filter ? selected(all, filter) : all;
+      process.stdout.write(flags.json ? jsonReport(results) : humanReport(results, process.cwd()));
+      process.exitCode = results.some((r) => r.status === 'invalid') ? 1 : 0;
+    });
   },
 };
+
+/**
+ * `--category` / `--severity`: a scenario file's scenarios that match (one
+ * that did not load is kept, its errors are the point), and the files left
+ * with none dropped; manifests and fragments stay.
+ */
+function selected(results: FileValidation[], filter: RunnableFilter): FileValidation[] {
+  return results.flatMap((r) => {
+    if (r.kind !== 'scenarios' || r.scenarios.length === 0) return [r];
+    const kept = r.scenarios.filter((s) => !s.loaded || matchesFilter(s.loaded, filter));
+    return kept.length ? [{ ...r, scenarios: kept }] : [];
+  });
+}
 
 /** Counts for the last line: scenarios (and manifests) valid or invalid, and the fragments skipped. */
 function counts(results: FileValidation[]): string {

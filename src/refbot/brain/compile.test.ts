@@ -84,6 +84,16 @@ rules:
     expect(say(yaml, 'I go to the big apple', 'go to Peru, then York', 'go to new york')).toEqual(['Off to New York.', 'Off to Peru.', 'Off to New York.']);
   });
 
+  it('a bare-string when: $vocab captures its slot, as in all:', () => {
+    const yaml = `${MINIMAL}vocab:
+  dish: { Pizza: [pizza, pie], Pasta: [pasta, spaghetti] }
+rules:
+  - when: $dish
+    reply: One {{dish}} coming up.
+`;
+    expect(say(yaml, 'a pie please', 'some spaghetti', 'soup')).toEqual(['One Pizza coming up.', 'One Pasta coming up.', 'Pardon?']);
+  });
+
   it('regex named groups capture slots; filters format them', () => {
     const yaml = `${MINIMAL}rules:
   - when: { regex: "call me (?<nick>[a-z]+)" }

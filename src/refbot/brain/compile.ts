@@ -194,7 +194,11 @@ class Compiler {
   }
 
   private condition(v: Located): Condition {
-    if (this.y.isScalar(v)) return { all: [this.term(v)], any: [], none: [], regex: null, captures: [] };
+    // A bare string is one `all:` term: a lone `$vocab` captures its slot as it does there.
+    if (this.y.isScalar(v)) {
+      const term = this.term(v);
+      return { all: [term], any: [], none: [], regex: null, captures: vocabCaptures([term]) };
+    }
     const c = this.y.map(v, ['all', 'any', 'none', 'regex']);
     if (c.size === 0) this.y.fail(v, 'a condition needs at least one of all, any, none, regex');
     const terms = (key: string): Term[] => {
@@ -202,7 +206,7 @@ class Compiler {
       return at ? this.y.seqOrOne(at).map((t) => this.term(t)) : [];
     };
     const all = terms('all');
-    const captures = all.flatMap((t) => (t.alternatives.length === 1 && t.alternatives[0].kind === 'vocab' ? [t.alternatives[0].name] : []));
+    const captures = vocabCaptures(all);
     let regex: RegExp | null = null;
     const regexAt = c.get('regex');
     if (regexAt) {
@@ -323,4 +327,9 @@ class Compiler {
     }
     return { key, ...this.responder(o, []), collect };
   }
+}
+
+/** The slots `all:` terms capture: each that is exactly one `$vocab` (an alternative of several says nothing certain). */
+function vocabCaptures(all: readonly Term[]): string[] {
+  return all.flatMap((t) => (t.alternatives.length === 1 && t.alternatives[0].kind === 'vocab' ? [t.alternatives[0].name] : []));
 }

@@ -3,12 +3,18 @@
  * connection keeps its own recurrent state) and one PocketSphinx recognizer.
  * Both load on first use: a text-only bot loads neither.
  *
- * The recognizer runs one process per utterance. A long-running PocketSphinx
- * keeps adapting its cepstral normalization to what it heard before, so the
- * same question could be transcribed differently depending on the
- * conversation so far (and a fresh process heard its first question badly); a
- * reference bot must hear the same audio the same way every time, which is
- * worth the ~0.3 s model load per turn.
+ * The recognizer is speech's pool of long-lived `pocketsphinx_batch`
+ * processes (no model load per turn; the first starts at `warm()`). It used to
+ * be one process per utterance because a long-running
+ * `pocketsphinx_continuous` keeps adapting its cepstral normalization to what
+ * it heard before, so the same question could be transcribed differently
+ * depending on the conversation so far. The batch decoder normalises each
+ * utterance by its own mean (speech/stt/sphinx-batch.ts), so a reference bot
+ * still hears the same audio the same way every time, without paying ~0.3 s
+ * of model loading per turn. Streaming recognition (decoding while the user
+ * still speaks) is not used: PocketSphinx can only stream with live CMN, which
+ * is exactly the history dependence above; decoding a finished 2–3 s question
+ * takes a few hundred milliseconds once the model is loaded.
  */
 import { SileroVad } from '../../audio/index.js';
 import { createStt, type SttProvider } from '../../speech/index.js';
@@ -31,14 +37,14 @@ export class SpeechModels {
   }
 
   stt(): Promise<SttProvider> {
-    this.recognizer ??= createStt({ provider: 'sphinx', padding_secs: STT_PADDING_SECS, options: { persistent: false } });
+    this.recognizer ??= createStt({ provider: 'sphinx', padding_secs: STT_PADDING_SECS, options: { mode: 'pool' } });
     return this.recognizer;
   }
 
   /**
-   * Runs the recognizer once on a moment of silence, so the model files are in
-   * the page cache before the first utterance. Failures show up on the first
-   * real transcription instead.
+   * Runs the recognizer once on a moment of silence, so a pooled process has
+   * loaded its model before the first utterance. Failures show up on the
+   * first real transcription instead.
    */
   warm(): void {
     if (this.warmed) return;

@@ -1,3 +1,5 @@
+import { SIMULATION_JS } from './client-simulation.js';
+
 /**
  * The report's script, inlined into report.html. Plain ES2017 for the browser: it
  * parses the JSON data island and builds every node with createElement and
@@ -45,12 +47,8 @@ export const CLIENT_JS = String.raw`(function () {
     var s = Math.round(ms / 1000);
     return Math.floor(s / 60) + 'm ' + String(s % 60).padStart(2, '0') + 's';
   }
-  function pct(rate) {
-    return typeof rate === 'number' ? Math.round(rate * 100) + '%' : '–';
-  }
-  function badge(status) {
-    return el('span', { class: 'badge ' + status, text: status.replace('_', ' ') });
-  }
+  function pct(rate) { return typeof rate === 'number' ? Math.round(rate * 100) + '%' : '–'; }
+  function badge(status) { return el('span', { class: 'badge ' + status, text: status.replace('_', ' ') }); }
   function runLabel(r) {
     var parts = [];
     if (r.repeat_index !== undefined) parts.push('#' + (r.repeat_index + 1));
@@ -64,6 +62,7 @@ export const CLIENT_JS = String.raw`(function () {
     if (i.audio !== undefined) return 'audio ' + i.audio;
     return '(listening)';
   }
+${SIMULATION_JS}
   function failureText(f) {
     var where = f.turn_index === null ? '' : ' turn ' + (f.turn_index + 1) + (f.expectation_index === null ? '' : '.' + (f.expectation_index + 1));
     return f.kind + where + (f.event ? ' ' + f.event : '') + ': ' + f.reason;
@@ -237,6 +236,7 @@ export const CLIENT_JS = String.raw`(function () {
     ].concat(r.links.map(function (l) { return [' · ', el('a', { href: l.href, text: l.label })]; }).reduce(function (a, b) { return a.concat(b); }, []))));
     if (r.error) body.push(el('p', { class: 'failure', text: 'error: ' + r.error }));
     if (general.length) body.push(el('ul', { class: 'failures' }, general.map(function (f) { return el('li', { class: 'failure', text: failureText(f) }); })));
+    if (r.simulation) body.push(simulationView(r.simulation));
     body.push(timeline(r));
     body.push(el('h3', { text: 'Turns' }));
     body.push(el('table', { class: 'turns' }, [

@@ -12,6 +12,7 @@ import {
   type Outcome,
   type RunSummary,
   type ScenarioResult,
+  type SimulationResult,
   type TurnResult,
 } from '../../results/index.js';
 import { parseWav } from '../../audio/wav.js';
@@ -58,6 +59,8 @@ export interface ReportResult {
   links: Array<{ label: string; href: string }>;
   /** Right end of the timeline, ms since session start. */
   timeline_end_ms: number;
+  /** A simulated call: its conversation, end and scores, shown as a conversation. */
+  simulation?: SimulationResult;
 }
 
 export interface ReportLimits {
@@ -113,6 +116,7 @@ export function buildReportModel(
     if (r.run?.repeat_index !== undefined) out.repeat_index = r.run.repeat_index;
     if (r.run?.attempt !== undefined) out.attempt = r.run.attempt;
     if (r.error !== undefined) out.error = r.error;
+    if (r.simulation !== undefined) out.simulation = r.simulation;
     if (raw.artifacts?.recording) out.recording = recordingOf(raw, options, limits.waveformBuckets);
     for (const [label, path] of [['trace', raw.artifacts?.trace], ['bot log', raw.artifacts?.bot_log]] as const) {
       if (path) out.links.push({ label, href: linkTo(path, options) });

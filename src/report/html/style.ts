@@ -53,5 +53,10 @@ svg .playhead { stroke: var(--head); stroke-width: 2; pointer-events: none; }
 .player audio { width: min(40rem, 100%); }
 .readout { font-variant-numeric: tabular-nums; color: var(--dim); }
 details.events table td { font-size: 12px; overflow-wrap: anywhere; }
+.simulation ol.conversation { list-style: none; padding: 0; margin: .4rem 0; }
+.simulation ol.conversation li { margin: 0 0 .3rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+.simulation .at { display: inline-block; min-width: 5rem; color: var(--dim); font-variant-numeric: tabular-nums; }
+.simulation .call, .simulation .hangup { color: var(--dim); } .simulation .hangup b { color: var(--head); }
+ul.signals, ul.verdicts { list-style: none; padding: 0; margin: 0; } ul.signals li { margin: 0 0 .3rem; }
 [hidden] { display: none !important; }
 `;

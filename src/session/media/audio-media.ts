@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { errorMessage } from '../../core/errors.js';
 import { audibleBounds, CallRecorder, type Pacer, type SileroVad } from '../../audio/index.js';
-import type { AudioItem, ClientConnection } from '../../protocol/index.js';
+import type { AudioItem, ClientConnection, SocketOpener } from '../../protocol/index.js';
+import { ThreadPacer } from '../../pacing/index.js';
 import type { Runnable } from '../../scenario/index.js';
 import type { SttProvider, TtsProvider } from '../../speech/index.js';
 import type { UserUtterance } from '../driver.js';
@@ -16,7 +17,7 @@ import { BACKCHANNEL_STREAM, type CallerChannel } from './channel.js';
 /** What one run's media gets from the engine (shared, process-wide pieces are behind functions so they load lazily). */
 export interface AudioMediaDeps {
   scenario: Runnable;
-  pacer: Pacer;
+  pacer: Pacer | ThreadPacer;
   /** The user speaks (user modality audio). */
   userAudio: boolean;
   /** The bot speaks and is captured (judge modality audio). */
@@ -115,6 +116,12 @@ export class AudioMedia implements SessionMedia {
     if (d.userAudio) {
       this.mic = new Microphone({ pacer: d.pacer, sampleRate: d.sendRate, t0Ms: ctx.t0Ms, recorder: this.recorder, label: d.scenario.name, signal: ctx.signal });
     }
+  }
+
+  /** A microphone on the pacer thread needs its connection opened there. */
+  get openSocket(): SocketOpener | undefined {
+    const { pacer, userAudio } = this.deps;
+    return userAudio && pacer instanceof ThreadPacer ? pacer.openSocket : undefined;
   }
 
   async start(connection: ClientConnection): Promise<void> {

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { monotonicClock } from '../../core/clock.js';
-import { rms, sineWave, writeWav } from '../../audio/index.js';
+import { Pacer, rms, sineWave, writeWav } from '../../audio/index.js';
+import { ThreadPacer } from '../../pacing/index.js';
 import { connect } from '../../protocol/index.js';
 import { startServer } from '../../protocol/loopback.testutil.js';
 import type { EarshotEvent } from '../../results/events.js';
@@ -47,9 +48,22 @@ turns:
     expect: [{ event: response }]
 `, 'text.yaml');
     expect(engine.media(text, {})).toBeNull();
-    expect(engine.media(await files.load(TYPED_SPOKEN), {})).not.toBeNull();
+    const typedSpoken = engine.media(await files.load(TYPED_SPOKEN), {});
+    expect(typedSpoken).not.toBeNull();
+    // The user types here: the session connects on this thread, and no pacer thread is started (cold start).
+    expect(typedSpoken!.openSocket).toBeUndefined();
+    expect(engine.pacer).toBeInstanceOf(ThreadPacer);
+    expect((engine.pacer as ThreadPacer).started).toBe(false);
     await engine.close();
     await engine.close();
+  });
+
+  it('keeps the in-thread pacer on an injected clock (manual-time tests), the pacer thread on the real one', async () => {
+    const manual = new AudioEngine({ clock: { now: () => 0 } });
+    expect(manual.pacer).toBeInstanceOf(Pacer);
+    const real = new AudioEngine({ clock: monotonicClock });
+    expect(real.pacer).toBeInstanceOf(ThreadPacer);
+    await Promise.all([manual.close(), real.close()]);
   });
 
   it("a Python factory: for a speech service the run needs is refused, located; --tts/--stt replace it", async () => {
@@ -142,7 +156,9 @@ turns: []
     const spoken = new Promise<[number, number]>((resolve) => (voiced = resolve));
     await media.prepare({ ...ctx, markUserSpeech: (start, end) => voiced([start, end]) });
     const server = await startServer('pipecat-eval');
-    const conn = await connect(server.server.url(), { codec: 'pipecat-eval' });
+    // The engine's microphone runs on the pacer thread, which holds the session's socket: connect as the runtime does.
+    expect(media.openSocket).toBeDefined();
+    const conn = await connect(server.server.url(), { codec: 'pipecat-eval', openSocket: media.openSocket });
     const peer = (await server.nextPeer()).connection;
     try {
       await media.start(conn);

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { monotonicClock, type Clock } from '../../core/clock.js';
 import { Pacer, SileroVad } from '../../audio/index.js';
+import { ThreadPacer } from '../../pacing/index.js';
 import { createStt, createTts, defaultTtsProvider, ModelStore, resolveSphinx, type SttProvider, type SttSpec, type TtsProvider, type TtsSpec } from '../../speech/index.js';
 import { UsageError } from '../../core/errors.js';
 import { formatDiagnostic, unrunnableFactories, type ConditionOverrides, type Runnable } from '../../scenario/index.js';
@@ -39,8 +40,12 @@ export interface AudioEngineOptions {
   noCache?: boolean;
   /** Load `factory:` providers (`--allow-code`). */
   allowCode?: boolean;
-  /** The shared scheduler; default one the engine creates (and closes). */
-  pacer?: Pacer;
+  /**
+   * The shared scheduler; default one the engine creates (and closes): a
+   * `ThreadPacer` on the real clock (it starts its thread on first use), an
+   * in-thread `Pacer` on an injected clock (manual-time tests).
+   */
+  pacer?: Pacer | ThreadPacer;
   clock?: Clock;
   /** Bot audio taken in per turn (default 10 minutes). */
   maxTurnAudioMs?: number;
@@ -52,7 +57,7 @@ export interface AudioEngineOptions {
 }
 
 export class AudioEngine {
-  readonly pacer: Pacer;
+  readonly pacer: Pacer | ThreadPacer;
   private readonly ownsPacer: boolean;
   private readonly ttsOverride?: TtsSpec;
   private readonly sttOverride?: SttSpec;
@@ -69,7 +74,7 @@ export class AudioEngine {
     if (options.stt !== undefined) this.sttOverride = parseSttOverride(options.stt);
     if (options.sttCheck !== undefined) this.sttCheckOverride = parseSttOverride(options.sttCheck, '--stt-check');
     this.ownsPacer = !options.pacer;
-    this.pacer = options.pacer ?? new Pacer({ clock: options.clock ?? monotonicClock });
+    this.pacer = options.pacer ?? (options.clock && options.clock !== monotonicClock ? new Pacer({ clock: options.clock }) : new ThreadPacer());
     this.store = options.modelStore ?? null;
   }
 

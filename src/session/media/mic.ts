@@ -1,4 +1,5 @@
 import type { AudibleBounds, CallRecorder, MicStream, MicStreamStats, Pacer, UtteranceTiming } from '../../audio/index.js';
+import { ThreadPacer, type RemoteStream } from '../../pacing/index.js';
 import type { ClientConnection, WirePayload } from '../../protocol/index.js';
 
 /**
@@ -8,9 +9,14 @@ import type { ClientConnection, WirePayload } from '../../protocol/index.js';
  * AudioRawFrame on protobuf) ahead of its deadline and sent on it. Every
  * frame sent also goes to the recording's user channel at the time it was
  * sent, so the recording holds exactly what the bot was given.
+ *
+ * On a `ThreadPacer` (real runs) the frames are paced and sent on the pacer
+ * thread, on a connection opened there, and reach the recording once that
+ * thread reports them sent; on a `Pacer` (manual-time tests) all of it happens
+ * here, in the tick.
  */
 export interface MicrophoneOptions {
-  pacer: Pacer;
+  pacer: Pacer | ThreadPacer;
   sampleRate: number;
   /** Session start on the pacer's clock: the recorder's timeline is relative to it. */
   t0Ms: number;
@@ -27,7 +33,7 @@ export interface Spoken {
 }
 
 export class Microphone {
-  private stream: MicStream<WirePayload | null> | null = null;
+  private stream: MicStream<WirePayload | null> | RemoteStream | null = null;
 
   constructor(private readonly opts: MicrophoneOptions) {}
 
@@ -39,7 +45,20 @@ export class Microphone {
     if (this.stream) return;
     const { sampleRate, t0Ms } = this.opts;
     let recorder = this.opts.recorder;
-    this.stream = this.opts.pacer.createStream<WirePayload | null>({
+    const record = (samples: Int16Array, rate: number, sentMs: number): void => {
+      try {
+        recorder?.addUser(samples, rate, sentMs - t0Ms);
+      } catch {
+        // A failing recording must not stop the microphone (a throwing sink ends its stream).
+        recorder = null;
+      }
+    };
+    const pacer = this.opts.pacer;
+    if (pacer instanceof ThreadPacer) {
+      this.stream = pacer.openStream(connection, { sampleRate, label: this.opts.label, signal: this.opts.signal, onFrame: (f) => record(f.samples, f.sampleRate, f.sentMs) });
+      return;
+    }
+    this.stream = pacer.createStream<WirePayload | null>({
       sampleRate,
       label: this.opts.label,
       signal: this.opts.signal,
@@ -47,12 +66,7 @@ export class Microphone {
       sink: (frame) => {
         // A closed connection ends the session soon; until then frames are simply not sent.
         if (frame.payload !== null) connection.sendRaw(frame.payload);
-        try {
-          recorder?.addUser(frame.samples, frame.sampleRate, frame.sentMs - t0Ms);
-        } catch {
-          // A failing recording must not stop the microphone (a throwing sink ends its stream).
-          recorder = null;
-        }
+        record(frame.samples, frame.sampleRate, frame.sentMs);
       },
     });
   }

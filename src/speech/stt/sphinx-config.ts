@@ -4,11 +4,16 @@ import { DependencyMissingError } from '../errors.js';
 
 /** Where Debian's PocketSphinx lives, and the arguments every run shares. */
 export const SPHINX_BINARY = 'pocketsphinx_continuous';
+/** The pooled and one-shot recognizer (sphinx-batch.ts says why batch). */
+export const SPHINX_BATCH_BINARY = 'pocketsphinx_batch';
 export const SPHINX_DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 const APT_HINT = 'install it: sudo apt-get install pocketsphinx pocketsphinx-en-us';
 
 export interface SphinxConfig {
+  /** `pocketsphinx_continuous`, for the `stream` mode. */
   binary: string;
+  /** `pocketsphinx_batch`, for the pool and one-shot calls. */
+  batchBinary: string;
   /** `-hmm`, `-lm`, `-dict` */
   hmm: string;
   lm: string;
@@ -16,14 +21,16 @@ export interface SphinxConfig {
 }
 
 /** Locates the program and the en-us model, or says which apt packages are missing. */
-export function resolveSphinx(options: { binary?: string; modelDir?: string } = {}, env: NodeJS.ProcessEnv = process.env): SphinxConfig {
-  const binary = options.binary ?? findOnPath(SPHINX_BINARY, env);
-  if (!binary || !isExecutable(binary)) {
-    throw new DependencyMissingError(`PocketSphinx (${options.binary ?? SPHINX_BINARY})`, APT_HINT);
-  }
+export function resolveSphinx(
+  options: { binary?: string; batchBinary?: string; modelDir?: string } = {},
+  env: NodeJS.ProcessEnv = process.env,
+): SphinxConfig {
+  const binary = findProgram(options.binary, SPHINX_BINARY, env);
+  const batchBinary = findProgram(options.batchBinary, SPHINX_BATCH_BINARY, env);
   const modelDir = options.modelDir ?? SPHINX_DEFAULT_MODEL_DIR;
   const config = {
     binary,
+    batchBinary,
     hmm: join(modelDir, 'en-us'),
     lm: join(modelDir, 'en-us.lm.bin'),
     dict: join(modelDir, 'cmudict-en-us.dict'),
@@ -38,6 +45,21 @@ export function resolveSphinx(options: { binary?: string; modelDir?: string } = 
 
 export function sphinxArgs(config: SphinxConfig, infile: string): string[] {
   return ['-hmm', config.hmm, '-lm', config.lm, '-dict', config.dict, '-infile', infile, '-time', 'yes'];
+}
+
+function findProgram(given: string | undefined, name: string, env: NodeJS.ProcessEnv): string {
+  const path = given ?? findOnPath(name, env);
+  if (!path || !isExecutable(path)) throw new DependencyMissingError(`PocketSphinx (${given ?? name})`, APT_HINT);
+  return path;
+}
+
+/**
+ * `pocketsphinx_batch` reading utterance names from `ctl` (raw 16 kHz files
+ * in `dir`) and writing one `-hypseg` line per utterance to `hypseg`. The
+ * model's feat.params supplies `-cmn batch`; the log goes to stderr.
+ */
+export function sphinxBatchArgs(config: SphinxConfig, dir: string, ctl: string, hypseg: string): string[] {
+  return ['-hmm', config.hmm, '-lm', config.lm, '-dict', config.dict, '-adcin', 'yes', '-cepdir', dir, '-cepext', '.raw', '-ctl', ctl, '-hypseg', hypseg];
 }
 
 function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {

@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SpeechConfigError, SpeechProviderError } from '../errors.js';
-import { encodeWav, type Resample } from '../../audio/index.js';
-import { parseSphinxOutput, type SphinxSegment } from './sphinx-output.js';
-import { resolveSphinx, sphinxArgs, TailBuffer, type SphinxConfig } from './sphinx-config.js';
+import { int16ToBytes, type Resample } from '../../audio/index.js';
+import { resolveSphinx, sphinxBatchArgs, TailBuffer, type SphinxConfig } from './sphinx-config.js';
+import { parseHypseg, SphinxBatchWorker, type BatchResult } from './sphinx-batch.js';
 import { SphinxStream } from './sphinx-stream.js';
+import { WorkerPool } from './pool.js';
 import {
   isEnglish,
   prepareAudio,
@@ -19,23 +20,30 @@ import {
 
 /**
  * CMU PocketSphinx from Debian (`pocketsphinx` + `pocketsphinx-en-us`):
- * offline, no download, fast and rough. Two ways to run it:
+ * offline, no download, fast and rough. Three ways to run it (`mode`):
  *
- * - one process per call (default): a WAV in a temporary folder and
- *   `pocketsphinx_continuous -infile`; each call pays ~0.45 s of model loading;
- * - `persistent: true`: one long-lived process fed over stdin (see
- *   SphinxStream), which saves that load on every call.
+ * - `pool` (default): long-lived `pocketsphinx_batch` processes, as many as
+ *   the cores, shared by every session using this provider, with a bounded
+ *   queue in front (pool.ts, sphinx-batch.ts); no model load per reply;
+ * - `once`: a fresh `pocketsphinx_batch` per call (~0.3 s of model loading);
+ *   the same decoder and settings, so the same words as the pool;
+ * - `stream`: the former persistent `pocketsphinx_continuous` fed over a FIFO
+ *   (sphinx-stream.ts), whose transcripts depend on what it heard before
+ *   (live CMN); kept for comparison in bench/speech.ts and for word times.
  */
-/** One `pocketsphinx_continuous` run over a 16 kHz WAV; the child is killed on abort. */
-export async function runSphinxOnce(config: SphinxConfig, pcm16k: Int16Array, signal?: AbortSignal): Promise<string> {
+export type SphinxMode = 'pool' | 'once' | 'stream';
+export const SPHINX_MODES: readonly SphinxMode[] = ['pool', 'once', 'stream'];
+
+/** One `pocketsphinx_batch` run over one utterance of 16 kHz PCM; the child is killed on abort. */
+export async function runSphinxOnce(config: SphinxConfig, pcm16k: Int16Array, signal?: AbortSignal): Promise<BatchResult> {
   signal?.throwIfAborted();
   const dir = await mkdtemp(join(tmpdir(), 'earshot-sphinx-'));
   try {
-    const wavPath = join(dir, 'audio.wav');
-    await writeFile(wavPath, encodeWav(pcm16k, STT_SAMPLE_RATE));
-    return await new Promise<string>((resolve, reject) => {
-      const child = spawn(config.binary, sphinxArgs(config, wavPath), { stdio: ['ignore', 'pipe', 'pipe'] });
-      const out: Buffer[] = [];
+    await writeFile(join(dir, 'u.raw'), int16ToBytes(pcm16k));
+    await writeFile(join(dir, 'ctl'), 'u\n');
+    const out = join(dir, 'hypseg');
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(config.batchBinary, sphinxBatchArgs(config, dir, join(dir, 'ctl'), out), { stdio: ['ignore', 'ignore', 'pipe'] });
       const log = new TailBuffer();
       const onAbort = (): void => {
         child.kill('SIGKILL');
@@ -44,19 +52,21 @@ export async function runSphinxOnce(config: SphinxConfig, pcm16k: Int16Array, si
       signal?.addEventListener('abort', onAbort, { once: true });
       // An abort during the awaits above fired before the listener existed.
       if (signal?.aborted) onAbort();
-      child.stdout.on('data', (d: Buffer) => out.push(d));
       child.stderr.on('data', (d: Buffer) => log.push(d));
       child.on('error', (err) => {
         signal?.removeEventListener('abort', onAbort);
-        reject(new SpeechProviderError('sphinx', `cannot run ${config.binary}: ${err.message}`, { cause: err }));
+        reject(new SpeechProviderError('sphinx', `cannot run ${config.batchBinary}: ${err.message}`, { cause: err }));
       });
       child.on('close', (code, sig) => {
         signal?.removeEventListener('abort', onAbort);
         if (signal?.aborted) return reject(signal.reason);
-        if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
-        else reject(new SpeechProviderError('sphinx', `${config.binary} exited with ${sig ?? `code ${code}`}: ${log.summary()}`));
+        if (code === 0) resolve();
+        else reject(new SpeechProviderError('sphinx', `${config.batchBinary} exited with ${sig ?? `code ${code}`}: ${log.summary()}`));
       });
     });
+    const parsed = parseHypseg(await readFile(out, 'utf8').catch(() => ''));
+    if (!parsed) throw new SpeechProviderError('sphinx', `${config.batchBinary} wrote no result for the utterance`);
+    return { text: parsed.words.join(' '), words: parsed.words };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -67,13 +77,26 @@ export class SphinxStt implements SttProvider {
   readonly model = 'en-us';
   private stream: SphinxStream | undefined;
   private closed = false;
+  /** Started on first use, so a text-only run starts no recognizer. */
+  private workers: WorkerPool<SphinxBatchWorker> | undefined;
 
   constructor(
     readonly config: SphinxConfig,
     private readonly paddingSecs: number,
     private readonly resample: Resample,
-    readonly persistent: boolean = false,
+    readonly mode: SphinxMode = 'pool',
+    private readonly poolOptions: { size?: number; maxQueue?: number } = {},
   ) {}
+
+  /** The shared recognizers (created on first use). */
+  get pool(): WorkerPool<SphinxBatchWorker> {
+    this.workers ??= new WorkerPool({
+      provider: 'sphinx',
+      ...this.poolOptions,
+      create: async () => new SphinxBatchWorker(this.config),
+    });
+    return this.workers;
+  }
 
   /** The persistent recognizer process, while one runs (for diagnostics). */
   get streamProcessId(): number | undefined {
@@ -88,38 +111,35 @@ export class SphinxStt implements SttProvider {
     const started = performance.now();
     const audio = await prepareAudio(pcm, sampleRate, this.paddingSecs, this.resample);
     const offsetSec = this.paddingSecs;
-    let segments: SphinxSegment[] | undefined;
-    let text: string;
-    if (this.persistent) {
+    const audioSeconds = pcm.length / sampleRate;
+    if (this.mode === 'stream') {
       this.stream ??= new SphinxStream(this.config);
       const got = await this.stream.recognize(audio, options.signal);
       if (got) {
-        segments = got.words;
-        text = got.text;
+        return {
+          text: got.text,
+          words: got.words.map((w) => ({
+            word: w.word,
+            start_sec: round3(w.start_sec - offsetSec),
+            end_sec: round3(w.end_sec - offsetSec),
+            confidence: w.confidence,
+          })),
+          audioSeconds,
+          elapsedMs: performance.now() - started,
+        };
       }
+      // The stream gave up on this request (it restarts for the next): one-shot.
     }
-    if (segments === undefined) {
-      // One-shot, or the stream gave up on this request (it restarts for the next).
-      const parsed = parseSphinxOutput(await runSphinxOnce(this.config, audio, options.signal));
-      segments = parsed.words;
-      text = parsed.text;
-    }
-    return {
-      text: text!,
-      words: segments.map((w) => ({
-        word: w.word,
-        start_sec: round3(w.start_sec - offsetSec),
-        end_sec: round3(w.end_sec - offsetSec),
-        confidence: w.confidence,
-      })),
-      audioSeconds: pcm.length / sampleRate,
-      elapsedMs: performance.now() - started,
-    };
+    const got =
+      this.mode === 'pool'
+        ? await this.pool.run((worker) => worker.recognize(audio), options.signal)
+        : await runSphinxOnce(this.config, audio, options.signal);
+    return { text: got.text, audioSeconds, elapsedMs: performance.now() - started };
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.stream?.close();
+    await Promise.all([this.stream?.close(), this.workers?.close()]);
     this.stream = undefined;
   }
 }
@@ -136,7 +156,33 @@ export const createSphinx: SttFactory = async (context) => {
   const config = resolveSphinx({
     binary: typeof o.binary === 'string' ? o.binary : undefined,
     modelDir: typeof o.model_dir === 'string' ? o.model_dir : undefined,
+    batchBinary: typeof o.batch_binary === 'string' ? o.batch_binary : undefined,
   });
-  const persistent = o.persistent === true || o.persistent === 'true';
-  return new SphinxStt(config, context.paddingSecs, context.resample, persistent);
+  return new SphinxStt(config, context.paddingSecs, context.resample, sphinxMode(o), {
+    size: positiveInt('pool_size', o.pool_size),
+    maxQueue: positiveInt('pool_queue', o.pool_queue, 0),
+  });
 };
+
+/** `mode`, or the older `persistent` flag (true: the stream, false: one process per call). */
+function sphinxMode(o: Record<string, unknown>): SphinxMode {
+  if (o.mode !== undefined) {
+    const mode = String(o.mode);
+    if (!(SPHINX_MODES as readonly string[]).includes(mode)) {
+      throw new SpeechConfigError('sphinx', 'mode', `expected one of ${SPHINX_MODES.join(', ')}, got '${mode}'`);
+    }
+    return mode as SphinxMode;
+  }
+  if (o.persistent === true || o.persistent === 'true') return 'stream';
+  if (o.persistent === false || o.persistent === 'false') return 'once';
+  return 'pool';
+}
+
+function positiveInt(field: string, value: unknown, min = 1): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > 1024) {
+    throw new SpeechConfigError('sphinx', field, `expected a whole number from ${min} to 1024, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}

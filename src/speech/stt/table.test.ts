@@ -33,7 +33,7 @@ describe('STT table', () => {
   it('builds sphinx with the persistent option, and refuses models and languages it does not have', async () => {
     const stt = await createStt({ service: 'sphinx', persistent: true, padding_secs: 0 });
     expect(stt).toBeInstanceOf(SphinxStt);
-    expect((stt as SphinxStt).persistent).toBe(true);
+    expect((stt as SphinxStt).mode).toBe('stream');
     await stt.close();
     await expect(createStt('sphinx:fr-fr')).rejects.toThrow("sphinx: model: only 'en-us' is available, got 'fr-fr'");
     await expect(createStt({ service: 'sphinx', language: 'it' })).rejects.toThrow("sphinx: language: the en-us model transcribes English only, got 'it'");

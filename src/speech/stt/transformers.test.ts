@@ -97,6 +97,18 @@ describe('loading plan', () => {
 });
 
 describe('TransformersStt', () => {
+  it('loads its pipeline through the recognizer pool: a failed load fails its call and is retried by the next', async () => {
+    placeholderModel(store, 'whisper-tiny.en');
+    const stt = (await createStt({ service: 'whisper', model: 'tiny.en', pool_queue: 0 }, { modelStore: store })) as TransformersStt;
+    try {
+      for (let i = 0; i < 2; i++) await expect(stt.transcribe(new Int16Array(1600), 16000)).rejects.toThrow(/^whisper: cannot load whisper-tiny\.en/);
+    } finally {
+      await stt.close();
+    }
+    await expect(stt.transcribe(new Int16Array(1600), 16000)).rejects.toThrow('whisper: recognizer pool closed');
+    await expect(createStt({ service: 'whisper', model: 'tiny.en', pool_queue: -1 }, { modelStore: store })).rejects.toThrow("whisper: pool_queue: expected a whole number from 0 to 1024, got -1");
+  });
+
   it('reads the files from the store through transformers.js, never the hub, and reports unreadable files with the re-pull command', async () => {
     placeholderModel(store, 'whisper-tiny.en');
     const stt = (await createStt({ service: 'whisper', model: 'tiny.en' }, { modelStore: store })) as TransformersStt;

@@ -1,4 +1,5 @@
-import { abortable } from '../../core/abort.js';
+import { EarshotError } from '../../core/errors.js';
+import { WorkerPool, type PoolWorker } from './pool.js';
 import { SpeechConfigError, SpeechProviderError } from '../errors.js';
 import { graphDtypes, MODELS, requiredFiles, type Dtype, type DtypeSpec, type ModelSpec } from '../models/registry.js';
 import { parseDtype, type ModelStore } from '../models/store.js';
@@ -38,6 +39,8 @@ export function resolveSttModel(provider: TransformersSttProvider, name: string 
 export interface AsrOptions {
   device?: OnnxDevice;
   dtype?: DtypeSpec;
+  /** Calls waiting for the pipeline at most (`pool_queue`); default pool.ts's. */
+  maxQueue?: number;
 }
 
 /** Exactly what `pipeline()` gets: tested without the weights, used with them. */
@@ -69,6 +72,10 @@ export function isMultilingual(model: ModelSpec): boolean {
   return model.provider === 'whisper' && !model.name.endsWith('.en');
 }
 
+interface AsrWorker extends PoolWorker {
+  asr: AsrPipeline;
+}
+
 type AsrPipeline = ((audio: Float32Array, kwargs: Record<string, unknown>) => Promise<{ text: string } | { text: string }[]>) & {
   dispose(): Promise<unknown>;
 };
@@ -76,7 +83,14 @@ type AsrPipeline = ((audio: Float32Array, kwargs: Record<string, unknown>) => Pr
 export class TransformersStt implements SttProvider {
   readonly name: TransformersSttProvider;
   readonly model: string;
-  private loading: Promise<AsrPipeline> | undefined;
+  /**
+   * The loaded pipeline behind the same pool interface as PocketSphinx's
+   * recognizers (pool.ts): one pipeline per provider (ONNX Runtime already
+   * spreads one call over the cores; a second copy would double the memory),
+   * shared by every session, with the same bounded queue in front. A failed
+   * load fails the call that asked for it and is retried by the next one.
+   */
+  private readonly pool: WorkerPool<AsrWorker>;
 
   constructor(
     private readonly spec: ModelSpec,
@@ -87,22 +101,21 @@ export class TransformersStt implements SttProvider {
   ) {
     this.name = spec.provider as TransformersSttProvider;
     this.model = spec.name;
-  }
-
-  /** Loads once; a failed load is retried by the next call. */
-  load(): Promise<AsrPipeline> {
-    this.loading ??= this.doLoad().catch((err: unknown) => {
-      this.loading = undefined;
-      throw err;
+    this.pool = new WorkerPool<AsrWorker>({
+      provider: this.name,
+      size: 1,
+      ...(options.maxQueue !== undefined ? { maxQueue: options.maxQueue } : {}),
+      create: async () => {
+        const asr = await this.doLoad();
+        return { asr, alive: true, close: async () => void (await asr.dispose()) };
+      },
     });
-    return this.loading;
   }
 
   async transcribe(pcm: Int16Array, sampleRate: number, options: TranscribeOptions = {}): Promise<Transcription> {
     const kwargs = this.generationOptions(options.language);
     const started = performance.now();
     options.signal?.throwIfAborted();
-    const asr = await abortable(this.load(), options.signal);
     const audio = int16ToFloat32(await prepareAudio(pcm, sampleRate, this.paddingSecs, this.resample));
     if (this.name === 'whisper' && audio.length > 30 * STT_SAMPLE_RATE) {
       // Whisper sees 30 s windows; longer audio is cut with overlap and stitched.
@@ -112,9 +125,9 @@ export class TransformersStt implements SttProvider {
     let output: { text: string } | { text: string }[];
     try {
       // ONNX Runtime cannot be interrupted: an abort stops waiting, the run finishes in the background.
-      output = await abortable(asr(audio, kwargs), options.signal);
+      output = await this.pool.run((worker) => worker.asr(audio, kwargs), options.signal);
     } catch (err) {
-      if (options.signal?.aborted) throw err;
+      if (options.signal?.aborted || err instanceof EarshotError) throw err;
       throw new SpeechProviderError(this.name, `transcription failed: ${(err as Error).message}`, { cause: err });
     }
     const text = (Array.isArray(output) ? output.map((o) => o.text).join(' ') : output.text)
@@ -140,14 +153,7 @@ export class TransformersStt implements SttProvider {
   }
 
   async close(): Promise<void> {
-    const loading = this.loading;
-    this.loading = undefined;
-    if (!loading) return;
-    try {
-      await (await loading).dispose();
-    } catch {
-      // a load that failed has nothing to release
-    }
+    await this.pool.close();
   }
 
   private async doLoad(): Promise<AsrPipeline> {
@@ -174,7 +180,11 @@ function factoryFor(provider: TransformersSttProvider): SttFactory {
     const device = checkDevice(provider, o.device);
     // Fail before a run starts, not at its first transcription; the weights still load lazily.
     asrLoadPlan(context.modelStore, spec, { device, dtype });
-    return new TransformersStt(spec, context.modelStore, { device, dtype }, context.paddingSecs, context.resample);
+    const maxQueue = o.pool_queue === undefined ? undefined : Number(o.pool_queue);
+    if (maxQueue !== undefined && (!Number.isInteger(maxQueue) || maxQueue < 0 || maxQueue > 1024)) {
+      throw new SpeechConfigError(provider, 'pool_queue', `expected a whole number from 0 to 1024, got ${JSON.stringify(o.pool_queue)}`);
+    }
+    return new TransformersStt(spec, context.modelStore, { device, dtype, ...(maxQueue !== undefined ? { maxQueue } : {}) }, context.paddingSecs, context.resample);
   };
 }
 

@@ -76,7 +76,7 @@ describe('runBench input checks', () => {
     );
     const stderr = { text: '', write(s: string) { this.text += s; return true; } };
     await expect(runBench({ path: list, scenario: 'b', url: 'ws://127.0.0.1:1', stderr })).rejects.toThrow(
-      /list\.yaml: no scripted scenario matches -s "b" \(it holds: pair\/a, pair\/b \(simulation\)\); simulations cannot run yet/,
+      /list\.yaml: no scripted scenario matches -s "b" \(it holds: pair\/a, pair\/b \(simulation\)\); simulations are not benched/,
     );
   });
 });

@@ -11,7 +11,7 @@ import { AudioEngine, runSession, type AudioEngineOptions, type SessionOptions }
 import { summarizeBench, type BenchReport, type BenchRun } from './report.js';
 import { bargeInTurnIndex, NoBargeInTurnError, sweepOffsets, withInterruptOffset, type SweepRange } from './sweep.js';
 import { withConditionLevel, type ConditionSweep } from './condition-sweep.js';
-import { artifactStem, SIMULATION_SKIPPED, loadRunnables, printWarnings, refuseUnrunnable, replacedBlocks, runPool, scenarioMatches } from '../../runner/index.js';
+import { artifactStem, loadRunnables, printWarnings, refuseUnrunnable, replacedBlocks, runPool, scenarioMatches } from '../../runner/index.js';
 
 /**
  * `earshot bench`: each scripted scenario of a file run `repeat` times against
@@ -166,12 +166,15 @@ function benchedScenarios(options: BenchOptions, cwd: string): Scenario[] {
   const ids = all.map((s) => `${s.name}${s.kind === 'simulation' ? ' (simulation)' : ''}`).join(', ');
   if (!scripted.length) {
     const why = options.scenario !== undefined ? `no scripted scenario matches -s ${JSON.stringify(options.scenario)}` : 'no scripted scenario to bench';
-    throw new UsageError(`${options.path}: ${why} (it holds: ${ids}); simulations cannot run yet`);
+    throw new UsageError(`${options.path}: ${why} (it holds: ${ids}); simulations are not benched: measure them with earshot run --repeat N`);
   }
   refuseUnrunnable(scripted, replacedBlocks(options), cwd);
-  for (const s of chosen) if (s.kind === 'simulation') (options.stderr ?? process.stderr).write(`${s.name}: ${SIMULATION_SKIPPED}\n`);
+  for (const s of chosen) if (s.kind === 'simulation') (options.stderr ?? process.stderr).write(`${s.name}: ${SIMULATION_NOT_BENCHED}\n`);
   return scripted;
 }
+
+/** A simulation's caller says something else every run, so its latencies are no benchmark of the bot's: left out, said why. */
+export const SIMULATION_NOT_BENCHED = 'skipped: a simulation is not benched (its caller says something new every run); measure its pass rate with earshot run --repeat N';
 
 interface PlannedBenchRun {
   run: number;

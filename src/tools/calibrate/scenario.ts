@@ -56,28 +56,30 @@ judge:
   transcription:
     service: sphinx
 
-turns:
-  # Let the one-word greeting play out: speaking over it would be a barge-in.
-  - expect:
-      - event: bot_audio_stopped
-        within_ms: 20000
+scenarios:
+  - name: voice_to_voice_and_barge_in
+    turns:
+      # Let the one-word greeting play out: speaking over it would be a barge-in.
+      - expect:
+          - event: bot_audio_stopped
+            within_ms: 20000
 
-  - user: "Please tell me a story."
-    expect:
-      - event: bot_audio_started
-        within_ms: 20000
+      - user: "Please tell me a story."
+        expect:
+          - event: bot_audio_started
+            within_ms: 20000
 
-  - user: "What is the capital of Germany?"
-    send_after:
-      event: bot_audio_started
-      delay_ms: ${BARGE_IN_AFTER_MS}
-    expect:
-      # The story yields to the user...
-      - event: bot_audio_stopped
-        within_ms: 10000
-      # ...and the answer follows.
-      - event: bot_audio_started
-        within_ms: 20000
+      - user: "What is the capital of Germany?"
+        send_after:
+          event: bot_audio_started
+          delay_ms: ${BARGE_IN_AFTER_MS}
+        expect:
+          # The story yields to the user...
+          - event: bot_audio_stopped
+            within_ms: 10000
+          # ...and the answer follows.
+          - event: bot_audio_started
+            within_ms: 20000
 `;
 
 export const CALIBRATION_BRAIN = `# The reference bot's brain for earshot calibrate.

@@ -24,6 +24,7 @@ let silentBot: RefbotProcess;
 let protobufBot: RefbotProcess;
 let booking: Record<string, Simulation>;
 let extensions: Record<string, Simulation>;
+let silence: Record<string, Simulation>;
 
 const override = (model: string): LlmConfig => ({ service: 'openai', model, endpoint: server.url });
 
@@ -47,6 +48,7 @@ beforeAll(async () => {
   ]);
   booking = byName('booking.yaml');
   extensions = byName('extensions.yaml');
+  silence = byName('silence.yaml');
 }, 30_000);
 
 afterAll(async () => {
@@ -114,7 +116,7 @@ describe('a simulated caller against the reference bot (text)', () => {
 
   it('ends on max_silence_s: a bot that stops answering leaves a lull, and the run ends as silence', async () => {
     const started = performance.now();
-    const { result } = await simulate(booking.unanswered, silentBot.url);
+    const { result } = await simulate(silence.unanswered, silentBot.url);
     const s = result.simulation!;
     expect(s.ended_by).toBe('silence');
     expect(s.transcript.map((e) => e.kind)).toEqual(['bot', 'caller', 'call', 'bot', 'caller']);

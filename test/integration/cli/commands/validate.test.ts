@@ -40,6 +40,21 @@ describe('earshot validate', () => {
     );
   });
 
+  it('--category / --severity list only the scenarios with those labels (earshot extension); a bad level is a usage error', () => {
+    project.write(
+      'evals/labelled.yaml',
+      'name: labelled\nscenarios:\n  - name: hi\n    category: smalltalk\n    severity: low\n    turns:\n      - user: hi\n  - name: caller\n    category: booking\n    severity: critical\n    persona: p\n    goal: g\n    success: s\n',
+    );
+    const r = earshot('validate', 'evals/labelled.yaml', 'evals/greeting.yaml', '--severity', 'critical,high');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('valid    evals/labelled.yaml (simulation: labelled/caller)\n\n1 valid, 0 invalid (0 scripted, 1 simulation, 0 manifests; 1 file), 0 fragments skipped\n');
+    const json = JSON.parse(earshot('validate', 'evals/labelled.yaml', '--json', '--category', 'smalltalk').stdout) as Array<{ id: string }>;
+    expect(json.map((e) => e.id)).toEqual(['labelled/hi']);
+    const bad = earshot('validate', 'evals', '--severity', 'urgent');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('expected critical, high, medium, low (comma-separated), got urgent');
+  });
+
   it('exits 1 when a file is invalid and prints each problem as file:line:col: error: path: message', () => {
     project.write('evals/bad.yaml', 'name: bad\nturns:\n  - user: hi\n    expect:\n      - event: response\n        within_ms: abc\n        evnt: x\n');
     const r = earshot('validate', 'evals');

@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { Redactor } from '../../../../src/core/redact.js';
 import { summarize, type ScenarioResult } from '../../../../src/results/index.js';
 import { makeResult, stereoWav } from '../../../../src/results/fixtures.testutil.js';
-import { launchChromium, watchPage, type PageWatch } from '../../../support/chromium.js';
+import { openInChromium, type PageWatch } from '../../../support/chromium.js';
 import { writeHtmlReport } from '../../../../src/report/html/html.js';
 
 /**
@@ -53,11 +52,7 @@ let results: ScenarioResult[];
 beforeAll(async () => {
   const run = buildRun();
   results = run.results;
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  watch = watchPage(page);
-  await page.goto(pathToFileURL(run.file).href);
-  await page.waitForSelector('#summary-table tbody tr');
+  ({ browser, page, watch } = await openInChromium(run.file, '#summary-table tbody tr'));
 }, 60_000);
 
 afterAll(async () => {

@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { Redactor } from '../../../../src/core/redact.js';
 import { summarize } from '../../../../src/results/index.js';
 import { makeResult } from '../../../../src/results/fixtures.testutil.js';
-import { launchChromium, watchPage, type PageWatch } from '../../../support/chromium.js';
+import { openInChromium, type PageWatch } from '../../../support/chromium.js';
 import { writeHtmlReport } from '../../../../src/report/html/html.js';
 
 /** An inconclusive run in the HTML report as a person opens it: its filter, its badge, its evidence and segment audio. */
@@ -24,11 +23,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'run.seg1.wav'), 'RIFF');
   const results = [makeResult({ file: 'scenarios/fine.yaml' }), makeResult({ file: 'scenarios/heard.yaml', status: 'inconclusive' }), makeResult({ file: 'scenarios/bad.yaml', status: 'failed' })];
   const file = writeHtmlReport(results, summarize(results), { file: join(dir, 'report.html'), resultsDir: dir, redactor: new Redactor({}) });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  watch = watchPage(page);
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForSelector('#summary-table tbody tr');
+  ({ browser, page, watch } = await openInChromium(file, '#summary-table tbody tr'));
 }, 60_000);
 
 afterAll(async () => {

@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CachedTts, defaultTtsCacheDir, UtteranceCache, type UtteranceKey } from './cache.js';
-import { decodeWav, downmixToMono, sincResample } from '../audio/index.js';
-import { FliteTts } from './tts/flite.js';
-import type { SynthesisResult, SynthesizeOptions, TtsProvider } from './tts/types.js';
+import { CachedTts, defaultTtsCacheDir, UtteranceCache, type UtteranceKey } from '../../../src/speech/cache.js';
+import { decodeWav, downmixToMono, sincResample } from '../../../src/audio/index.js';
+import { FliteTts } from '../../../src/speech/tts/flite.js';
+import type { SynthesisResult, SynthesizeOptions, TtsProvider } from '../../../src/speech/tts/types.js';
 
 /** Real Flite underneath; counts the syntheses that reach it. */
 class Counting implements TtsProvider {

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ScenarioResult } from '../results/index.js';
-import { runSuite } from './run-suite.js';
-import { VirtualTerminal } from '../report/terminal.testutil.js';
+import type { ScenarioResult } from '../../../src/results/index.js';
+import { runSuite } from '../../../src/runner/run-suite.js';
+import { VirtualTerminal } from '../../../src/report/terminal.testutil.js';
 
 /**
  * runSuite in process, against small real bot programs that misbehave at
@@ -87,15 +87,16 @@ describe('runSuite', () => {
     expect(failureOf(results[0])).toMatch(/^connect_failed: bot any could not start: spawn earshot-no-such-binary ENOENT/);
   });
 
-  it('skips simulations with a reason, once per run: of each, without starting a bot', async () => {
+  it('runs a simulation its runs: times, each against a bot of its own (here one that cannot start)', async () => {
     const manifest = project('sim', 'spawn: "earshot-no-such-binary {port}"\nsuite:\n  - bot: any\n    scenarios: [sim]\n');
     const { results, summary } = await run(manifest);
     expect(results.map((r) => [r.name, r.status, r.run?.repeat_index, r.run?.pass_threshold])).toEqual([
-      ['sim', 'skipped', 0, 0.5],
-      ['sim', 'skipped', 1, 0.5],
+      ['sim', 'failed', 0, 0.5],
+      ['sim', 'failed', 1, 0.5],
     ]);
-    expect(results[0].error).toMatch(/simulations \(persona:\) cannot run yet/);
-    expect(summary).toMatchObject({ ok: true, outcomes: { skipped: 1 } });
+    expect(failureOf(results[0])).toMatch(/^connect_failed: bot any could not start: spawn earshot-no-such-binary ENOENT/);
+    expect(results[0].turns).toEqual([]);
+    expect(summary).toMatchObject({ ok: false, outcomes: { failed: 1 } });
   });
 
   it('writes an inline runner body (runner_body: {data}) to a file beside the results and passes it as --runner-body', async () => {

@@ -2,11 +2,11 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CachedTts } from '../cache.js';
-import { UnknownProviderError } from '../errors.js';
-import { ModelStore } from '../models/store.js';
-import { FliteTts } from './flite.js';
-import { createTts, parseTtsSpec, TTS_PROVIDERS } from './table.js';
+import { CachedTts } from '../../../src/speech/cache.js';
+import { UnknownProviderError } from '../../../src/speech/errors.js';
+import { ModelStore } from '../../../src/speech/models/store.js';
+import { FliteTts } from '../../../src/speech/tts/flite.js';
+import { createTts, parseTtsSpec, TTS_PROVIDERS } from '../../../src/speech/tts/table.js';
 
 let dir: string;
 beforeEach(() => {

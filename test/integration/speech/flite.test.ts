@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SpeechConfigError, SpeechProviderError } from '../errors.js';
-import { sincResample } from '../../audio/index.js';
-import { FLITE_VOICES, FliteTts } from './flite.js';
+import { SpeechConfigError, SpeechProviderError } from '../../../src/speech/errors.js';
+import { sincResample } from '../../../src/audio/index.js';
+import { FLITE_VOICES, FliteTts } from '../../../src/speech/tts/flite.js';
 
 const TEXT = 'Please transfer me to the billing department.';
 let tts: FliteTts;

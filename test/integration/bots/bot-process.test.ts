@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BotProcess, describeExit, readTail } from './bot-process.js';
-import { PortAllocator } from './ports.js';
+import { BotProcess, describeExit, readTail } from '../../../src/bots/bot-process.js';
+import { PortAllocator } from '../../../src/bots/ports.js';
 
 /** Real subprocesses: small Node programs standing in for bots with each behaviour. */
 const dir = mkdtempSync(join(tmpdir(), 'earshot-botproc-'));
