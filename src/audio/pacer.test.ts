@@ -96,6 +96,18 @@ describe('pacer: utterances', () => {
     expect(t.utteranceEndMs).toBeLessThanOrEqual(20 + 330);
   });
 
+  it('times a given voiced span instead, when noise over the speech would fool the gate', async () => {
+    const { timers, stream } = setup();
+    // Loud everywhere (noise over the whole utterance); the clean voice was 100..300 ms of it.
+    const noisy = sineWave(1000, 400, RATE, -20);
+    timers.advanceTo(10);
+    const u = stream.enqueue(noisy, { voiced: { first: (100 * RATE) / 1000, end: (300 * RATE) / 1000 } });
+    timers.advanceTo(1000);
+    const t = await u.finished;
+    expect(t.utteranceStartMs).toBeCloseTo(20 + 100, 6);
+    expect(t.utteranceEndMs).toBeCloseTo(20 + 300, 6);
+  });
+
   it('never places speech in a slot due before it was queued, and waits for notBeforeMs', async () => {
     const { timers, stream, clock } = setup();
     timers.advanceTo(40);

@@ -87,4 +87,13 @@ describe('RemoteSocket', () => {
     sock.drop(); // already closed: nothing more
     expect(closes).toHaveLength(1);
   });
+  it("passes an utterance's voiced span on to the pacer thread (the clean voice's, under channel noise)", () => {
+    const posted: ToPacer[] = [];
+    const s = new RemoteStream(4, { sampleRate: 16000, label: 'v', onFrame: () => undefined }, 20, (m) => posted.push(m));
+    s.enqueue(new Int16Array(640), { label: 'noisy', voiced: { first: 100, end: 500 } });
+    s.enqueue(new Int16Array(640), { label: 'plain' });
+    const [noisy, plain] = posted as Array<Extract<ToPacer, { t: 'enqueue' }>>;
+    expect(noisy.voiced).toEqual({ first: 100, end: 500 });
+    expect('voiced' in plain).toBe(false);
+  });
 });
