@@ -61,13 +61,20 @@ export interface Row {
   spin_ms: number;
   wake_used_p99_ms: number;
   wake_used_max_ms: number;
-  /** The pacer thread's own CPU, % of a core, all streams (Linux, 10 ms resolution); null for the in-thread pacer. */
+  /** Whole-run maximum lateness, warm-up included (the p50/p99/max above are after it). */
+  warmup_lateness_max_ms: number;
+  /** The pacer thread alone, % of a core, all streams (Linux scheduler time); null for the in-thread pacer. */
   pacer_thread_cpu_pct: number | null;
+  pacer_thread_cpu_pct_per_stream: number | null;
+  /** How often the pacer thread went to sleep (voluntary context switches): each sleep and wake costs CPU. */
+  pacer_thread_sleeps_per_s: number | null;
+  /** The main thread: the bench's receiving server and the frame reports' bookkeeping; null for the in-thread pacer. */
+  main_thread_cpu_pct: number | null;
   /** Share of the run during which some runnable task on the machine waited for a CPU (Linux PSI); null elsewhere. */
   cpu_pressure_pct: number | null;
 }
 
-const USAGE = 'usage: bench/pacer.ts [--seconds N] [--streams 1,20,100] [--pacer thread|main] [--sink prepared|inline|noop] [--nice=N] [--json FILE]';
+const USAGE = 'usage: bench/pacer.ts [--seconds N] [--streams 1,20,100] [--pacer thread|main] [--warmup S] [--sink prepared|inline|noop] [--nice=N] [--json FILE]';
 
 function parseCommandLine() {
   try {
@@ -79,6 +86,7 @@ function parseCommandLine() {
         sink: { type: 'string', default: 'prepared' },
         nice: { type: 'string' },
         pacer: { type: 'string', default: 'thread' },
+        warmup: { type: 'string', default: '3' },
       },
     });
   } catch (err) {
@@ -89,8 +97,9 @@ function parseCommandLine() {
 const { values } = parseCommandLine();
 
 const seconds = Number(values.seconds);
+const warmupS = Number(values.warmup);
 const configs = String(values.streams).split(',').map(Number);
-if (!(seconds > 0) || configs.some((n) => !(Number.isInteger(n) && n > 0)) || !['prepared', 'inline', 'noop'].includes(String(values.sink)) || !['thread', 'main'].includes(String(values.pacer))) {
+if (!(seconds > 0) || !(warmupS >= 0) || configs.some((n) => !(Number.isInteger(n) && n > 0)) || !['prepared', 'inline', 'noop'].includes(String(values.sink)) || !['thread', 'main'].includes(String(values.pacer))) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -192,7 +201,11 @@ async function run(n: number): Promise<Row> {
     spin_ms: round(timers.leadMs, 2),
     wake_used_p99_ms: round(timers.wakeStats().p99Ms ?? NaN, 3),
     wake_used_max_ms: round(timers.wakeStats().maxMs ?? NaN, 3),
+    warmup_lateness_max_ms: round(stats.frameLateness.maxMs ?? NaN, 3),
     pacer_thread_cpu_pct: null,
+    pacer_thread_cpu_pct_per_stream: null,
+    pacer_thread_sleeps_per_s: null,
+    main_thread_cpu_pct: null,
     cpu_pressure_pct: stall0 === null || stall1 === null ? null : round((stall1 - stall0) / 10 / elapsedMs, 1),
   };
 }
@@ -204,7 +217,7 @@ function round(x: number, digits: number): number {
 
 const rows: Row[] = [];
 for (const n of configs) {
-  rows.push(values.pacer === 'thread' ? await runThread(n, seconds, SPEECH) : await run(n));
+  rows.push(values.pacer === 'thread' ? await runThread(n, seconds, SPEECH, warmupS) : await run(n));
   const r = rows[rows.length - 1];
   console.error(`  ${n} streams done: p99 ${r.lateness_p99_ms} ms, max ${r.lateness_max_ms} ms`);
 }
@@ -220,8 +233,8 @@ const cols: [keyof Row, string][] = [
   ['drift_due_max_ms', 'drift due'],
   ['slot_error_max', 'slot err'],
   ['skipped_silence_frames', 'skipped'],
-  ['cpu_pct_core_per_stream', 'cpu %/stream'],
-  ['cpu_pct_core_total', 'cpu % total'],
+  ['cpu_pct_core_per_stream', 'process %/stream'],
+  ['cpu_pct_core_total', 'process cpu %'],
   ['rss_peak_mb', 'rss MB'],
   ['event_loop_delay_p99_ms', 'loop p99 ms'],
   ['tick_late_p99_ms', 'tick late p99'],
@@ -231,12 +244,16 @@ const cols: [keyof Row, string][] = [
   ['wake_used_p99_ms', 'wake p99'],
   ['wake_used_max_ms', 'wake max'],
   ['pacer_thread_cpu_pct', 'thread cpu %'],
+  ['pacer_thread_cpu_pct_per_stream', 'thread %/stream'],
+  ['pacer_thread_sleeps_per_s', 'thread sleeps/s'],
+  ['main_thread_cpu_pct', 'main cpu %'],
+  ['warmup_lateness_max_ms', 'max incl warmup'],
   ['cpu_pressure_pct', 'cpu psi %'],
 ];
 const width = cols.map(([k, h]) => Math.max(h.length, ...rows.map((r) => String(r[k]).length)));
 console.log(cols.map(([, h], i) => h.padStart(width[i])).join('  '));
 for (const r of rows) console.log(cols.map(([k], i) => String(r[k]).padStart(width[i])).join('  '));
 if (values.json) {
-  writeFileSync(values.json, JSON.stringify({ seconds, pacer: values.pacer, sink: values.sink, machine, rows }, null, 2) + '\n');
+  writeFileSync(values.json, JSON.stringify({ seconds, warmup_s: values.pacer === 'thread' ? warmupS : 0, pacer: values.pacer, sink: values.sink, machine, rows }, null, 2) + '\n');
   console.log(`wrote ${values.json}`);
 }

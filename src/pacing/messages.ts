@@ -25,7 +25,8 @@ export type ToPacer =
 export const FRAME_FIELDS = 5;
 
 export type FromPacer =
-  | { t: 'ready'; originMs: number; frameMs: number }
+  /** `tid`: the pacer thread's kernel thread id (Linux), so its own CPU can be read from /proc; null elsewhere. */
+  | { t: 'ready'; originMs: number; frameMs: number; tid: number | null }
   | { t: 'open'; sock: number }
   | { t: 'error'; sock: number; message: string; code?: string }
   /** `data` is the frame's bytes (text frames too, as UTF-8), read at `at`. */

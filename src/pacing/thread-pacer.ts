@@ -51,6 +51,7 @@ export class ThreadPacer {
   private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
   private origin: number | null = null;
+  private tid: number | null = null;
   private readonly sockets = new Map<number, RemoteSocket>();
   private readonly streams = new Map<number, RemoteStream>();
   private readonly lateness = new DurationHistogram();
@@ -68,6 +69,15 @@ export class ThreadPacer {
   /** The tick grid's origin on this thread's clock (known once `whenReady` resolves). */
   get originMs(): number {
     return this.origin ?? NaN;
+  }
+
+  /**
+   * The pacer thread's kernel thread id (Linux, once `whenReady` resolves; null
+   * elsewhere or before): what /proc/self/task/<id> reads to give the pacer
+   * thread's own CPU apart from the rest of the process.
+   */
+  get osThreadId(): number | null {
+    return this.tid;
   }
 
   /** Starts the pacer thread if it is not running; resolves once it ticks. */
@@ -127,6 +137,7 @@ export class ThreadPacer {
       worker.on('message', (m: FromPacer) => {
         if (m.t === 'ready') {
           this.origin = m.originMs;
+          this.tid = m.tid;
           resolve();
         } else this.deliver(m);
       });

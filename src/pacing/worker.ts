@@ -13,6 +13,7 @@
  * own bookkeeping, never a frame. Inbound frames are read here too and stamped
  * with their arrival time before they are passed on.
  */
+import { readlinkSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import WebSocket from 'ws';
 import { Pacer, type MicStream, type Utterance } from '../audio/index.js';
@@ -195,4 +196,14 @@ port.on('message', (m: ToPacer) => {
   }
 });
 
-post({ t: 'ready', originMs: pacer.originMs, frameMs: pacer.frameMs });
+/** This thread's kernel id: /proc/thread-self links to `<pid>/task/<tid>` on Linux. */
+function kernelThreadId(): number | null {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isInteger(tid) ? tid : null;
+  } catch {
+    return null;
+  }
+}
+
+post({ t: 'ready', originMs: pacer.originMs, frameMs: pacer.frameMs, tid: kernelThreadId() });
