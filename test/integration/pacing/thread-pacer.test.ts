@@ -1,4 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { CallRecorder, concatPcm, decodeWav, sineWave } from '../../../src/audio/index.js';
 import { ThreadPacer } from '../../../src/pacing/index.js';
@@ -123,5 +124,14 @@ describe('ThreadPacer', () => {
 
   it('starts no thread until it is used', () => {
     expect(new ThreadPacer().started).toBe(false);
+    expect(new ThreadPacer().osThreadId).toBeNull();
+  });
+
+  it('names its thread by kernel id where /proc has one: a task of this process, not the main thread', async () => {
+    await pacer.whenReady();
+    const tid = pacer.osThreadId;
+    if (!existsSync('/proc/thread-self')) return expect(tid).toBeNull();
+    expect(tid).not.toBe(process.pid);
+    expect(readdirSync('/proc/self/task')).toContain(String(tid));
   });
 });
