@@ -11,6 +11,8 @@
  *   --mode timer       setTimeout alone (libuv's whole milliseconds)
  *   --send none|net|ws nothing; 900 bytes on a raw TCP socket; the pipecat-eval
  *                      JSON message on a `ws` WebSocket (what the pacer sends)
+ *   --nice=N           the worker thread's own priority (below 0 needs the right to):
+ *                      whether late wakes are other tasks holding the CPU
  *
  *   npx tsx bench/wake-floor.ts --mode timer-wait --send ws --seconds 15
  *
@@ -25,20 +27,30 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { WebSocketServer } from 'ws';
 
-const USAGE = 'usage: bench/wake-floor.ts [--mode wait|timer-wait|timer] [--send none|net|ws] [--seconds N] [--lead MS]';
-const { values } = parseArgs({
-  options: {
+const USAGE = 'usage: bench/wake-floor.ts [--mode wait|timer-wait|timer] [--send none|net|ws] [--seconds N] [--lead MS] [--nice=N]';
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      options: {
     mode: { type: 'string', default: 'timer-wait' },
     send: { type: 'string', default: 'none' },
     seconds: { type: 'string', default: '15' },
     lead: { type: 'string', default: '2' },
-  },
-});
+    nice: { type: 'string', default: '0' },
+      },
+    });
+  } catch (err) {
+    console.error(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const { values } = parseCommandLine();
 const mode = String(values.mode);
 const send = String(values.send);
 const seconds = Number(values.seconds);
 const leadMs = Number(values.lead);
-if (!['wait', 'timer-wait', 'timer'].includes(mode) || !['none', 'net', 'ws'].includes(send) || !(seconds > 0) || !(leadMs >= 0)) {
+const nice = Number(values.nice);
+if (!Number.isInteger(nice) || !['wait', 'timer-wait', 'timer'].includes(mode) || !['none', 'net', 'ws'].includes(send) || !(seconds > 0) || !(leadMs >= 0)) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -61,9 +73,12 @@ const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { readFileSync } = require('node:fs');
 const net = require('node:net');
-const { mode, send, port, seconds, leadMs, wsPath } = workerData;
+const { mode, send, port, seconds, leadMs, wsPath, nice } = workerData;
+const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+if (nice !== 0) require('node:os').setPriority(tid, nice);
 const runMs = () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
 const sleeps = () => Number(/^voluntary_ctxt_switches:\\s+(\\d+)/m.exec(readFileSync('/proc/thread-self/status', 'utf8'))[1]);
+const preempted = () => Number(/^nonvoluntary_ctxt_switches:\\s+(\\d+)/m.exec(readFileSync('/proc/thread-self/status', 'utf8'))[1]);
 const cell = new Int32Array(new SharedArrayBuffer(4));
 const payload = Buffer.alloc(640, 7);
 const message = () => JSON.stringify({ label: 'rtvi-ai', type: 'raw-audio', data: { base64Audio: payload.toString('base64'), sampleRate: 16000, numChannels: 1 } });
@@ -75,9 +90,9 @@ const block = (at) => { for (let i = 0; i < 64; i++) { const left = at - perform
   const late = [];
   const t0 = performance.now() + 1000;
   const end = t0 + seconds * 1000;
-  let k = 0, run0 = 0, sleeps0 = 0;
-  const woke = (at) => { late.push(performance.now() - at); out(); if (k++ === 0) { run0 = runMs(); sleeps0 = sleeps(); } };
-  const done = () => parentPort.postMessage({ late, runMs: runMs() - run0, sleeps: sleeps() - sleeps0, wakes: k - 1, spanMs: performance.now() - t0 });
+  let k = 0, run0 = 0, sleeps0 = 0, pre0 = 0;
+  const woke = (at) => { late.push(performance.now() - at); out(); if (k++ === 0) { run0 = runMs(); sleeps0 = sleeps(); pre0 = preempted(); } };
+  const done = () => parentPort.postMessage({ late, runMs: runMs() - run0, sleeps: sleeps() - sleeps0, preempted: preempted() - pre0, wakes: k - 1, spanMs: performance.now() - t0 });
   if (mode === 'wait') { for (;;) { const at = t0 + k * 20; if (at > end) return done(); block(at); woke(at); } }
   const step = () => {
     const at = t0 + k * 20;
@@ -97,11 +112,12 @@ interface Result {
   late: number[];
   runMs: number;
   sleeps: number;
+  preempted: number;
   wakes: number;
   spanMs: number;
 }
 const wsPath = createRequire(import.meta.url).resolve('ws');
-const worker = new Worker(WORKER, { eval: true, workerData: { mode, send, port, seconds, leadMs, wsPath } });
+const worker = new Worker(WORKER, { eval: true, workerData: { mode, send, port, seconds, leadMs, wsPath, nice } });
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const r = await new Promise<Result>((resolve) => worker.once('message', resolve));
@@ -124,6 +140,8 @@ console.log(
     late_over_1ms: late.filter((x) => x > 1).length,
     thread_cpu_pct: Number(threadPct.toFixed(2)),
     thread_sleeps_per_wake: Number((r.sleeps / r.wakes).toFixed(2)),
+    thread_preempted: r.preempted,
+    nice,
     thread_cpu_us_per_wake: Math.round((1000 * r.runMs) / r.wakes),
     process_cpu_pct: Number(processPct.toFixed(2)),
     load_avg_1m: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
