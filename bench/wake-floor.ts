@@ -32,11 +32,11 @@ function parseCommandLine() {
   try {
     return parseArgs({
       options: {
-    mode: { type: 'string', default: 'timer-wait' },
-    send: { type: 'string', default: 'none' },
-    seconds: { type: 'string', default: '15' },
-    lead: { type: 'string', default: '2' },
-    nice: { type: 'string', default: '0' },
+        mode: { type: 'string', default: 'timer-wait' },
+        send: { type: 'string', default: 'none' },
+        seconds: { type: 'string', default: '15' },
+        lead: { type: 'string', default: '2' },
+        nice: { type: 'string', default: '0' },
       },
     });
   } catch (err) {
