@@ -27,17 +27,41 @@ export interface PacerStats {
 }
 
 /**
+ * Ticks one phase may serve before the next phase opens. A tick writes its
+ * streams' frames one after another, so the last stream of a tick is late by
+ * the others' writes (a WebSocket write to a loopback peer costs ~0.1–0.25 ms
+ * on the 2-core reference machine): four keeps that under 1 ms.
+ */
+export const STREAMS_PER_PHASE = 4;
+/**
+ * The spacing of phases within a frame. Not finer: between two ticks the pacer
+ * thread sleeps on a timer and then blocks through its lead (1–5 ms,
+ * src/core/sleep-timers.ts); ticks closer than that would keep it blocked and
+ * its event loop (socket reads) would turn only once per tick.
+ */
+export const PHASE_SPACING_MS = 5;
+
+/**
  * The one scheduler every concurrent virtual microphone shares. Ticks sit on a
- * fixed grid (origin + k × frameMs) and every stream starts on a grid point, so
- * one wake-up serves all streams due at that instant: a hundred streams cost
- * one timer, not a hundred. Create one per process (or per suite run) and pass
- * it to whatever opens streams; nothing here is global.
+ * fixed grid of phases (origin + j × frameMs / phases; 4 phases of 5 ms for
+ * 20 ms frames) and every stream keeps one phase, its frames due every frameMs
+ * from it. One wake-up serves all streams due at that instant: up to
+ * STREAMS_PER_PHASE streams share phase 0 (the frame grid itself), so a few
+ * streams cost one timer; more open the other phases in turn (spread out:
+ * 0, 10, 5, 15 ms), so no tick writes more than its share of frames and the
+ * last stream of a busy tick is not late by everyone else's writes. Create one
+ * per process (or per suite run) and pass it to whatever opens streams; nothing
+ * here is global.
  */
 export class Pacer {
   readonly clock: Clock;
   readonly frameMs: number;
-  /** Grid origin: every frame is due at originMs + k × frameMs for some k. */
+  /** Grid origin: every frame is due at originMs + j × phaseMs for some j (phase 0: j a multiple of phases). */
   readonly originMs: number;
+  /** Phases per frame, and their spacing. */
+  readonly phases: number;
+  readonly phaseMs: number;
+  private readonly phaseOrder: readonly number[];
 
   private readonly timers: TimerDriver;
   private readonly streams = new Set<MicStream<unknown>>();
@@ -58,6 +82,9 @@ export class Pacer {
     if (!(this.frameMs >= 5 && this.frameMs <= 200)) throw new AudioOptionError('frameMs', this.frameMs, 'a frame length from 5 to 200 ms');
     this.timers = options.timers ?? new PreciseTimerDriver({ clock: this.clock });
     this.originMs = this.clock.now();
+    this.phases = Math.max(1, Math.floor(this.frameMs / PHASE_SPACING_MS));
+    this.phaseMs = this.frameMs / this.phases;
+    this.phaseOrder = spreadOrder(this.phases);
     this.host = {
       clock: this.clock,
       frameMs: this.frameMs,
@@ -74,16 +101,34 @@ export class Pacer {
     };
   }
 
-  /** Opens a virtual microphone whose first frame is due on the next grid tick (at or after `startAtMs`). */
+  /**
+   * Opens a virtual microphone whose first frame is due on the next tick of its
+   * phase (at or after `startAtMs`): the first phase in spread order with room,
+   * else the least-loaded one.
+   */
   createStream<P = undefined>(options: MicStreamOptions<P>): MicStream<P> {
     if (this.closed) throw new AudioOptionError('pacer', 'closed', 'an open pacer (createStream after close)');
     const want = Math.max(this.clock.now(), options.startAtMs ?? -Infinity);
-    const k = Math.ceil((want - this.originMs) / this.frameMs - 1e-9);
-    const stream = new MicStream<P>(this.host, options, this.originMs + k * this.frameMs);
+    const phase = this.choosePhase();
+    const first = Math.ceil((want - this.originMs) / this.phaseMs - 1e-9);
+    const j = first + ((((phase - first) % this.phases) + this.phases) % this.phases);
+    const stream = new MicStream<P>(this.host, options, this.originMs + j * this.phaseMs);
     this.created++;
     this.streams.add(stream as MicStream<unknown>);
     this.arm();
     return stream;
+  }
+
+  private choosePhase(): number {
+    const load = new Array<number>(this.phases).fill(0);
+    for (const s of this.streams) load[this.phaseOf(s.startMs)]++;
+    const roomy = this.phaseOrder.find((p) => load[p] < STREAMS_PER_PHASE);
+    if (roomy !== undefined) return roomy;
+    return this.phaseOrder.reduce((best, p) => (load[p] < load[best] ? p : best));
+  }
+
+  private phaseOf(startMs: number): number {
+    return ((Math.round((startMs - this.originMs) / this.phaseMs) % this.phases) + this.phases) % this.phases;
   }
 
   get activeStreams(): number {
@@ -141,4 +186,23 @@ export class Pacer {
     this.tickWork.record(this.clock.now() - startMs);
     this.arm();
   }
+}
+
+/**
+ * Phases in the order they open: each next one as far as possible from those
+ * already open (0, 2, 1, 3 for four), so two busy phases are half a frame apart.
+ */
+export function spreadOrder(phases: number): number[] {
+  const order = [0];
+  while (order.length < phases) {
+    let best = -1;
+    let bestGap = -1;
+    for (let p = 0; p < phases; p++) {
+      if (order.includes(p)) continue;
+      const gap = Math.min(...order.map((q) => Math.min(Math.abs(p - q), phases - Math.abs(p - q))));
+      if (gap > bestGap) [best, bestGap] = [p, gap];
+    }
+    order.push(best);
+  }
+  return order;
 }
