@@ -1,3 +1,4 @@
+import { concatPcm } from '../pcm.js';
 import { seededRandom } from '../../core/random.js';
 import { gainStage } from './gain.js';
 import { activeLevelDbfs } from './level.js';
@@ -64,7 +65,7 @@ export function flushChain(stages: readonly ChunkTransform[]): Int16Array {
   for (const s of stages) {
     const head = tail.length ? s.process(tail) : new Int16Array(0);
     const rest = s.flush();
-    tail = concat(head, rest);
+    tail = concatPcm([head, rest]);
   }
   return tail;
 }
@@ -91,7 +92,7 @@ export async function applyConditions(
     const parts: Int16Array[] = [];
     for (let at = 0; at < pcm.length; at += step) parts.push(processChunk(stages, pcm.subarray(at, at + step)));
     parts.push(flushChain(stages));
-    return concat(...parts);
+    return concatPcm(parts);
   } finally {
     for (const s of stages) s.close();
   }
@@ -123,13 +124,3 @@ export function deriveSeed(seed: number, streamId: number, stage: number): numbe
   return h >>> 0;
 }
 
-function concat(...parts: Int16Array[]): Int16Array {
-  const n = parts.reduce((k, p) => k + p.length, 0);
-  const out = new Int16Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}

@@ -1,4 +1,4 @@
-import { samplesForMs } from '../pcm.js';
+import { concatPcm, samplesForMs } from '../pcm.js';
 import type { ChunkTransform, ConditionContext, SpeakingRateCondition } from './types.js';
 
 /**
@@ -18,13 +18,7 @@ export async function speakingRateStage(config: SpeakingRateCondition, ctx: Cond
       return new Int16Array(0);
     },
     flush: () => {
-      const total = parts.reduce((n, p) => n + p.length, 0);
-      const input = new Int16Array(total);
-      let at = 0;
-      for (const p of parts) {
-        input.set(p, at);
-        at += p.length;
-      }
+      const input = concatPcm(parts);
       parts.length = 0;
       return timeStretch(input, config.factor, ctx.sampleRate);
     },
