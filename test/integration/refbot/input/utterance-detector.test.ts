@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../core/clock.js';
-import { audibleBounds, SileroVad } from '../../audio/index.js';
-import { createTts, type TtsProvider } from '../../speech/index.js';
-import { UtteranceDetector, type SpeechEdge, type Utterance } from './utterance-detector.js';
+import { ManualClock } from '../../../../src/core/clock.js';
+import { audibleBounds, SileroVad } from '../../../../src/audio/index.js';
+import { createTts, type TtsProvider } from '../../../../src/speech/index.js';
+import { UtteranceDetector, type SpeechEdge, type Utterance } from '../../../../src/refbot/input/utterance-detector.js';
 
 /**
  * The real Silero VAD on real (Flite) speech, frame by frame as the virtual

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { monotonicClock } from '../../core/clock.js';
-import { audibleBounds, resample } from '../../audio/index.js';
-import { createTts } from '../../speech/index.js';
-import { IncomingAudio } from './incoming-audio.js';
-import { SpeechModels } from './speech-models.js';
-import type { SpeechEdge, Utterance } from './utterance-detector.js';
+import { monotonicClock } from '../../../../src/core/clock.js';
+import { audibleBounds, resample } from '../../../../src/audio/index.js';
+import { createTts } from '../../../../src/speech/index.js';
+import { IncomingAudio } from '../../../../src/refbot/input/incoming-audio.js';
+import { SpeechModels } from '../../../../src/refbot/input/speech-models.js';
+import type { SpeechEdge, Utterance } from '../../../../src/refbot/input/utterance-detector.js';
 
 describe('IncomingAudio: any rate, any channel count, real VAD', () => {
   const models = new SpeechModels();
