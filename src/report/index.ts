@@ -26,6 +26,8 @@ export {
   createHtmlReporter,
   writeHtmlReport,
   renderHtml,
+  renderPage,
+  type SelfContainedPage,
   HTML_FILE,
   inlineOnlyPolicy,
   jsonForScript,

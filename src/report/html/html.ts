@@ -42,26 +42,58 @@ export function inlineOnlyPolicy(script: string, style: string, extra: readonly 
   return ["default-src 'none'", `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, ...extra, "base-uri 'none'", "form-action 'none'"].join('; ');
 }
 
-/** One self-contained HTML file: markup shell, inline style and script, and the data island. */
-export function renderHtml(model: ReportModel): string {
+/** What a self-contained earshot page is made of: its policy, style, script and one JSON data island. */
+export interface SelfContainedPage {
+  title: string;
+  /** The Content-Security-Policy (`inlineOnlyPolicy` of exactly this script and style). */
+  policy: string;
+  style: string;
+  script: string;
+  /** The data island's element id, which the script reads. */
+  islandId: string;
+  data: unknown;
+  /** Said when scripts are off: where the same data is without the page. */
+  noscript: string;
+}
+
+/**
+ * One self-contained HTML file: markup shell, inline style and script, and the
+ * data island (escaped by `jsonForScript`, read by the script with
+ * `textContent`). Every earshot page is built here, so every page carries the
+ * same policy meta tags and nothing but the island carries data.
+ */
+export function renderPage(page: SelfContainedPage): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy()}">
+<meta http-equiv="Content-Security-Policy" content="${page.policy}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>earshot report</title>
-<style>${STYLE_CSS}</style>
+<title>${page.title}</title>
+<style>${page.style}</style>
 </head>
 <body>
 <div id="app"></div>
-<noscript>This report draws itself with JavaScript; the raw results are in results.jsonl beside it.</noscript>
-<script type="application/json" id="earshot-data">${jsonForScript(model)}</script>
-<script>${CLIENT_JS}</script>
+<noscript>${page.noscript}</noscript>
+<script type="application/json" id="${page.islandId}">${jsonForScript(page.data)}</script>
+<script>${page.script}</script>
 </body>
 </html>
 `;
+}
+
+/** The run report's page. */
+export function renderHtml(model: ReportModel): string {
+  return renderPage({
+    title: 'earshot report',
+    policy: contentSecurityPolicy(),
+    style: STYLE_CSS,
+    script: CLIENT_JS,
+    islandId: 'earshot-data',
+    data: model,
+    noscript: 'This report draws itself with JavaScript; the raw results are in results.jsonl beside it.',
+  });
 }
 
 export interface HtmlReportOptions extends Omit<ModelOptions, 'reportDir'> {

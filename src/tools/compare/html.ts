@@ -1,4 +1,4 @@
-import { inlineOnlyPolicy, jsonForScript } from '../../report/index.js';
+import { inlineOnlyPolicy, renderPage } from '../../report/index.js';
 import type { CompareReport } from './compare.js';
 import { compareRows, headline, ruleText, turnLabel, verdictWord } from './rows.js';
 
@@ -74,24 +74,15 @@ export function compareHtmlModel(report: CompareReport): HtmlModel {
 }
 
 export function renderCompareHtml(report: CompareReport): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${inlineOnlyPolicy(COMPARE_CLIENT_JS, COMPARE_STYLE_CSS)}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>earshot compare</title>
-<style>${COMPARE_STYLE_CSS}</style>
-</head>
-<body>
-<div id="app"></div>
-<noscript>This page draws itself with JavaScript; the same comparison is in the JSON and markdown outputs.</noscript>
-<script type="application/json" id="earshot-compare">${jsonForScript(compareHtmlModel(report))}</script>
-<script>${COMPARE_CLIENT_JS}</script>
-</body>
-</html>
-`;
+  return renderPage({
+    title: 'earshot compare',
+    policy: inlineOnlyPolicy(COMPARE_CLIENT_JS, COMPARE_STYLE_CSS),
+    style: COMPARE_STYLE_CSS,
+    script: COMPARE_CLIENT_JS,
+    islandId: 'earshot-compare',
+    data: compareHtmlModel(report),
+    noscript: 'This page draws itself with JavaScript; the same comparison is in the JSON and markdown outputs.',
+  });
 }
 
 export const COMPARE_STYLE_CSS = String.raw`
