@@ -109,6 +109,21 @@ describe('the yield curve', () => {
     ]);
   });
 
+  it("counts a run interrupted when the turn's own matcher saw bot_interrupted, or the event fell within the rounded start", () => {
+    const at = (turnIndex: number, expectations: TurnResult['expectations'], eventAtMs: number): BenchRun => {
+      const t = { ...turn(turnIndex, 'passed', {}, 2000), expectations };
+      return { run: 0, offset_ms: 0, result: result('passed', [turn(0, 'passed', {}, 0), t], [{ name: 'bot_interrupted', at_ms: eventAtMs }]) };
+    };
+    const sweepOf = (r: BenchRun) => summarizeBench([r], { ...HEADER, repeat: 1, sweep: { turn_index: 1, event: 'llm_started', range: { from_ms: 0, to_ms: 0, step_ms: 100 } } }).sweep!.points[0].interrupted;
+    const seen = [{ index: 0, event: 'bot_interrupted' as const, status: 'passed' as const, matched_after_ms: 1 }];
+    // An event stamped before the turn's whole-ms start, which the matcher still counted.
+    expect(sweepOf(at(1, seen, 1990))).toBe(1);
+    // No expectation: the window alone, opened half a ms early for the rounding.
+    expect(sweepOf(at(1, [], 1999.6))).toBe(1);
+    expect(sweepOf(at(1, [], 1999.4))).toBe(0);
+    expect(sweepOf(at(1, [{ ...seen[0], status: 'failed', matched_after_ms: undefined }], 1500))).toBe(0);
+  });
+
   it('is printed as a table', () => {
     const text = renderBenchReport(report);
     expect(text).toContain('yield curve (turn 2: send_after bot_audio_started + offset):');

@@ -158,7 +158,7 @@ function sweepPoints(runs: readonly BenchRun[], turnIndex: number): SweepPoint[]
           status: r.result.status,
           yielded: turn?.metrics?.yielded ?? null,
           interruption_ms: typeof interruption === 'number' ? interruption : null,
-          interrupted: turn ? sawInTurn(r.result, turn, 'bot_interrupted') : false,
+          interrupted: turn ? expectedAndSeen(turn, 'bot_interrupted') || sawInTurn(r.result, turn, 'bot_interrupted') : false,
         };
       });
       const bargeIns = points.filter((p) => p.yielded !== null).length;
@@ -177,10 +177,20 @@ function sweepPoints(runs: readonly BenchRun[], turnIndex: number): SweepPoint[]
 }
 
 /** Whether an event of that name arrived between the turn's start and the next turn's start. */
+/** The turn's own matcher saw the event: the verdict the run passed on, whatever the event's timestamp. */
+function expectedAndSeen(turn: TurnResult, name: string): boolean {
+  return turn.expectations.some((e) => e.event === name && e.status === 'passed' && e.matched_after_ms !== undefined);
+}
+
+/**
+ * An event between this turn's start and the next's. `started_at_ms` is rounded
+ * to whole ms while event times are not, so the window opens half a ms early: at
+ * offset 0 a bot on loopback can answer within the same millisecond.
+ */
 function sawInTurn(result: ScenarioResult, turn: TurnResult, name: string): boolean {
   if (turn.status === 'not_run' || turn.started_at_ms === undefined) return false;
   const next = result.turns.find((t) => t.index === turn.index + 1)?.started_at_ms;
-  const from = turn.started_at_ms;
+  const from = turn.started_at_ms - 0.5;
   return (result.events ?? []).some((e) => e.name === name && e.at_ms >= from && (next === undefined || e.at_ms < next));
 }
 
