@@ -52,6 +52,12 @@ export interface BotCaptureOptions {
 export const DEFAULT_MAX_TURN_AUDIO_MS = 10 * 60_000;
 /** A run of chunks the detector places back to back is over once nothing has come for this long. */
 const IDLE_AFTER_MS = 200;
+/**
+ * A transcript waits at most this many ticks (~100 ms each) for the detector
+ * to report its audio stopped: a bot that keeps sending sound after it said
+ * it stopped speaking still gets its reply heard.
+ */
+const QUIET_WAIT_TICKS = 30;
 
 export class BotCapture {
   private readonly detector: OnsetDetector;
@@ -78,6 +84,8 @@ export class BotCapture {
   private detectorFailed = false;
   private recorderFailed = false;
   private closed = false;
+  /** Transcripts held until the detector reports the bot's audio stopped, with the ticks each has waited. */
+  private quietWaiters: Array<{ release: () => void; ticks: number }> = [];
 
   constructor(private readonly opts: BotCaptureOptions) {
     this.detector = new OnsetDetector({ vad: opts.vad });
@@ -124,6 +132,7 @@ export class BotCapture {
           this.report(placed.events);
         } catch (err) {
           this.detectorFailed = true;
+          this.releaseQuiet();
           this.opts.trace(`capture: onset detection stopped: ${errorMessage(err)}`);
         }
       }
@@ -144,6 +153,8 @@ export class BotCapture {
     this.reported = edge;
     if (this.opts.cutAt === 'audio') return;
     if (edge === 'started') {
+      // A new reply: the one before it has ended, audible gap or not.
+      this.releaseQuiet();
       this.clearSegment();
       return;
     }
@@ -183,6 +194,14 @@ export class BotCapture {
           return;
         }
         await placed;
+        // In order: a reply's transcript never comes before its audio's stop. The bot reports it
+        // stopped speaking once it sent its last frame; the detector hears the silence after the
+        // last audible sample only later, and a pooled recognizer can be done first.
+        await this.untilQuiet();
+        if (generation !== this.generation) {
+          this.opts.trace('transcribed: dropped (the bot was cut off or a new turn began while transcribing)');
+          return;
+        }
         const hearing = await this.opts.hearing?.assess({ pcm, rate, transcript: text, ...(checked !== null ? { checkTranscript: checked } : {}), startMs: span.startMs, endMs: span.endMs });
         if (hearing) this.opts.trace(`hearing: ${hearing.doubt} (${hearing.speech_ms}ms of speech${hearing.wer !== undefined ? `, WER ${hearing.wer}` : ''})`);
         if (text || hearing) this.opts.emit({ name: 'response', at_ms: this.opts.nowMs(), text, ...(hearing ? { hearing } : {}) });
@@ -203,6 +222,7 @@ export class BotCapture {
   /** Audio captured so far belongs to a reply that no longer counts. */
   drop(): void {
     this.generation++;
+    this.releaseQuiet();
     this.clearSegment();
     for (const job of this.pending) job.abort();
     // A turn that sends right after the bot said it finished: the bot's next reply may start
@@ -216,6 +236,7 @@ export class BotCapture {
    * is reported even when the bot sends nothing more; call it every ~100 ms.
    */
   tick(): void {
+    for (const w of this.quietWaiters) if (++w.ticks >= QUIET_WAIT_TICKS) w.release();
     if (this.closed || this.detectorFailed) return;
     if (!this.streamEndReported) {
       this.placing = this.placing.then(() => {
@@ -258,13 +279,34 @@ export class BotCapture {
       }
     }
     // The session is over: nothing can match a transcript any more, and a stuck recognizer must not hold it open.
+    this.releaseQuiet();
     for (const job of this.pending) job.abort();
     await this.transcribing;
+  }
+
+  /** Resolves once the detector is not hearing the bot (at once when it is not, or cannot report a stop). */
+  private untilQuiet(): Promise<void> {
+    if (this.closed || this.detectorFailed || !this.detector.speaking) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = {
+        ticks: 0,
+        release: () => {
+          this.quietWaiters = this.quietWaiters.filter((w) => w !== waiter);
+          resolve();
+        },
+      };
+      this.quietWaiters.push(waiter);
+    });
+  }
+
+  private releaseQuiet(): void {
+    for (const w of [...this.quietWaiters]) w.release();
   }
 
   private report(events: OnsetEvent[]): void {
     for (const e of events) {
       this.opts.emit({ name: e.type, at_ms: e.atMs });
+      if (e.type === 'bot_audio_stopped') this.releaseQuiet();
       // Without speaking reports, the detector's stop ends the spoken segment.
       if (this.opts.cutAt === 'audio' && e.type === 'bot_audio_stopped') this.endSegment();
     }

@@ -90,6 +90,52 @@ describe('bot capture', () => {
     expect(named(r.events, 'response')).toEqual([{ name: 'response', at_ms: end, text: 'the capital of germany is berlin' }]);
   });
 
+  it("holds a reply's transcript until the detector has heard its audio stop: a fast recognizer cannot put the response before bot_audio_stopped", async () => {
+    const r = rig();
+    r.capture.speaking('started');
+    // The bot reports it stopped as soon as its last frame is out: the detector has not heard the silence after it yet.
+    const end = stream(r, reply, 1000);
+    r.now.ms = end;
+    r.capture.speaking('stopped');
+    await until(() => r.trace.some((l) => l.startsWith('transcribed:')));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(named(r.events, 'bot_audio_stopped')).toEqual([]);
+    expect(named(r.events, 'response')).toEqual([]);
+    // The session's tick lets the detector hear the silence: the stop, then the transcript.
+    r.now.ms = end + 1500;
+    r.capture.tick();
+    await until(() => named(r.events, 'response').length > 0);
+    expect(r.events.filter((e) => e.name === 'bot_audio_stopped' || e.name === 'response').map((e) => e.name)).toEqual(['bot_audio_stopped', 'response']);
+    expect(named(r.events, 'response')[0]).toMatchObject({ text: 'the capital of germany is berlin', at_ms: end + 1500 });
+    await r.capture.finish();
+  });
+
+  it('lets a held transcript go after about three seconds of ticks when the bot keeps sounding after it said it stopped', async () => {
+    const r = rig();
+    const voiced = audibleBounds(reply, RATE)!;
+    const spoken = reply.slice(voiced.first, voiced.end);
+    r.capture.speaking('started');
+    const end = stream(r, spoken, 0);
+    r.capture.speaking('stopped');
+    await until(() => r.trace.some((l) => l.startsWith('transcribed:')));
+    // More speech, without a break, a tick per 100 ms of it: the detector keeps hearing the bot.
+    const more = concatPcm([spoken, spoken]);
+    const chunk = (RATE * 100) / 1000;
+    for (let i = 0; i < 29; i++) {
+      stream(r, more.subarray(i * chunk, (i + 1) * chunk), end + i * 100);
+      // As in a session, the detector has placed what arrived before the next tick.
+      await new Promise((resolve) => setTimeout(resolve, 15));
+      r.capture.tick();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(named(r.events, 'response')).toEqual([]);
+    r.capture.tick();
+    await until(() => named(r.events, 'response').length > 0);
+    expect(named(r.events, 'bot_audio_stopped')).toEqual([]);
+    expect(named(r.events, 'response').map((e) => ('text' in e ? e.text : ''))).toEqual(['the capital of germany is berlin']);
+    await r.capture.finish();
+  });
+
   it('reports the stop when the bot just goes quiet (no more audio arrives): the idle tick lets the detector hear the silence', async () => {
     const r = rig({ stt: null });
     const end = stream(r, reply, 0);
