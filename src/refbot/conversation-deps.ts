@@ -31,6 +31,8 @@ export interface ConversationDeps {
   botSampleRate: number;
   /** Silence between the sentences of a spoken reply (0: back to back). */
   sentenceGapMs: number;
+  /** The most silence before a spoken reply's first audible sample (server.ts: `ttsLeadInMs`). */
+  ttsLeadInMs: number;
   /** False: a bot with no RTVI at all (protobuf audio frames only); it starts on connect. */
   rtvi: boolean;
   /** The observer's own function-call report level, raw VAD events and LLM markers (before any eval-configure). */

@@ -300,6 +300,7 @@ export class Conversation {
         truth,
         timing: this.deps.timing,
         sentenceGapMs: this.deps.sentenceGapMs,
+        ttsLeadInMs: this.deps.ttsLeadInMs,
         segments: this.segments,
         reportLevel: (name) => this.level(name),
         llmMarkers: () => this.llmMarkers,

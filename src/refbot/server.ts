@@ -22,7 +22,7 @@ import { DEFAULT_DTMF_IDLE_TIMEOUT_MS } from './input/dtmf-aggregator.js';
 import { SpeechModels } from './input/speech-models.js';
 import type { VadSettings } from './input/utterance-detector.js';
 import { BotTts } from './reply/tts.js';
-import { DEFAULT_REPLY_TIMING, type ReplyTiming } from './reply/types.js';
+import { DEFAULT_REPLY_TIMING, DEFAULT_TTS_LEAD_IN_MS, type ReplyTiming } from './reply/types.js';
 import { TruthLog } from './truth.js';
 
 /** `--no-yield-to-backchannel`: speech over a reply that ends within this is a backchannel (a murmur is ~0.4 s, and the VAD needs 0.32 s of silence to end it). */
@@ -41,6 +41,14 @@ export interface RefbotOptions {
   responseDelayMs?: number;
   /** Silence between the sentences of a spoken reply, as a Pipecat TTS leaves (default 0: back to back). */
   sentenceGapMs?: number;
+  /**
+   * The most silence a spoken reply starts with before its first audible
+   * sample (default 20 ms). Flite begins every utterance with ~200 ms of
+   * silence, which a streaming production TTS does not: the bot trims the
+   * first sentence's lead to this, so its voice-to-voice is what a fast bot's
+   * is. Later sentences keep theirs (they are the pauses between sentences).
+   */
+  ttsLeadInMs?: number;
   /** A bot with no RTVI at all: protobuf audio frames only, the conversation starts on connect (protobuf wire only). */
   noRtvi?: boolean;
   /** Its RTVIObserver's function-call report level (default `none`, Pipecat's); eval-configure raises it on the eval wire. */
@@ -112,6 +120,7 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
   if (!(FLITE_VOICES as readonly string[]).includes(voiceName)) throw new RefbotOptionError('voice', `unknown Flite voice "${voiceName}" (known: ${FLITE_VOICES.join(', ')})`);
   const responseDelayMs = nonNegative('responseDelayMs', options.responseDelayMs ?? 0);
   const sentenceGapMs = nonNegative('sentenceGapMs', options.sentenceGapMs ?? 0);
+  const ttsLeadInMs = nonNegative('ttsLeadInMs', options.ttsLeadInMs ?? DEFAULT_TTS_LEAD_IN_MS);
   if (options.reportLevel !== undefined && !FUNCTION_CALL_REPORT_LEVELS.includes(options.reportLevel)) {
     throw new RefbotOptionError('reportLevel', `expected ${FUNCTION_CALL_REPORT_LEVELS.join(', ')}, got "${String(options.reportLevel)}"`);
   }
@@ -203,6 +212,7 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
             timing,
             botSampleRate: sampleRate,
             sentenceGapMs,
+            ttsLeadInMs,
             rtvi: options.noRtvi !== true,
             reportLevel: options.reportLevel ?? 'none',
             vadEvents: options.vadEvents === true,
@@ -239,7 +249,7 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
   }
 
   const url = `ws://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  truth.write({ event: 'listening', url, wire, ...(light ? { light } : {}), response_delay_ms: responseDelayMs, sentence_gap_ms: sentenceGapMs, rtvi: options.noRtvi !== true, faults: describeFaults(faults), pid: process.pid });
+  truth.write({ event: 'listening', url, wire, ...(light ? { light } : {}), response_delay_ms: responseDelayMs, sentence_gap_ms: sentenceGapMs, tts_lead_in_ms: ttsLeadInMs, rtvi: options.noRtvi !== true, faults: describeFaults(faults), pid: process.pid });
   options.signal?.addEventListener('abort', () => void stop({ reason: 'closed', exitCode: 0 }, false), { once: true });
   return {
     url,

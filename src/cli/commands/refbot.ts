@@ -10,6 +10,7 @@ interface RefbotFlags {
   wire: CodecName;
   responseDelayMs: number;
   sentenceGapMs: number;
+  ttsLeadInMs: number;
   light?: boolean;
   lightReplyOffsetMs: number;
   rtvi: boolean;
@@ -57,6 +58,7 @@ export const refbotCommand: CliCommand = {
       .addOption(new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'))
       .option('--response-delay-ms <ms>', 'known extra delay before every reply to a user turn', milliseconds, 0)
       .option('--sentence-gap-ms <ms>', 'speak replies sentence by sentence with this much silence between them, as a Pipecat TTS does (the truth log counts it)', milliseconds, 0)
+      .option('--tts-lead-in-ms <ms>', "the most silence before a reply's first audible sample: Flite starts every utterance with ~200 ms of it, a streaming production TTS does not (later sentences keep theirs)", milliseconds, 20)
       .addOption(
         new Option('--report-level <level>', "its RTVIObserver's function-call report level (default none, as Pipecat's); eval-configure raises it on the eval wire only").choices([
           ...FUNCTION_CALL_REPORT_LEVELS,
@@ -90,6 +92,7 @@ export const refbotCommand: CliCommand = {
           wire: flags.wire,
           responseDelayMs: flags.responseDelayMs,
           sentenceGapMs: flags.sentenceGapMs,
+          ttsLeadInMs: flags.ttsLeadInMs,
           noRtvi: !flags.rtvi,
           ...(flags.reportLevel ? { reportLevel: flags.reportLevel } : {}),
           vadEvents: flags.vadEvents === true,

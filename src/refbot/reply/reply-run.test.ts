@@ -25,6 +25,7 @@ function run(text: string, level: FunctionCallReportLevel = 'full'): { sent: Ser
     truth: new TruthLog(null, monotonicClock),
     timing: { llmTtfbMs: 1, chunkMs: 1, storyChunkMs: 5 },
     sentenceGapMs: 0,
+    ttsLeadInMs: 20,
     segments: { count: 0 },
     reportLevel: () => level,
     onFault: () => {},

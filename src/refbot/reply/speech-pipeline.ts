@@ -3,6 +3,7 @@
  * speaker as the text stream completes them; what went out when is kept by
  * the reply's SentAudio.
  */
+import { firstAudibleSample } from '../../audio/index.js';
 import { abortable, sleep } from '../../core/abort.js';
 import type { ServerMessage } from '../../protocol/index.js';
 import { AUDIO_BURST_MS } from '../faults/switches.js';
@@ -13,6 +14,18 @@ export const TTS_PROCESSOR = 'FliteTTSService#0';
 
 export function secs(ms: number): number {
   return Math.round(ms) / 1000;
+}
+
+/**
+ * The utterance with at most `leadInMs` of silence before its first audible
+ * sample (the energy gate's edge): Flite opens every utterance with ~200 ms
+ * of silence, which a streaming production TTS does not make its caller wait
+ * through. A view, not a copy; an utterance with nothing audible is kept whole.
+ */
+export function trimLeadIn(pcm: Int16Array, sampleRate: number, leadInMs: number): Int16Array {
+  const first = firstAudibleSample(pcm, sampleRate);
+  const keep = Math.round((leadInMs * sampleRate) / 1000);
+  return first > keep ? pcm.subarray(first - keep) : pcm;
 }
 
 /** What the speech pipeline needs from its reply. */
@@ -87,8 +100,9 @@ export class SpeechPipeline {
     const { ctx, plan } = this.run;
     if (plan.burst) return this.burst();
     for (let i = 0; i < this.sentences.length; i++) {
-      const pcm = await this.job(i);
+      let pcm = await this.job(i);
       if (pcm === null || this.run.aborted) return;
+      if (i === 0) pcm = trimLeadIn(pcm, ctx.speaker.sampleRate, ctx.ttsLeadInMs);
       if (i === 0) this.run.send({ type: 'metrics', data: { ttfb: [{ processor: TTS_PROCESSOR, model: ctx.tts.name, value: secs(ctx.clock.now() - this.startedMs) }] } });
       const last = i === this.sentences.length - 1;
       let segment: SpokenSegment | null = null;

@@ -22,6 +22,9 @@ export interface ReplyTiming {
 
 export const DEFAULT_REPLY_TIMING: ReplyTiming = { llmTtfbMs: 20, chunkMs: 8, storyChunkMs: 60 };
 
+/** A reply's first sentence keeps at most this much silence before its first audible sample (one frame). */
+export const DEFAULT_TTS_LEAD_IN_MS = 20;
+
 export interface ReplyContext {
   conn: number;
   clock: Clock;
@@ -34,6 +37,8 @@ export interface ReplyContext {
   timing: ReplyTiming;
   /** Silence between two sentences of a reply, ms (0: back to back), sent as audio frames as a Pipecat TTS leaves it. */
   sentenceGapMs: number;
+  /** The most silence the reply's first sentence keeps before its first audible sample. */
+  ttsLeadInMs: number;
   /** The connection's `bot-output` segment counter (Pipecat numbers them by frame id). */
   segments: { count: number };
   reportLevel: (functionName: string) => FunctionCallReportLevel;
