@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { SpeechProviderError } from '../errors.js';
 import { int16ToBytes } from '../../audio/index.js';
 import { baseWord, isFiller } from './sphinx-output.js';
-import { sphinxBatchArgs, TailBuffer, type SphinxConfig } from './sphinx-config.js';
+import { sphinxBatchArgs, TailBuffer, yieldToRealTime, type SphinxConfig } from './sphinx-config.js';
 import { STT_SAMPLE_RATE } from './types.js';
 import type { PoolWorker } from './pool.js';
 
@@ -77,6 +77,7 @@ export class SphinxBatchWorker implements PoolWorker {
     this.ctl = new Socket({ fd: openSync(ctlPath, constants.O_RDWR), readable: false, writable: true });
     this.hyp = new Socket({ fd: openSync(hypPath, constants.O_RDWR), readable: true, writable: false });
     this.child = spawn(config.batchBinary, sphinxBatchArgs(config, this.dir, ctlPath, hypPath), { stdio: ['ignore', 'pipe', 'pipe'] });
+    yieldToRealTime(this.child);
     this.child.stdout.resume();
     this.child.stderr.on('data', (d: Buffer) => this.log.push(d));
     this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));

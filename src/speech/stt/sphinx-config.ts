@@ -1,4 +1,6 @@
+import type { ChildProcess } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { DependencyMissingError } from '../errors.js';
 
@@ -41,6 +43,31 @@ export function resolveSphinx(
     }
   }
   return config;
+}
+
+/**
+ * The nice value recognizers run at. Recognition is batch work that shares
+ * the cores with real-time work: the pacer thread's 20 ms frames, and a bot's
+ * own paced speech. On a machine with fewer cores than busy tasks, a woken
+ * pacer otherwise waits out a recognizer's time slice (frame lateness p99 of
+ * 2.4–3.1 ms at 8 and 16 transcribing sessions on 2 cores, docs/benchmarks.md);
+ * at nice 10 the kernel runs it at once, and the recognizers still get every
+ * cycle nothing real-time wants. Not 19: beside a bot's own busy models at
+ * nice 0 a recognizer there gets ~1.5 % of a core, and a reply's transcript
+ * could outlast its expectation; at 10 it keeps ~10 %. Raising a child's nice
+ * value needs no privilege.
+ */
+export const RECOGNIZER_NICE = 10;
+
+/** Lowers a just-spawned recognizer's priority to `RECOGNIZER_NICE`, never above this process's own. */
+export function yieldToRealTime(child: ChildProcess): void {
+  // No pid: it failed to start, which its 'error' event reports.
+  if (child.pid === undefined) return;
+  try {
+    setPriority(child.pid, Math.max(getPriority(), RECOGNIZER_NICE));
+  } catch {
+    // It has exited already (its exit is reported on its own): nothing left to lower.
+  }
 }
 
 export function sphinxArgs(config: SphinxConfig, infile: string): string[] {

@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { int16ToBytes } from '../../audio/index.js';
 import { baseWord, isFiller, parseSphinxLine, type SphinxSegment } from './sphinx-output.js';
-import { sphinxArgs, type SphinxConfig } from './sphinx-config.js';
+import { sphinxArgs, yieldToRealTime, type SphinxConfig } from './sphinx-config.js';
 import { STT_SAMPLE_RATE } from './types.js';
 
 /**
@@ -136,6 +136,7 @@ export class SphinxStream {
     // failure here only sends requests to the one-shot path, which reports it.
     const args = [...sphinxArgs(this.config, fifo), '-logfn', '/dev/null'];
     const child = spawn(this.config.binary, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    yieldToRealTime(child);
     // Read-write so the open cannot block waiting for the reader; writes then queue in the pipe.
     const audio = new Socket({ fd: openSync(fifo, constants.O_RDWR), readable: false, writable: true });
     const running: RunningStream = { child, audio, dir };

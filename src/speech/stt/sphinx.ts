@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SpeechConfigError, SpeechProviderError } from '../errors.js';
 import { int16ToBytes, type Resample } from '../../audio/index.js';
-import { resolveSphinx, sphinxBatchArgs, TailBuffer, type SphinxConfig } from './sphinx-config.js';
+import { resolveSphinx, sphinxBatchArgs, TailBuffer, yieldToRealTime, type SphinxConfig } from './sphinx-config.js';
 import { parseHypseg, SphinxBatchWorker, type BatchResult } from './sphinx-batch.js';
 import { SphinxStream } from './sphinx-stream.js';
 import { WorkerPool } from './pool.js';
@@ -44,6 +44,7 @@ export async function runSphinxOnce(config: SphinxConfig, pcm16k: Int16Array, si
     const out = join(dir, 'hypseg');
     await new Promise<void>((resolve, reject) => {
       const child = spawn(config.batchBinary, sphinxBatchArgs(config, dir, join(dir, 'ctl'), out), { stdio: ['ignore', 'ignore', 'pipe'] });
+      yieldToRealTime(child);
       const log = new TailBuffer();
       const onAbort = (): void => {
         child.kill('SIGKILL');

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeWav, downmixToMono, sincResample } from '../../../src/audio/index.js';
 import { SpeechQueueFullError } from '../../../src/speech/errors.js';
-import { resolveSphinx } from '../../../src/speech/stt/sphinx-config.js';
+import { RECOGNIZER_NICE, resolveSphinx } from '../../../src/speech/stt/sphinx-config.js';
 import { SphinxStt } from '../../../src/speech/stt/sphinx.js';
 import { createTts } from '../../../src/speech/tts/table.js';
 import { CLI } from '../../support/paths.js';
@@ -122,6 +123,18 @@ describe('pooled PocketSphinx', () => {
       await stt.close();
     }
   }, 60_000);
+
+  it('runs its recognizers below the real-time work (nice RECOGNIZER_NICE), this process untouched', async () => {
+    const stt = new SphinxStt(config, 0, sincResample, 'pool', { size: 1 });
+    try {
+      await stt.transcribe(new Int16Array(1600), 16000);
+      const pid = stt.pool.workersNow()[0].processId!;
+      // Never above this process: under `nice -n 15 npm test` it stays at 15.
+      expect(getPriority(pid)).toBe(Math.max(RECOGNIZER_NICE, getPriority()));
+    } finally {
+      await stt.close();
+    }
+  });
 
   it('ends its processes on close and refuses work afterwards', async () => {
     const stt = new SphinxStt(config, 0, sincResample, 'pool', { size: 1 });
