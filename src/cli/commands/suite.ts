@@ -17,7 +17,7 @@ import {
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import { exitCodeOf } from '../../results/index.js';
 import type { CliCommand } from '../command.js';
-import { positiveInt, secondsToMs } from '../options.js';
+import { nonNegativeInt, positiveInt, secondsToMs } from '../options.js';
 import { addSimulationFlags, addTrustFlags, addWireFlags, filterOf, wireSettings, type SimulationFlags, type TrustFlags, type WireFlags } from '../session-flags.js';
 import { abortOnSignals } from '../signals.js';
 
@@ -46,6 +46,9 @@ interface SuiteFlags extends AudioFlags, TrustFlags, WireFlags, SimulationFlags 
   spawnTimeout?: number;
   connectTimeout?: number;
   stopTimeout?: number;
+  spawnStagger?: number;
+  /** false: `--no-history` (order by turns, not by earlier durations). */
+  history: boolean;
   timeout?: number;
   triggerDisconnect?: boolean;
   list?: boolean;
@@ -87,6 +90,8 @@ export const suiteCommand: CliCommand = {
       .option('--strict', 'treat every warning of the manifest and its scenario files as an error (exit 2 before anything runs)')
       .option('--spawn-timeout <seconds>', 'how long a bot may take to accept connections (default 60)', secondsToMs)
       .option('--connect-timeout <seconds>', 'WebSocket connect budget once the port accepts (default 10)', secondsToMs)
+      .option('--spawn-stagger <ms>', 'start at most one bot per core per this many ms (default 250, about a reference bot\'s start-up CPU; 0: all at once)', nonNegativeInt)
+      .option('--no-history', "order the runs by their turns, not longest first by the durations in earlier results beside the output folder")
       .option('--stop-timeout <seconds>', 'how long a bot may take to exit after eval-cancel (disconnect-bot on protobuf) before SIGTERM (default 10)', secondsToMs)
       .option('-t, --timeout <seconds>', 'default within_ms for expectations without one (default 60)', secondsToMs)
       .option('--trigger-disconnect', "fire the bot's on_client_disconnected handler when each scenario ends")
@@ -123,6 +128,8 @@ export const suiteCommand: CliCommand = {
         spawnTimeoutMs: flags.spawnTimeout,
         connectTimeoutMs: flags.connectTimeout,
         stopTimeoutMs: flags.stopTimeout,
+        ...(flags.spawnStagger !== undefined ? { spawnStaggerMs: flags.spawnStagger } : {}),
+        ...(flags.history === false ? { knownDurations: new Map() } : {}),
         defaultWithinMs: flags.timeout,
         triggerDisconnect: flags.triggerDisconnect,
         allowOutsideRoot: flags.allowOutsideRoot,
