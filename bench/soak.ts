@@ -7,6 +7,8 @@
  *   npx tsx bench/soak.ts --minutes 10 --window-minutes 1
  *   npx tsx bench/soak.ts --minutes 2 --window-minutes 0.5 --sample-seconds 5   # a smoke run
  *   npx tsx bench/soak.ts --minutes 60 --json soak.json --keep
+ *   npx tsx bench/soak.ts --minutes 5 --stall-ms 200 --stall-every-s 5   # the main thread stuck 200 ms every 5 s
+ *   npx tsx bench/soak.ts --minutes 5 --pacer main                       # the in-thread pacer (before issue 16)
  *
  * Real time, not compressed: the harness streams its microphone as 20 ms
  * frames on the pacer's clock, the bot hears them through its VAD and answers
@@ -22,11 +24,18 @@
  * refbot`, built CLI) runs in its own process; everything measured is the
  * harness, which is this process.
  *
+ * The microphone is paced where `earshot run` paces it: on the pacer thread
+ * (`--pacer thread`, the default; src/pacing/), or with `--pacer main` on
+ * the in-thread pacer it used before issue 16. `--stall-ms N --stall-every-s
+ * S` holds the main thread in a busy loop for N ms every S s, as a heavy judge
+ * call or report would: the pacer thread must not notice.
+ *
  * Every --sample-seconds: RSS, heap, external memory. Per window: peak and
  * final RSS, event-loop delay (perf_hooks.monitorEventLoopDelay, the 10 ms
- * sampling interval taken off: p50, p99, max), the pacer's lateness (each
- * timer wake against its deadline: p50, p99, max; and the mean lateness of
- * every microphone frame), turns finished and passed, their median wall
+ * sampling interval taken off: p50, p99, max), the microphone's lateness
+ * (pacer thread: every frame's sent − due, p50, p99, max, and the pacer
+ * thread's CPU; in-thread pacer: each timer wake against its deadline, p50,
+ * p99, max; both: the mean lateness of every frame), turns finished and passed, their median wall
  * time and voice-to-voice latency, the bot's RSS, and CPU pressure on the
  * machine (Linux PSI: the share of time some task waited for a CPU). At the end: RSS growth after warm-up (last sample
  * minus the first one after the first window) and its slope by least squares,
@@ -34,7 +43,7 @@
  * hour, and no lateness trend.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
@@ -43,10 +52,12 @@ import { monotonicClock, type Clock } from '../src/core/clock.js';
 import { DurationHistogram } from '../src/core/histogram.js';
 import { PreciseTimerDriver, type TimerDriver } from '../src/core/timers.js';
 import { Pacer } from '../src/audio/index.js';
+import { ThreadPacer } from '../src/pacing/index.js';
 import { loadFileSync, type Scenario } from '../src/scenario/index.js';
 import type { ScenarioResult } from '../src/results/index.js';
 import { AudioEngine, runSession } from '../src/session/index.js';
-import { cpuStallUs } from './machine.js';
+import { cpuStallUs, threadCpuMs } from './machine.js';
+import { delayMs, ELD_RESOLUTION_MS, median, procRssMb, r1, r2, slope, soakMarkdown, type Sample, type Window } from './soak-report.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -60,13 +71,19 @@ const { values: args } = parseArgs({
     json: { type: 'string' },
     keep: { type: 'boolean', default: false },
     'turn-seconds': { type: 'string', default: '7.5' },
+    pacer: { type: 'string', default: 'thread' },
+    'stall-ms': { type: 'string', default: '0' },
+    'stall-every-s': { type: 'string', default: '5' },
   },
 });
+const pacerKind = args.pacer;
+const stallMs = Number(args['stall-ms']);
+const stallEveryMs = Number(args['stall-every-s']) * 1000;
 const minutes = Number(args.minutes);
 const windowMinutes = Number(args['window-minutes'] ?? (minutes >= 30 ? 5 : Math.max(1, Math.round(minutes / 6))));
 const sampleMs = Number(args['sample-seconds']) * 1000;
-if (!(minutes > 0) || !(windowMinutes > 0) || !(sampleMs >= 1000)) {
-  console.error('usage: tsx bench/soak.ts [--minutes 60] [--window-minutes 5] [--sample-seconds 10] [--json FILE] [--keep]');
+if (!(minutes > 0) || !(windowMinutes > 0) || !(sampleMs >= 1000) || !['thread', 'main'].includes(pacerKind) || !(stallMs >= 0) || !(stallEveryMs > stallMs)) {
+  console.error('usage: tsx bench/soak.ts [--minutes 60] [--window-minutes 5] [--sample-seconds 10] [--pacer thread|main] [--stall-ms N --stall-every-s S] [--json FILE] [--keep]');
   process.exit(2);
 }
 if (!existsSync(CLI)) {
@@ -141,74 +158,6 @@ function writeScenario(dir: string, turns: number): string {
   return file;
 }
 
-function procRssMb(pid: number | undefined): number | null {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Least-squares slope of y over x. */
-function slope(points: ReadonlyArray<[number, number]>): number {
-  const n = points.length;
-  if (n < 2) return 0;
-  const mx = points.reduce((s, p) => s + p[0], 0) / n;
-  const my = points.reduce((s, p) => s + p[1], 0) / n;
-  let num = 0;
-  let den = 0;
-  for (const [x, y] of points) {
-    num += (x - mx) * (y - my);
-    den += (x - mx) ** 2;
-  }
-  return den === 0 ? 0 : num / den;
-}
-
-const ms = (ns: number): number => ns / 1e6;
-/** monitorEventLoopDelay's sampling interval; what it records is that interval plus the delay, so the interval is taken off. */
-const ELD_RESOLUTION_MS = 10;
-const delayMs = (ns: number): number => Math.max(0, ms(ns) - ELD_RESOLUTION_MS);
-function median(values: readonly number[]): number | null {
-  if (!values.length) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.floor(sorted.length / 2)]);
-}
-
-const r1 = (x: number | null): number | null => (x === null || !Number.isFinite(x) ? null : Math.round(x * 10) / 10);
-const r2 = (x: number | null): number | null => (x === null || !Number.isFinite(x) ? null : Math.round(x * 100) / 100);
-
-interface Sample {
-  at_min: number;
-  rss_mb: number;
-  heap_used_mb: number;
-  external_mb: number;
-}
-
-interface Window {
-  window: number;
-  from_min: number;
-  to_min: number;
-  rss_end_mb: number | null;
-  rss_max_mb: number | null;
-  heap_used_end_mb: number | null;
-  eld_p50_ms: number | null;
-  eld_p99_ms: number | null;
-  eld_max_ms: number | null;
-  wake_late_p50_ms: number | null;
-  wake_late_p99_ms: number | null;
-  wake_late_max_ms: number | null;
-  frame_late_mean_ms: number | null;
-  frames: number;
-  turns: number;
-  turns_passed: number;
-  turn_p50_ms: number | null;
-  /** Filled in from the result at the end (latencies are computed when the session ends). */
-  v2v_p50_ms: number | null;
-  bot_rss_mb: number | null;
-  cpu_pressure_pct: number | null;
-}
-
 async function main(): Promise<void> {
   const clock = monotonicClock;
   const work = mkdtempSync(join(tmpdir(), 'earshot-soak-'));
@@ -221,11 +170,13 @@ async function main(): Promise<void> {
   const scenario = loadFileSync(writeScenario(work, Math.max(1, Math.round((minutes * 60 - 10) / turnSeconds)))) as Scenario;
   const bot = await startBot();
   const timers = new MeasuredTimers(new PreciseTimerDriver({ clock }), clock);
-  const pacer = new Pacer({ clock, timers });
+  const threaded = pacerKind === 'thread' ? new ThreadPacer() : null;
+  const pacer = threaded ?? new Pacer({ clock, timers });
   const engine = new AudioEngine({ pacer, clock, noCache: false, cacheDir: join(work, 'tts-cache') });
   const controller = new AbortController();
 
   console.log(`soak: ${minutes} min real-time audio conversation against ${bot.url}; windows of ${windowMinutes} min, samples every ${sampleMs / 1000} s`);
+  console.log(`pacer: ${threaded ? 'the pacer thread' : 'in-thread (main)'}${stallMs > 0 ? `; the main thread stalls ${stallMs} ms every ${stallEveryMs / 1000} s` : ''}`);
   console.log(`machine: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; node ${process.version}; work dir ${work}`);
 
   const samples: Sample[] = [];
@@ -241,6 +192,8 @@ async function main(): Promise<void> {
   let frameCountAtStart = 0;
   let frameSumAtStart = 0;
   let stallAtStart = cpuStallUs();
+  let threadCpuAtStart: number | null = null;
+  const threadCpu = (): number | null => (threaded?.osThreadId ? threadCpuMs([threaded.osThreadId]) : null);
   let rssMaxInWindow = 0;
   const t0 = clock.now();
 
@@ -255,6 +208,8 @@ async function main(): Promise<void> {
     const frames = pacer.stats().frameLateness;
     const frameSum = (frames.meanMs ?? 0) * frames.count;
     const wake = timers.current.summary();
+    const framesInWindow = threaded?.takeLatenessWindow() ?? null;
+    const cpuNow = threadCpu();
     const stall = cpuStallUs();
     const last = samples[samples.length - 1];
     windows.push({
@@ -270,6 +225,10 @@ async function main(): Promise<void> {
       wake_late_p50_ms: r2(wake.p50Ms),
       wake_late_p99_ms: r2(wake.p99Ms),
       wake_late_max_ms: r2(wake.maxMs),
+      frame_late_p50_ms: r2(framesInWindow?.p50Ms ?? null),
+      frame_late_p99_ms: r2(framesInWindow?.p99Ms ?? null),
+      frame_late_max_ms: r2(framesInWindow?.maxMs ?? null),
+      pacer_thread_cpu_pct: cpuNow !== null && threadCpuAtStart !== null ? r2((100 * (cpuNow - threadCpuAtStart)) / (now - windowStart)) : null,
       frame_late_mean_ms: frames.count > frameCountAtStart ? r2((frameSum - frameSumAtStart) / (frames.count - frameCountAtStart)) : null,
       frames: frames.count - frameCountAtStart,
       turns: turnsInWindow,
@@ -282,7 +241,8 @@ async function main(): Promise<void> {
     const w = windows[windows.length - 1];
     console.log(
       `  window ${w.window} (${w.from_min}-${w.to_min} min): rss ${w.rss_end_mb} MB (max ${w.rss_max_mb}), heap ${w.heap_used_end_mb} MB, ` +
-        `event loop p99 ${w.eld_p99_ms} ms, wake late p99 ${w.wake_late_p99_ms} ms max ${w.wake_late_max_ms} ms, ` +
+        `event loop p99 ${w.eld_p99_ms} ms, ` +
+        (threaded ? `frame late p99 ${w.frame_late_p99_ms} ms max ${w.frame_late_max_ms} ms, pacer thread ${w.pacer_thread_cpu_pct}% cpu, ` : `wake late p99 ${w.wake_late_p99_ms} ms max ${w.wake_late_max_ms} ms, `) +
         `turns ${w.turns_passed}/${w.turns}, turn p50 ${w.turn_p50_ms} ms, bot rss ${w.bot_rss_mb} MB, cpu pressure ${w.cpu_pressure_pct}%`,
     );
     eld.disable();
@@ -297,6 +257,7 @@ async function main(): Promise<void> {
     frameCountAtStart = frames.count;
     frameSumAtStart = frameSum;
     stallAtStart = stall;
+    threadCpuAtStart = cpuNow;
   };
 
   const sampler = setInterval(() => {
@@ -304,6 +265,13 @@ async function main(): Promise<void> {
     if (clock.now() - windowStart >= windowMs - sampleMs / 2) closeWindow();
   }, sampleMs);
   const deadline = setTimeout(() => controller.abort(new Error('soak: time is up')), durationMs * 1.25 + 60_000);
+  // A heavy judge call or report, as the main thread would do it: nothing else runs on it meanwhile.
+  const staller = stallMs > 0 ? setInterval(() => {
+    const until = performance.now() + stallMs;
+    while (performance.now() < until);
+  }, stallEveryMs) : null;
+  // The window's thread CPU counts from the thread's first tick.
+  void threaded?.whenReady().then(() => (threadCpuAtStart = threadCpu()));
 
   let ended = 'stopped at the deadline (the machine was slower than --turn-seconds assumed)';
   let result: ScenarioResult | null = null;
@@ -332,6 +300,7 @@ async function main(): Promise<void> {
   } finally {
     clearTimeout(deadline);
     clearInterval(sampler);
+    if (staller) clearInterval(staller);
     takeSample();
     if (clock.now() - windowStart > sampleMs) closeWindow();
     eld.disable();
@@ -354,8 +323,9 @@ async function main(): Promise<void> {
   const growthMb = lastSample.rss_mb - warm.rss_mb;
   const rssSlopeMbPerHour = slope(afterWarm.map((s) => [s.at_min / 60, s.rss_mb]));
   const heapSlopeMbPerHour = slope(afterWarm.map((s) => [s.at_min / 60, s.heap_used_mb]));
-  const lateWindows = windows.filter((w) => w.wake_late_p99_ms !== null);
-  const lateSlopeMsPerHour = slope(lateWindows.map((w) => [w.to_min / 60, w.wake_late_p99_ms!]));
+  // The lateness trend: of every frame's on the pacer thread, of each timer wake's in-thread.
+  const p99Of = (w: Window): number | null => (threaded ? w.frame_late_p99_ms : w.wake_late_p99_ms);
+  const lateSlopeMsPerHour = slope(windows.filter((w) => p99Of(w) !== null).map((w) => [w.to_min / 60, p99Of(w)!]));
   const eldSlopeMsPerHour = slope(windows.filter((w) => w.eld_p99_ms !== null).map((w) => [w.to_min / 60, w.eld_p99_ms!]));
   const frameStats = pacer.stats().frameLateness;
   const report = {
@@ -371,7 +341,10 @@ async function main(): Promise<void> {
     rss_growth_after_warmup_mb: r1(growthMb),
     rss_slope_mb_per_hour: r1(rssSlopeMbPerHour),
     heap_slope_mb_per_hour: r1(heapSlopeMbPerHour),
-    wake_late_p99_slope_ms_per_hour: r2(lateSlopeMsPerHour),
+    pacer: pacerKind,
+    stall_ms: stallMs,
+    stall_every_s: stallEveryMs / 1000,
+    late_p99_slope_ms_per_hour: r2(lateSlopeMsPerHour),
     eld_p99_slope_ms_per_hour: r2(eldSlopeMsPerHour),
     frames: frameStats.count,
     frame_late_p50_ms: r2(frameStats.p50Ms),
@@ -381,24 +354,7 @@ async function main(): Promise<void> {
     windows,
     samples: samples.map((s) => ({ at_min: r2(s.at_min), rss_mb: r1(s.rss_mb), heap_used_mb: r1(s.heap_used_mb), external_mb: r1(s.external_mb) })),
   };
-  // The table docs/benchmarks.md shows, and the totals under it.
-  const markdown = (): string => {
-    const head =
-      '| window (min) | RSS end / max (MB) | heap (MB) | event-loop delay p50 / p99 / max (ms) | pacer wake late p50 / p99 / max (ms) | frame late mean (ms) | turns passed | turn p50 (ms) | v2v p50 (ms) | bot RSS (MB) | CPU pressure |\n' +
-      '|---|---|---|---|---|---|---|---|---|---|---|';
-    const rows = report.windows.map(
-      (w) =>
-        `| ${w.from_min}–${w.to_min} | ${w.rss_end_mb} / ${w.rss_max_mb} | ${w.heap_used_end_mb} | ${w.eld_p50_ms} / ${w.eld_p99_ms} / ${w.eld_max_ms} | ` +
-        `${w.wake_late_p50_ms} / ${w.wake_late_p99_ms} / ${w.wake_late_max_ms} | ${w.frame_late_mean_ms} | ${w.turns_passed}/${w.turns} | ${w.turn_p50_ms ?? '–'} | ${w.v2v_p50_ms ?? '–'} | ${w.bot_rss_mb ?? '–'} | ${w.cpu_pressure_pct ?? '–'}% |`,
-    );
-    const totals = [
-      `turns passed: ${report.turns_passed}/${report.turns}; mic frames: ${report.frames}`,
-      `peak RSS ${report.peak_rss_mb} MB; RSS after warm-up ${report.rss_after_warmup_mb} MB, at the end ${report.rss_end_mb} MB: growth ${report.rss_growth_after_warmup_mb} MB (slope ${report.rss_slope_mb_per_hour} MB/h; heap ${report.heap_slope_mb_per_hour} MB/h)`,
-      `frame lateness over the run: p50 ${report.frame_late_p50_ms} ms, p99 ${report.frame_late_p99_ms} ms, max ${report.frame_late_max_ms} ms; trend of window p99 wake lateness ${report.wake_late_p99_slope_ms_per_hour} ms/h, of event-loop p99 ${report.eld_p99_slope_ms_per_hour} ms/h`,
-    ];
-    return [head, ...rows, '', ...totals].join('\n');
-  };
-  console.log(`\n${markdown()}`);
+  console.log(`\n${soakMarkdown(report, threaded !== null)}`);
   if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
   if (args.keep) console.log(`kept ${work} (soak.yaml, soak.wav)`);
   else rmSync(work, { recursive: true, force: true });

@@ -55,6 +55,8 @@ export class ThreadPacer {
   private readonly sockets = new Map<number, RemoteSocket>();
   private readonly streams = new Map<number, RemoteStream>();
   private readonly lateness = new DurationHistogram();
+  /** The same, since the last `takeLatenessWindow`. */
+  private window = new DurationHistogram();
   private nextId = 1;
   private created = 0;
   private closed = false;
@@ -116,6 +118,17 @@ export class ThreadPacer {
 
   stats(): ThreadPacerStats {
     return { frameMs: this.frameMs, activeStreams: this.streams.size, streamsCreated: this.created, frameLateness: this.lateness.summary() };
+  }
+
+  /**
+   * Frame lateness (sent − due) of the frames reported since the previous
+   * call, or since the start; the next window starts now. For long runs that
+   * report by the minute (the soak): a trend hides in a whole-run percentile.
+   */
+  takeLatenessWindow(): DurationSummary {
+    const summary = this.window.summary();
+    this.window = new DurationHistogram();
+    return summary;
   }
 
   /** Ends every stream (`pacer_closed`), drops every socket and stops the thread. */
@@ -191,6 +204,7 @@ export class ThreadPacer {
         const f = m.frames;
         for (let i = 0; i + FRAME_FIELDS <= f.length; i += FRAME_FIELDS) {
           this.lateness.record(f[i + 3] - f[i + 2]);
+          this.window.record(f[i + 3] - f[i + 2]);
           this.streams.get(f[i])?.onFrame(f[i + 1], f[i + 2], f[i + 3], f[i + 4]);
         }
         return;

@@ -122,6 +122,27 @@ describe('ThreadPacer', () => {
     expect(() => pacer.openStream(conn, { sampleRate: RATE, label: 'x' })).toThrow(/openSocket/);
   });
 
+  it('gives the frame lateness by window: the frames reported since the last window, then a fresh one', async () => {
+    const server = await startServer('pipecat-eval');
+    cleanups.push(() => server.server.close());
+    const conn = await connect(server.server.url(), { codec: 'pipecat-eval', openSocket: pacer.openSocket });
+    cleanups.push(() => conn.close());
+    await pacer.whenReady();
+    pacer.takeLatenessWindow();
+    const before = pacer.stats().frameLateness.count;
+    const abort = new AbortController();
+    const mic = new Microphone({ pacer, sampleRate: RATE, t0Ms: performance.now(), recorder: null, label: 'window', signal: abort.signal });
+    mic.start(conn);
+    await sleep(300);
+    const stats = (await mic.stop())!;
+    const window = pacer.takeLatenessWindow();
+    expect(stats.framesSent).toBeGreaterThan(5);
+    expect(window.count).toBe(stats.framesSent);
+    expect(pacer.stats().frameLateness.count).toBe(before + stats.framesSent);
+    expect(window.maxMs).toBeLessThanOrEqual(pacer.stats().frameLateness.maxMs!);
+    expect(pacer.takeLatenessWindow().count).toBe(0);
+  });
+
   it('starts no thread until it is used', () => {
     expect(new ThreadPacer().started).toBe(false);
     expect(new ThreadPacer().osThreadId).toBeNull();
