@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audibleBounds, type MicStream, Pacer } from '../../src/audio/index.js';
 import type { CodecName } from '../../src/protocol/index.js';
+import { trimLeadIn } from '../../src/refbot/reply/speech-pipeline.js';
+import { DEFAULT_TTS_LEAD_IN_MS } from '../../src/refbot/reply/types.js';
 import { createTts, type TtsProvider } from '../../src/speech/index.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
 import { Client, readTruth, shape } from './support.js';
@@ -45,6 +47,12 @@ const speech = new Map<string, Int16Array>();
 async function say(text: string): Promise<Int16Array> {
   if (!speech.has(text)) speech.set(text, (await tts.synthesize(text, { sampleRate: RATE })).pcm);
   return speech.get(text)!;
+}
+
+/** What the bot sends for a reply's first sentence: Flite's audio, its lead-in cut to the bot's. */
+async function firstSentence(text: string): Promise<Int16Array> {
+  // A copy: the tests compare whole buffers, and the trim is a view into the sentence.
+  return trimLeadIn(await say(text), RATE, DEFAULT_TTS_LEAD_IN_MS).slice();
 }
 
 beforeAll(async () => {
@@ -135,7 +143,7 @@ describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire'
     // The reply's audio: exactly Flite's rendering of the sentence, paced in real time.
     const frames = client.audio.slice(audioFrom);
     const received = concat(frames.map((f) => f.pcm));
-    const expected = await say('The capital of France is Paris.');
+    const expected = await firstSentence('The capital of France is Paris.');
     expect(received.length).toBe(expected.length);
     expect(Buffer.from(received.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
     // Not a burst: the frames arrive over the audio's duration (loose: a loaded machine delays reads).
@@ -271,7 +279,8 @@ rules:
       client.connection.send(client.messages.sendText('What is the capital of Japan?'));
       await client.waitForType('bot-tts-stopped', 20_000, from);
       const received = concat(client.audio.slice(audioFrom).map((f) => f.pcm));
-      const [s1, s2] = await Promise.all([say('The capital of Japan is Tokyo.'), say('It is a very large city.')]);
+      // The first sentence starts at once (the bot trims its lead-in); the next keeps Flite's own.
+      const [s1, s2] = await Promise.all([firstSentence('The capital of Japan is Tokyo.'), say('It is a very large city.')]);
       const expected = concat([s1, new Int16Array((GAP_MS * RATE) / 1000), s2]);
       expect(received.length).toBe(expected.length);
       expect(Buffer.from(received.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
@@ -288,7 +297,7 @@ rules:
     const bot = await startRefbotProcess(['--wire', 'protobuf', '--brain', twoBrain, '--no-rtvi']);
     try {
       const client = await Client.open(bot.url, { codec: 'protobuf' });
-      const hello = await say('Hello.');
+      const hello = await firstSentence('Hello.');
       const deadline = performance.now() + 10_000;
       while (concat(client.audio.map((f) => f.pcm)).length < hello.length && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       // client-ready goes unanswered: there is no RTVI processor to read it.
