@@ -70,7 +70,7 @@ const { values: args } = parseArgs({
     'sample-seconds': { type: 'string', default: '10' },
     json: { type: 'string' },
     keep: { type: 'boolean', default: false },
-    'turn-seconds': { type: 'string', default: '7.5' },
+    'turn-seconds': { type: 'string', default: '5.2' },
     pacer: { type: 'string', default: 'thread' },
     'stall-ms': { type: 'string', default: '0' },
     'stall-every-s': { type: 'string', default: '5' },
@@ -163,7 +163,8 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'earshot-soak-'));
   const durationMs = minutes * 60_000;
   const windowMs = windowMinutes * 60_000;
-  // Sized to last about `minutes` (a turn took 7.5 s here: question, end-of-turn silence, answer), so
+  // Sized to last about `minutes` (a turn takes ~5.2 s here since the reference bot's pooled recognizer and trimmed
+  // lead-in: question, end-of-turn silence, answer; it was 7.5 s on 1 December), so
   // the session ends by itself and its result (with per-turn latencies) is built as in a real run; a
   // deadline stops it anyway if a loaded machine makes it run long.
   const turnSeconds = Number(args['turn-seconds']);
