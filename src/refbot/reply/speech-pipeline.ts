@@ -102,8 +102,10 @@ export class SpeechPipeline {
     for (let i = 0; i < this.sentences.length; i++) {
       let pcm = await this.job(i);
       if (pcm === null || this.run.aborted) return;
-      if (i === 0) pcm = trimLeadIn(pcm, ctx.speaker.sampleRate, ctx.ttsLeadInMs);
-      if (i === 0) this.run.send({ type: 'metrics', data: { ttfb: [{ processor: TTS_PROCESSOR, model: ctx.tts.name, value: secs(ctx.clock.now() - this.startedMs) }] } });
+      if (i === 0) {
+        pcm = trimLeadIn(pcm, ctx.speaker.sampleRate, ctx.ttsLeadInMs);
+        this.run.send({ type: 'metrics', data: { ttfb: [{ processor: TTS_PROCESSOR, model: ctx.tts.name, value: secs(ctx.clock.now() - this.startedMs) }] } });
+      }
       const last = i === this.sentences.length - 1;
       let segment: SpokenSegment | null = null;
       ctx.speaker.play({
