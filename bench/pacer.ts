@@ -19,7 +19,9 @@
  * thread (src/pacing/): each stream is a real WebSocket connection opened on
  * that thread to a plain `ws` server in this process that discards what it
  * reads, and frames are encoded there (pipecat-eval) and written to the
- * socket; `--sink` does not apply. CPU is this process's, every thread: the
+ * socket (`--send direct`, the default: straight to the socket's descriptor,
+ * src/pacing/direct-send.ts; `--send ws`: every frame through `ws.send`, as
+ * before, for comparison); `--sink` does not apply. CPU is this process's, every thread: the
  * pacer thread, this thread's bookkeeping of the frames reported back, and the
  * receiving server's socket reads (so the figure is an upper bound).
  *
@@ -74,7 +76,7 @@ export interface Row {
   cpu_pressure_pct: number | null;
 }
 
-const USAGE = 'usage: bench/pacer.ts [--seconds N] [--streams 1,20,100] [--pacer thread|main] [--warmup S] [--sink prepared|inline|noop] [--nice=N] [--json FILE]';
+const USAGE = 'usage: bench/pacer.ts [--seconds N] [--streams 1,20,100] [--pacer thread|main] [--warmup S] [--sink prepared|inline|noop] [--send direct|ws] [--nice=N] [--json FILE]';
 
 function parseCommandLine() {
   try {
@@ -87,6 +89,7 @@ function parseCommandLine() {
         nice: { type: 'string' },
         pacer: { type: 'string', default: 'thread' },
         warmup: { type: 'string', default: '3' },
+        send: { type: 'string', default: 'direct' },
       },
     });
   } catch (err) {
@@ -99,7 +102,7 @@ const { values } = parseCommandLine();
 const seconds = Number(values.seconds);
 const warmupS = Number(values.warmup);
 const configs = String(values.streams).split(',').map(Number);
-if (!(seconds > 0) || !(warmupS >= 0) || configs.some((n) => !(Number.isInteger(n) && n > 0)) || !['prepared', 'inline', 'noop'].includes(String(values.sink)) || !['thread', 'main'].includes(String(values.pacer))) {
+if (!(seconds > 0) || !(warmupS >= 0) || configs.some((n) => !(Number.isInteger(n) && n > 0)) || !['prepared', 'inline', 'noop'].includes(String(values.sink)) || !['thread', 'main'].includes(String(values.pacer)) || !['direct', 'ws'].includes(String(values.send))) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -217,13 +220,13 @@ function round(x: number, digits: number): number {
 
 const rows: Row[] = [];
 for (const n of configs) {
-  rows.push(values.pacer === 'thread' ? await runThread(n, seconds, SPEECH, warmupS) : await run(n));
+  rows.push(values.pacer === 'thread' ? await runThread(n, seconds, SPEECH, warmupS, values.send === 'direct') : await run(n));
   const r = rows[rows.length - 1];
   console.error(`  ${n} streams done: p99 ${r.lateness_p99_ms} ms, max ${r.lateness_max_ms} ms`);
 }
 
 const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}, nice ${getPriority()}, load avg ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
-console.log(`pacer benchmark — ${seconds} s per configuration, ${values.pacer === 'thread' ? 'pacer thread, real sockets' : `in-thread pacer, sink=${values.sink}`}; ${machine}`);
+console.log(`pacer benchmark — ${seconds} s per configuration, ${values.pacer === 'thread' ? `pacer thread, real sockets, send=${values.send}` : `in-thread pacer, sink=${values.sink}`}; ${machine}`);
 const cols: [keyof Row, string][] = [
   ['streams', 'streams'],
   ['frames', 'frames'],
@@ -254,6 +257,6 @@ const width = cols.map(([k, h]) => Math.max(h.length, ...rows.map((r) => String(
 console.log(cols.map(([, h], i) => h.padStart(width[i])).join('  '));
 for (const r of rows) console.log(cols.map(([k], i) => String(r[k]).padStart(width[i])).join('  '));
 if (values.json) {
-  writeFileSync(values.json, JSON.stringify({ seconds, warmup_s: values.pacer === 'thread' ? warmupS : 0, pacer: values.pacer, sink: values.sink, machine, rows }, null, 2) + '\n');
+  writeFileSync(values.json, JSON.stringify({ seconds, warmup_s: values.pacer === 'thread' ? warmupS : 0, pacer: values.pacer, sink: values.sink, send: values.pacer === 'thread' ? values.send : null, machine, rows }, null, 2) + '\n');
   console.log(`wrote ${values.json}`);
 }

@@ -1,16 +1,26 @@
 /**
  * What waking at 50 Hz costs on this machine, with no pacer at all (issue 16):
  * the floor under `bench/pacer.ts --streams 1`. A bare worker thread wakes for
- * a deadline every 20 ms for S seconds, in one of three ways, and optionally
+ * a deadline every 20 ms for S seconds, in one of these ways, and optionally
  * writes one frame per wake to a receiver in this process:
  *
  *   --mode wait        Atomics.wait to the deadline, nothing else (one sleep per
  *                      frame; the thread's event loop never turns)
+ *   --mode wait-turn   the same, then one turn of the event loop (setImmediate)
+ *                      before the next wait: one sleep per frame for a thread
+ *                      that must also run callbacks (the least a pacer thread
+ *                      that sleeps once per frame would cost)
  *   --mode timer-wait  setTimeout to 2 ms before it, then Atomics.wait (what
  *                      the pacer thread's SleepingTimerDriver does: two sleeps)
  *   --mode timer       setTimeout alone (libuv's whole milliseconds)
- *   --send none|net|ws nothing; 900 bytes on a raw TCP socket; the pipecat-eval
- *                      JSON message on a `ws` WebSocket (what the pacer sends)
+ *   --mode native      no Node at all: bench/native/wake-write.c, compiled here
+ *                      with `cc`, sleeps once per frame with clock_nanosleep
+ *                      (--send none|net only; its TCP peer is another process)
+ *   --send none|net|ws|fd  nothing; 900 bytes on a raw TCP socket (Nagle on, as
+ *                      net.Socket starts); the pipecat-eval JSON message on a
+ *                      `ws` WebSocket; the same message framed and written
+ *                      straight to that socket's descriptor (what the pacer
+ *                      thread does since src/pacing/direct-send.ts)
  *   --nice=N           the worker thread's own priority (below 0 needs the right to):
  *                      whether late wakes are other tasks holding the CPU
  *
@@ -20,14 +30,18 @@
  * /proc/thread-self/schedstat), its sleeps per wake, how late it woke (p50,
  * p99, max), and the whole process's CPU (the receiver included). Linux only.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createServer, type AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { WebSocketServer } from 'ws';
 
-const USAGE = 'usage: bench/wake-floor.ts [--mode wait|timer-wait|timer] [--send none|net|ws] [--seconds N] [--lead MS] [--nice=N]';
+const USAGE = 'usage: bench/wake-floor.ts [--mode wait|wait-turn|timer-wait|timer|native] [--send none|net|ws|fd] [--seconds N] [--lead MS] [--nice=N]';
 function parseCommandLine() {
   try {
     return parseArgs({
@@ -50,9 +64,37 @@ const send = String(values.send);
 const seconds = Number(values.seconds);
 const leadMs = Number(values.lead);
 const nice = Number(values.nice);
-if (!Number.isInteger(nice) || !['wait', 'timer-wait', 'timer'].includes(mode) || !['none', 'net', 'ws'].includes(send) || !(seconds > 0) || !(leadMs >= 0)) {
+if (!Number.isInteger(nice) || !['wait', 'wait-turn', 'timer-wait', 'timer', 'native'].includes(mode) || !['none', 'net', 'ws', 'fd'].includes(send) || !(seconds > 0) || !(leadMs >= 0)) {
   console.error(USAGE);
   process.exit(2);
+}
+if (mode === 'native') {
+  if (send !== 'none' && send !== 'net') {
+    console.error(`--mode native writes raw bytes only: --send none or net\n${USAGE}`);
+    process.exit(2);
+  }
+  runNative();
+}
+
+/** Compiles bench/native/wake-write.c and prints its line, with the load beside it. */
+function runNative(): never {
+  const dir = mkdtempSync(join(tmpdir(), 'earshot-wake-'));
+  const binary = join(dir, 'wake-write');
+  const source = fileURLToPath(new URL('./native/wake-write.c', import.meta.url));
+  const cc = spawnSync('cc', ['-O2', '-o', binary, source], { encoding: 'utf8' });
+  if (cc.error || cc.status !== 0) {
+    console.error(`--mode native needs a C compiler as \`cc\` (Debian: apt-get install gcc): ${cc.error?.message ?? cc.stderr.trim()}`);
+    process.exit(1);
+  }
+  const run = spawnSync(binary, [send, String(Math.ceil(seconds))], { encoding: 'utf8' });
+  rmSync(dir, { recursive: true, force: true });
+  if (run.status !== 0) {
+    console.error(`bench/native/wake-write.c failed: ${run.stderr.trim()}`);
+    process.exit(1);
+  }
+  const line = JSON.parse(run.stdout) as Record<string, unknown>;
+  console.log(JSON.stringify({ ...line, nice, load_avg_1m: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]) }));
+  process.exit(0);
 }
 
 let port = 0;
@@ -61,7 +103,7 @@ if (send === 'net') {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
   server.unref();
-} else if (send === 'ws') {
+} else if (send === 'ws' || send === 'fd') {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
   await new Promise<void>((r) => server.once('listening', () => r()));
   server.on('connection', (s) => s.on('message', () => {}));
@@ -86,7 +128,28 @@ const block = (at) => { for (let i = 0; i < 64; i++) { const left = at - perform
 (async () => {
   let out = () => {};
   if (send === 'net') { const s = net.connect(port, '127.0.0.1'); await new Promise((r) => s.once('connect', r)); out = () => s.write(Buffer.alloc(900, 7)); }
-  if (send === 'ws') { const WebSocket = require(wsPath); const s = new WebSocket('ws://127.0.0.1:' + port, { perMessageDeflate: false }); await new Promise((r) => s.once('open', r)); out = () => s.send(message()); }
+  if (send === 'ws' || send === 'fd') {
+    const WebSocket = require(wsPath);
+    const s = new WebSocket('ws://127.0.0.1:' + port, { perMessageDeflate: false });
+    const upgraded = new Promise((r) => s.once('upgrade', (res) => r(res.socket)));
+    await new Promise((r) => s.once('open', r));
+    if (send === 'ws') out = () => s.send(message());
+    else {
+      // As src/pacing/direct-send.ts: one masked text frame, one write(2) to the descriptor.
+      const fd = (await upgraded)._handle.fd;
+      const masks = Buffer.alloc(4096); let at = masks.length;
+      out = () => {
+        const body = Buffer.from(message(), 'utf8'); const n = body.length; const head = n < 126 ? 6 : 8;
+        const f = Buffer.allocUnsafe(head + n);
+        f[0] = 0x81; if (n < 126) f[1] = 0x80 | n; else { f[1] = 0x80 | 126; f.writeUInt16BE(n, 2); }
+        if (at + 4 > masks.length) { require('node:crypto').randomFillSync(masks); at = 0; }
+        masks.copy(f, head - 4, at, at + 4);
+        for (let i = 0; i < n; i++) f[head + i] = body[i] ^ masks[at + (i & 3)];
+        at += 4;
+        require('node:fs').writeSync(fd, f);
+      };
+    }
+  }
   const late = [];
   const t0 = performance.now() + 1000;
   const end = t0 + seconds * 1000;
@@ -94,6 +157,7 @@ const block = (at) => { for (let i = 0; i < 64; i++) { const left = at - perform
   const woke = (at) => { late.push(performance.now() - at); out(); if (k++ === 0) { run0 = runMs(); sleeps0 = sleeps(); pre0 = preempted(); } };
   const done = () => parentPort.postMessage({ late, runMs: runMs() - run0, sleeps: sleeps() - sleeps0, preempted: preempted() - pre0, wakes: k - 1, spanMs: performance.now() - t0 });
   if (mode === 'wait') { for (;;) { const at = t0 + k * 20; if (at > end) return done(); block(at); woke(at); } }
+  if (mode === 'wait-turn') { const cycle = () => { const at = t0 + k * 20; if (at > end) return done(); block(at); woke(at); setImmediate(cycle); }; return cycle(); }
   const step = () => {
     const at = t0 + k * 20;
     if (at > end) return done();

@@ -13,6 +13,12 @@ import type { PacerWorkerData } from './worker.js';
 export interface ThreadPacerOptions {
   /** The pacer thread's timer lead (see `SleepingTimerDriver`); default learned on this machine, from 2 ms. */
   leadMs?: number;
+  /**
+   * Write audio frames straight to a plain-TCP socket's descriptor (default
+   * true; src/pacing/direct-send.ts); false sends every frame through `ws`,
+   * as before, for comparison.
+   */
+  directSend?: boolean;
 }
 
 export interface ThreadPacerStats {
@@ -143,7 +149,8 @@ export class ThreadPacer {
 
   private start(): void {
     if (this.worker || this.closed) return;
-    const worker = startWorker({ mainTimeOrigin: performance.timeOrigin, ...(this.options.leadMs !== undefined ? { leadMs: this.options.leadMs } : {}) });
+    const { leadMs, directSend } = this.options;
+    const worker = startWorker({ mainTimeOrigin: performance.timeOrigin, ...(leadMs !== undefined ? { leadMs } : {}), ...(directSend !== undefined ? { directSend } : {}) });
     this.worker = worker;
     worker.unref();
     this.ready = new Promise((resolve, reject) => {

@@ -7,7 +7,8 @@
  * session queued the utterance (silence needs none), the codec is this
  * thread's own, and the WebSocket is opened and written here. On a deadline
  * this thread wakes from `Atomics.wait`, encodes nothing (the frame was
- * encoded in the lead), and writes the frame to the socket: no step involves
+ * encoded in the lead), and writes the frame to the socket (straight to its
+ * descriptor where it can, src/pacing/direct-send.ts): no step involves
  * the main thread, which only learns afterwards what left and when. So VAD,
  * STT, the judge or a report holding the main thread for 200 ms delays its
  * own bookkeeping, never a frame. Inbound frames are read here too and stamped
@@ -20,12 +21,15 @@ import { Pacer, type MicStream, type Utterance } from '../audio/index.js';
 import { assertNever } from '../core/never.js';
 import { SleepingTimerDriver } from '../core/sleep-timers.js';
 import { getCodec, type WirePayload } from '../protocol/index.js';
+import { DirectSender } from './direct-send.js';
 import type { FromPacer, ToPacer } from './messages.js';
 
 export interface PacerWorkerData {
   /** The main thread's `performance.timeOrigin`: times sent back are on its clock. */
   mainTimeOrigin: number;
   leadMs?: number;
+  /** false: every frame through `ws.send` (for comparison); default: the direct path where the socket allows it. */
+  directSend?: boolean;
 }
 
 const port = parentPort;
@@ -37,6 +41,8 @@ const timers = new SleepingTimerDriver({ clock, ...(data.leadMs !== undefined ? 
 const pacer = new Pacer({ clock, timers });
 
 const sockets = new Map<number, WebSocket>();
+/** Each plain-TCP socket's direct path for audio frames (src/pacing/direct-send.ts). */
+const direct = new Map<number, DirectSender>();
 interface Line {
   stream: MicStream<WirePayload | null>;
   utts: Map<number, Utterance>;
@@ -87,6 +93,11 @@ function open(m: Extract<ToPacer, { t: 'open' }>): void {
     return;
   }
   sockets.set(m.sock, ws);
+  // Emitted just before 'open', with the socket the handshake ran on.
+  ws.once('upgrade', (res) => {
+    const sender = DirectSender.open(ws, res.socket);
+    if (typeof sender !== 'string' && data.directSend !== false) direct.set(m.sock, sender);
+  });
   ws.once('open', () => post({ t: 'open', sock: m.sock }));
   ws.on('message', (raw, isBinary) => {
     const at = clock.now();
@@ -101,12 +112,14 @@ function open(m: Extract<ToPacer, { t: 'open' }>): void {
   });
   ws.once('close', (code, reason) => {
     sockets.delete(m.sock);
+    direct.delete(m.sock);
     post({ t: 'close', sock: m.sock, code, reason: reason.toString('utf8') });
   });
 }
 
 function startStream(m: Extract<ToPacer, { t: 'stream' }>): void {
   const ws = sockets.get(m.sock);
+  const fast = direct.get(m.sock);
   const codec = getCodec(m.codec).client();
   const abort = new AbortController();
   const stream = pacer.createStream<WirePayload | null>({
@@ -117,7 +130,7 @@ function startStream(m: Extract<ToPacer, { t: 'stream' }>): void {
     encode: (frame) => codec.encode({ kind: 'audio', pcm: frame.samples, sampleRate: frame.sampleRate }),
     sink: (frame) => {
       // A closed connection ends the session soon; until then frames are simply not sent.
-      if (frame.payload !== null && ws && ws.readyState === WebSocket.OPEN) {
+      if (frame.payload !== null && ws && ws.readyState === WebSocket.OPEN && !fast?.send(frame.payload)) {
         ws.send(frame.payload, { binary: typeof frame.payload !== 'string' }, () => {});
       }
       report(m.stream, frame.index, frame.dueMs, frame.sentMs, frame.utteranceId === null ? 0 : uttOf(m.stream, frame.utteranceId));
