@@ -122,6 +122,13 @@ class MeasuredTimers implements TimerDriver {
 
 function startBot(): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [CLI, 'refbot', '--port', '0', '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  // An hour-long run is often stopped by hand or by a job runner's SIGTERM: the bot goes with it, not left listening.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      child.kill('SIGTERM');
+      process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+    });
+  }
   return new Promise((resolveBot, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
