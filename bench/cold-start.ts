@@ -95,5 +95,5 @@ const result = {
 };
 console.log(`cold start — earshot run scenarios/text/capital_question.yaml against a running refbot, ${runs} runs; ${result.machine}`);
 console.log(`first ${result.first_ms} ms; then p50 ${result.p50_ms} ms, min ${result.min_ms} ms, max ${result.max_ms} ms (target < ${TARGET_MS} ms)${failed ? `; ${failed} runs failed` : ''}`);
-if (values.json) writeFileSync(values.json, JSON.stringify(result, null, 2) + '\n');
+if (values.json) writeFileSync(values.json, `${JSON.stringify(result, null, 2)}\n`);
 process.exit(failed > 0 ? 1 : 0);

@@ -134,7 +134,7 @@ async function runLevel(n: number, scenario: Scenario, url: string, truthFile: s
   );
   const wallMs = performance.now() - t0;
   // With --keep the results stay beside the truth log, one JSONL per level.
-  if (values.keep) writeFileSync(join(workDir, `results-${scenario.name}-${n}.jsonl`), runs.map((r) => JSON.stringify(r.outcome.result)).join('\n') + '\n');
+  if (values.keep) writeFileSync(join(workDir, `results-${scenario.name}-${n}.jsonl`), `${runs.map((r) => JSON.stringify(r.outcome.result)).join('\n')}\n`);
   const cpu = process.cpuUsage(cpu0);
   clearInterval(rssTimer);
   const lateness = pacer.stats().frameLateness;
@@ -223,7 +223,7 @@ try {
   console.log(render('replies not transcribed:', light));
   if (transcribing) console.log(render('\nevery reply transcribed (PocketSphinx):', transcribing));
   if (values.json) {
-    writeFileSync(values.json, JSON.stringify({ ...light, ...(transcribing ? { transcribing } : {}), turns, machine }, null, 2) + '\n');
+    writeFileSync(values.json, `${JSON.stringify({ ...light, ...(transcribing ? { transcribing } : {}), turns, machine }, null, 2)}\n`);
     console.log(`wrote ${values.json}`);
   }
 } finally {

@@ -39,7 +39,7 @@ const bench = async (label: string, extra: Parameters<typeof runBench>[0] extend
     const sweep = extra.conditionSweep;
     for (const level of sweep.values) {
       // Concurrency 1: results come in run order, the levels interleaved (planConditionRuns).
-      const results = outcome.results.filter((r, i) => i % sweep.values.length === sweep.values.indexOf(level));
+      const results = outcome.results.filter((_r, i) => i % sweep.values.length === sweep.values.indexOf(level));
       rows.push({ condition: `${label} ${level} dB`, results });
     }
   } else rows.push({ condition: label, results: outcome.results });

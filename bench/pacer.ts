@@ -127,7 +127,7 @@ function rawAudioMessage(frame: FrameContent): string {
 }
 
 /** Stands in for `ws.send`: touches the payload so the work cannot be optimised away. */
-let bytesOut = 0;
+let _bytesOut = 0;
 
 async function run(n: number): Promise<Row> {
   const clock = monotonicClock;
@@ -139,7 +139,7 @@ async function run(n: number): Promise<Row> {
   for (let i = 0; i < n; i++) {
     const sink = (f: PacedFrame<string>): void => {
       lastFrames[i] = f;
-      bytesOut += mode === 'inline' ? rawAudioMessage(f).length : f.payload.length;
+      _bytesOut += mode === 'inline' ? rawAudioMessage(f).length : f.payload.length;
     };
     const encode = mode === 'prepared' ? rawAudioMessage : () => '';
     streams.push(pacer.createStream({ sampleRate: 16000, sink, encode, label: `s${i}`, recordFrames: 0 }));
@@ -257,6 +257,6 @@ const width = cols.map(([k, h]) => Math.max(h.length, ...rows.map((r) => String(
 console.log(cols.map(([, h], i) => h.padStart(width[i])).join('  '));
 for (const r of rows) console.log(cols.map(([k], i) => String(r[k]).padStart(width[i])).join('  '));
 if (values.json) {
-  writeFileSync(values.json, JSON.stringify({ seconds, warmup_s: values.pacer === 'thread' ? warmupS : 0, pacer: values.pacer, sink: values.sink, send: values.pacer === 'thread' ? values.send : null, machine, rows }, null, 2) + '\n');
+  writeFileSync(values.json, `${JSON.stringify({ seconds, warmup_s: values.pacer === 'thread' ? warmupS : 0, pacer: values.pacer, sink: values.sink, send: values.pacer === 'thread' ? values.send : null, machine, rows }, null, 2)}\n`);
   console.log(`wrote ${values.json}`);
 }

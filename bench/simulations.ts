@@ -88,7 +88,10 @@ const median = (xs: number[]): number | null => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const round = (x: number | null, digits = 2): number | null => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits);
-const tally = (keys: string[]): Record<string, number> => keys.reduce<Record<string, number>>((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
+const tally = (keys: string[]): Record<string, number> => keys.reduce<Record<string, number>>((acc, k) => {
+  acc[k] = (acc[k] ?? 0) + 1;
+  return acc;
+}, {});
 
 async function level(n: number): Promise<Row> {
   const ports = new PortAllocator(7950);
@@ -109,7 +112,7 @@ async function level(n: number): Promise<Row> {
     const cpu0 = process.cpuUsage();
     const stall0 = cpuStallUs();
     const t0 = performance.now();
-    let outcomes;
+    let outcomes: Awaited<ReturnType<typeof runSimulation>>[];
     try {
       outcomes = await Promise.all(
         urls.map((url, i) =>

@@ -90,7 +90,10 @@ export class Pacer {
       frameMs: this.frameMs,
       silenceFrame: (n) => {
         let frame = this.silence.get(n);
-        if (!frame) this.silence.set(n, (frame = new Int16Array(n)));
+        if (!frame) {
+          frame = new Int16Array(n);
+          this.silence.set(n, frame);
+        }
         return frame;
       },
       recordLateness: (ms) => this.frameLateness.record(ms),

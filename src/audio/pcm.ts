@@ -123,7 +123,7 @@ export function mixPcm(base: Int16Array, overlay: Int16Array, offsetSamples = 0)
 
 /** A copy scaled by `gainDb` decibels, saturating at full scale. */
 export function applyGain(pcm: Int16Array, gainDb: number): Int16Array {
-  const k = Math.pow(10, gainDb / 20);
+  const k = 10 ** (gainDb / 20);
   const out = new Int16Array(pcm.length);
   for (let i = 0; i < pcm.length; i++) out[i] = clip16(Math.round(pcm[i] * k));
   return out;
@@ -148,7 +148,7 @@ export function amplitudeToDbfs(amplitude: number): number {
 }
 
 export function dbfsToAmplitude(dbfs: number): number {
-  return 32768 * Math.pow(10, dbfs / 20);
+  return 32768 * 10 ** (dbfs / 20);
 }
 
 /** A sine at `frequencyHz` with its peak at `peakDbfs`; test signals and DTMF are built from these. */
@@ -163,5 +163,5 @@ export function sineWave(frequencyHz: number, durationMs: number, sampleRate: nu
 }
 
 export function clip16(value: number): number {
-  return value > 32767 ? 32767 : value < -32768 ? -32768 : value;
+  return value > 32767 ? 32767 : Math.max(value , -32768);
 }

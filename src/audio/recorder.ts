@@ -165,7 +165,12 @@ export class CallRecorder {
         files.push({ handle: await open(path, 'w+'), path });
       }
     } catch (err) {
-      await Promise.all(files.map(async (f) => (await f.handle.close(), await rm(f.path, { force: true }))));
+      await Promise.all(
+        files.map(async (f) => {
+          await f.handle.close();
+          return await rm(f.path, { force: true });
+        }),
+      );
       throw new RecorderError(options.path, err);
     }
     const maxSamples = Math.floor((maxDurationMs * options.sampleRate) / 1000);

@@ -65,7 +65,7 @@ export class BotProcess {
   private readonly clock: Clock;
 
   private constructor(
-    private readonly child: ChildProcess,
+    child: ChildProcess,
     readonly logFile: string,
     clock: Clock,
   ) {
@@ -74,13 +74,19 @@ export class BotProcess {
     this.exited = new Promise<BotExit>((resolve) => {
       child.once('error', (err) => {
         // 'error' without a pid: the program never ran; 'exit' will not follow.
-        if (child.pid === undefined) resolve((this.exit = { code: null, signal: null, error: errorMessage(err) }));
+        if (child.pid === undefined) {
+          this.exit = { code: null, signal: null, error: errorMessage(err) };
+          resolve(this.exit);
+        }
       });
       // 'close' follows 'exit' once the bot's output is drained into its log (the reason for a failed start
       // is usually its last lines); a grandchild holding the pipes open must not delay the verdict, hence the cap.
       const closed = new Promise<void>((r) => child.once('close', () => r()));
       child.once('exit', (code, signal) => {
-        void Promise.race([closed, new Promise<void>((r) => setTimeout(r, 500).unref())]).then(() => resolve((this.exit = { code, signal })));
+        void Promise.race([closed, new Promise<void>((r) => setTimeout(r, 500).unref())]).then(() => {
+          this.exit = { code, signal };
+          resolve(this.exit);
+        });
       });
     });
   }

@@ -51,7 +51,10 @@ describe('PreciseTimerDriver (real clock)', () => {
     const driver = new PreciseTimerDriver({ leadMs: 0.5 });
     let past = false;
     await new Promise<void>((resolve) => {
-      driver.at(monotonicClock.now() - 10, () => ((past = true), resolve()));
+      driver.at(monotonicClock.now() - 10, () => {
+        past = true;
+        resolve();
+      });
       expect(past).toBe(false); // not from inside at(): its caller may still be arming
     });
     expect(past).toBe(true);
@@ -127,7 +130,12 @@ describe('SystemTimerDriver (real clock)', () => {
     );
     expect(early).toEqual([]);
     let past = false;
-    const fired = new Promise<void>((resolve) => driver.at(monotonicClock.now() - 10, () => ((past = true), resolve())));
+    const fired = new Promise<void>((resolve) =>
+      driver.at(monotonicClock.now() - 10, () => {
+        past = true;
+        resolve();
+      }),
+    );
     expect(past).toBe(false);
     await fired;
     let cancelled = false;

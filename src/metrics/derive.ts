@@ -296,7 +296,7 @@ function responseOnset(
 }
 
 function isPartOf(b: BotAudioBurst, interrupted: Interrupted | null): boolean {
-  return interrupted !== null && interrupted.bursts.some((m) => m.onset_at_ms === b.onset_at_ms);
+  return interrupted?.bursts.some((m) => m.onset_at_ms === b.onset_at_ms) === true;
 }
 
 /** Overlap of the bursts that began during the user's speech with that speech. */

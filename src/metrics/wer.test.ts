@@ -86,8 +86,8 @@ function sclite(pairs: Array<[string, string]>): Array<{ C: number; S: number; D
   const dir = mkdtempSync(join(tmpdir(), 'earshot-sclite-'));
   try {
     const line = (words: string[], i: number): string => `${words.join(' ')} (spk_u${String(i).padStart(3, '0')})`;
-    writeFileSync(join(dir, 'ref.trn'), pairs.map(([r], i) => line(normalizeWords(r), i)).join('\n') + '\n');
-    writeFileSync(join(dir, 'hyp.trn'), pairs.map(([, h], i) => line(normalizeWords(h), i)).join('\n') + '\n');
+    writeFileSync(join(dir, 'ref.trn'), `${pairs.map(([r], i) => line(normalizeWords(r), i)).join('\n')}\n`);
+    writeFileSync(join(dir, 'hyp.trn'), `${pairs.map(([, h], i) => line(normalizeWords(h), i)).join('\n')}\n`);
     const args = ['-r', join(dir, 'ref.trn'), 'trn', '-h', join(dir, 'hyp.trn'), 'trn', '-i', 'spu_id', '-o', 'sgml', 'stdout'];
     const r = spawnSync(SCLITE, SCLITE.endsWith('sctk') ? ['sclite', ...args] : args, { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`sclite failed: ${r.stderr}`);

@@ -108,7 +108,9 @@ describe('DirectSender', () => {
     serverSocket.resume();
     await until(() => received.length === count);
     expect(received.length).toBe(count);
-    received.forEach((m, i) => expect(m.data.toString('utf8')).toBe(`${i}:${body}`));
+    received.forEach((m, i) => {
+      expect(m.data.toString('utf8')).toBe(`${i}:${body}`);
+    });
   });
 
   it('leaves a frame to ws while ws still has bytes queued', async () => {

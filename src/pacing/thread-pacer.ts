@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { AudioOptionError } from '../audio/index.js';
 import { DurationHistogram, type DurationSummary } from '../core/histogram.js';
 import { assertNever } from '../core/never.js';
-import { type ClientConnection, type SocketOpener } from '../protocol/index.js';
+import type { ClientConnection, SocketOpener } from '../protocol/index.js';
 import { FRAME_FIELDS, type FromPacer, type ToPacer } from './messages.js';
 import { RemoteSocket } from './remote-socket.js';
 import { RemoteStream, type RemoteStreamOptions } from './remote-stream.js';

@@ -143,7 +143,9 @@ function startStream(m: Extract<ToPacer, { t: 'stream' }>): void {
     uttIds.delete(m.stream);
     const recs = stream.frameRecords();
     const records = new Float64Array(recs.length * 4);
-    recs.forEach((r, i) => records.set([r.index, r.dueMs, r.sentMs, r.speech ? 1 : 0], i * 4));
+    recs.forEach((r, i) => {
+      records.set([r.index, r.dueMs, r.sentMs, r.speech ? 1 : 0], i * 4);
+    });
     post({ t: 'ended', stream: m.stream, stats, records }, [records.buffer]);
   });
 }
@@ -159,7 +161,10 @@ function enqueue(m: Extract<ToPacer, { t: 'enqueue' }>): void {
   if (!line) return;
   const u = line.stream.enqueue(m.samples, { ...(m.label !== null ? { label: m.label } : {}), ...(m.notBeforeMs !== undefined ? { notBeforeMs: m.notBeforeMs } : {}), ...(m.voiced !== undefined ? { voiced: m.voiced } : {}) });
   let ids = uttIds.get(m.stream);
-  if (!ids) uttIds.set(m.stream, (ids = new Map()));
+  if (!ids) {
+    ids = new Map();
+    uttIds.set(m.stream, ids);
+  }
   ids.set(u.id, m.utt);
   line.utts.set(m.utt, u);
   const report = (phase: 'started' | 'finished') => (timing: ReturnType<Utterance['timing']>) =>

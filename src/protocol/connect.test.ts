@@ -7,7 +7,7 @@ import { ConnectError, InvalidUrlError, UnknownCodecError, WireOptionError } fro
 import { freePort, startServer } from './loopback.testutil.js';
 import { WireServer } from './server.js';
 
-const cleanups: Array<() => Promise<unknown> | void> = [];
+const cleanups: Array<() => Promise<unknown> | undefined> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });

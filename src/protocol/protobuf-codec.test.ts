@@ -33,7 +33,7 @@ describe('protobuf codec: bytes on the wire (pipecat frames.proto)', () => {
     const frame = server.encode({ kind: 'rtvi', message: { type: 'bot-llm-started' } });
     const json = '{"label":"rtvi-ai","type":"bot-llm-started"}'; // 44 bytes
     // 22 2e: Frame field 4, 46 bytes; 0a 2c: MessageFrame.data, 44 bytes
-    expect(hex(frame)).toBe('222e' + '0a2c' + Buffer.from(json).toString('hex'));
+    expect(hex(frame)).toBe(`222e0a2c${Buffer.from(json).toString('hex')}`);
   });
 
   it('encodes an interruption as an empty InterruptionFrame (field 5)', () => {
@@ -115,7 +115,10 @@ describe('protobuf codec: what is not a pipecat.Frame', () => {
 
   it('never throws on random bytes', () => {
     let seed = 12345;
-    const rand = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff;
+    const rand = (): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed & 0xff;
+    };
     const kinds = new Set<string>();
     for (let i = 0; i < 5000; i++) {
       const frame = Uint8Array.from({ length: 1 + (i % 48) }, rand);

@@ -44,7 +44,12 @@ describe('WireServer', () => {
 
   it('takes a codec factory, one codec per connection', async () => {
     let made = 0;
-    const { server } = await startServer('pipecat-eval', { codec: () => (made++, evalServerCodec()) });
+    const { server } = await startServer('pipecat-eval', {
+      codec: () => {
+        made++;
+        return evalServerCodec();
+      },
+    });
     cleanups.push(() => server.close());
     const a = await connect(server.url(), { codec: 'pipecat-eval' });
     const b = await connect(server.url(), { codec: 'pipecat-eval' });

@@ -4,7 +4,8 @@
  * speaking the server role of the codec.
  */
 import type { IncomingMessage } from 'node:http';
-import WebSocket, { WebSocketServer } from 'ws';
+import type WebSocket from 'ws';
+import { WebSocketServer } from 'ws';
 import type { CodecName, ServerCodec } from './codec.js';
 import { getCodec } from './codecs.js';
 import { type ConnectionOptions, validateConnectionOptions, WireConnection } from './connection.js';

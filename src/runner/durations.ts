@@ -56,7 +56,6 @@ function newestResults(outDir: string): string | undefined {
       const { mtimeMs, size } = statSync(path);
       if (size > 0 && (!best || mtimeMs > best.mtimeMs)) best = { path, mtimeMs };
     } catch {
-      continue;
     }
   }
   return best?.path;

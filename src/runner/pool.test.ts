@@ -87,7 +87,9 @@ describe('runPool with staggered starts', () => {
     expect(Object.fromEntries(startedAt)).toEqual({ a: 0, b: 0, c: 250, d: 250, e: 500, f: 500, g: 750 });
     // The longest-first order is kept: the stagger delays starts, it does not reorder them.
     expect(t.started).toEqual(items);
-    items.forEach((i) => t.release.get(i)!());
+    items.forEach((i) => {
+      t.release.get(i)!();
+    });
     await expect(done).resolves.toBeNull();
   });
 

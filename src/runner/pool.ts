@@ -95,7 +95,9 @@ export async function runPool<T>(
         if (cap) active.set(cap.key, (active.get(cap.key) ?? 1) - 1);
         const wake = waiting;
         waiting = [];
-        wake.forEach((w) => w());
+        wake.forEach((w) => {
+          w();
+        });
       }
     }
   };

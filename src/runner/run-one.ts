@@ -60,7 +60,9 @@ export class SpawnedBots implements RunSource<PlannedRun> {
 
   /** Last resort: kills every bot still alive (an uncaught error, process.exit). Bound, to serve as an 'exit' listener. */
   readonly close = (): void => {
-    this.live.forEach((b) => b.killNow());
+    this.live.forEach((b) => {
+      b.killNow();
+    });
     this.ports.releaseAll();
   };
 }
@@ -168,7 +170,7 @@ async function runOne(run: PlannedRun, stem: string, info: ScenarioStart, ctx: O
       return notStarted(`${what}${logSuffix(bot)}`, true);
     }
 
-    let outcome;
+    let outcome: Awaited<ReturnType<typeof runRunnable>> | ReturnType<typeof harnessError>;
     try {
       outcome = await runRunnable(scenario, {
         ...sessionOptions(ctx, info, stem, ctx.say),

@@ -171,7 +171,7 @@ function runningBot(url: string, stopBot: boolean): RunSource<ListedRun> {
         ...(repeat_index === undefined ? {} : { repeat_index }),
         ...(scenario.kind === 'simulation' ? { pass_threshold: scenario.pass_threshold } : {}),
       };
-      let outcome;
+      let outcome: Awaited<ReturnType<typeof runRunnable>>;
       try {
         outcome = await runRunnable(scenario, {
           ...sessionOptions(ctx, info, stem, ctx.echo),

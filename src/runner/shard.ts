@@ -93,7 +93,9 @@ export function partition<T>(items: readonly T[], total: number, options: ShardO
     assigned[e.position] = best;
   }
   const shards: T[][] = Array.from({ length: total }, () => []);
-  entries.forEach((e) => shards[assigned[e.position]].push(e.item));
+  entries.forEach((e) => {
+    shards[assigned[e.position]].push(e.item);
+  });
   return shards;
 }
 

@@ -113,7 +113,8 @@ export function parseConditionFlags(flags: readonly string[]): ConditionOverride
     } else if (!(NOISE_KINDS as readonly string[]).includes(value) && !/\.wav$/i.test(value)) {
       throw new UsageError(`--condition ${flag}: noise.type must be white, pink, babble or a .wav path`);
     }
-    (out[block] ??= {})[field] = parsed;
+    out[block] ??= {};
+    out[block][field] = parsed;
   }
   return out as ConditionOverrides;
 }

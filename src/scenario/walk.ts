@@ -1,4 +1,4 @@
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -152,7 +152,7 @@ function walkYaml(dir: string, budget: number): string[] {
   const stack = [dir];
   while (stack.length > 0 && out.length < budget) {
     const current = stack.pop() as string;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(current, { withFileTypes: true });
     } catch {

@@ -50,7 +50,9 @@ export async function playBackchannel(turnIndex: number, turn: Pick<Turn, 'backc
   });
   const onsetDeadline = now() + MAX_ONSET_WAIT_MS;
   let onset: number | undefined;
-  while ((onset = deps.bursts().find((b) => b.onset_at_ms >= sent)?.onset_at_ms) === undefined) {
+  for (;;) {
+    onset = deps.bursts().find((b) => b.onset_at_ms >= sent)?.onset_at_ms;
+    if (onset !== undefined) break;
     if (deps.gone() || now() >= onsetDeadline) return fail(`the bot's audio never started after the turn's input, so the backchannel was not played`);
     await sleepUntil(deps.timers, deps.clock.now() + POLL_MS, deps.signal);
   }

@@ -1,9 +1,8 @@
-import type { Clock } from '../core/clock.js';
-import { argsSubset } from '../core/equal.js';
+
 import { errorMessage } from '../core/errors.js';
 import type { EarshotEvent } from '../results/events.js';
-import type { Failure, FailureKind } from '../results/types.js';
-import type { EventName, MarkerKind } from '../scenario/events.js';
+import type { FailureKind } from '../results/types.js';
+import type { EventName, } from '../scenario/events.js';
 import { DeadlineError, QueueClosedError } from './event-queue.js';
 import type { ExpectationSpec, Fail, MatchContext, MatchOutcome } from './match-types.js';
 import { matchCalls } from './match-calls.js';

@@ -29,6 +29,7 @@ describe('building a simulation driver (before any bot is contacted)', () => {
   it('a JavaScript factory runs only with --allow-code, and what it returns plays the caller', async () => {
     writeFileSync(
       join(dir, 'persona.mjs'),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the template literal is part of the generated JavaScript module's source
       "export function make(config) { return { service: 'custom', model: config.model, endpoint: 'in-process', complete: async (messages) => ({ content: `heard ${messages.length - 1}`, attempts: 1 }) }; }\n",
     );
     const s = sim(`${BASE}simulator: { factory: ./persona.mjs#make, model: mine }\n`, 'factory.yaml');

@@ -174,7 +174,8 @@ export function applyFinal(turns: TurnResult[], derived: readonly FinalTurnMetri
 export function addTurnNote(turns: TurnResult[], turnIndex: number, note: string): void {
   const record = turns[turnIndex];
   if (!record) return;
-  const notes = (record.notes ??= []);
+  record.notes ??= [];
+  const notes = record.notes;
   if (!notes.includes(note)) notes.push(note);
 }
 

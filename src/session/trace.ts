@@ -42,7 +42,7 @@ export class Trace {
 
   toText(): string {
     const tail = this.dropped ? [`… ${this.dropped} more trace lines dropped (cap ${this.maxLines})`] : [];
-    return [...this.lines, ...tail].join('\n') + '\n';
+    return `${[...this.lines, ...tail].join('\n')}\n`;
   }
 }
 

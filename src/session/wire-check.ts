@@ -149,7 +149,7 @@ export function appendToContextProblem(scenario: Runnable, codec: CodecName, abo
 
 /** Pipecat answered append-to-context until 1.0.0 (deprecated since 0.0.85). */
 export function readsAppendToContext(about: Record<string, unknown> | undefined): boolean {
-  if (!about || about.library !== 'pipecat-ai' || typeof about.library_version !== 'string') return false;
+  if (about?.library !== 'pipecat-ai' || typeof about.library_version !== 'string') return false;
   const m = /^(\d+)\.\d+\.\d+/.exec(about.library_version);
   return m !== null && Number(m[1]) < 1;
 }

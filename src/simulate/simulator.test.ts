@@ -13,7 +13,10 @@ afterEach(() => server.close());
 
 const seeded = (): (() => number) => {
   let x = 7;
-  return () => ((x = (x * 48271) % 2147483647) / 2147483647);
+  return () => {
+    x = (x * 48271) % 2147483647;
+    return x / 2147483647;
+  };
 };
 
 const simulator = (over: Record<string, unknown> = {}) =>

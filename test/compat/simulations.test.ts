@@ -112,7 +112,7 @@ const judge = {
 
 function simulation(file: string, name: string): Simulation {
   const found = loadScenarioFile(join(SIMULATED, file)).scenarios.find((s) => s.name === name);
-  if (!found || found.kind !== 'simulation') throw new Error(`${file}: no simulation ${name}`);
+  if (found?.kind !== 'simulation') throw new Error(`${file}: no simulation ${name}`);
   return found;
 }
 

@@ -128,7 +128,7 @@ describe('earshot bench', () => {
     ]);
     expect(run.stdout).toMatch(/bench: capitals\/germany × 2[\s\S]*bench: capitals\/france × 2/);
     expect(run.stderr).toContain('capitals/caller: skipped: a simulation is not benched');
-    expect(run.stderr).toMatch(/\[4\/4\]  passed.*capitals\/france/);
+    expect(run.stderr).toMatch(/\[4\/4\] {2}passed.*capitals\/france/);
   });
 
   it('-s picks one scenario of the file: its report alone, as one object', () => {

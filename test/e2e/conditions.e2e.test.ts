@@ -84,8 +84,8 @@ function received(name: string): Int16Array {
 describe('channel conditions, measured in what the refbot received', () => {
   it('runs every scenario, recording the seed', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(results()['snr10'].conditions).toMatchObject({ seed: 7, applied: { noise: { type: 'white', snr_db: 10 }, seed: 7 } });
-    expect(results()['line_c'].conditions?.seed).toBe(8);
+    expect(results().snr10.conditions).toMatchObject({ seed: 7, applied: { noise: { type: 'white', snr_db: 10 }, seed: 7 } });
+    expect(results().line_c.conditions?.seed).toBe(8);
   });
 
   it('white noise at 10 dB SNR measures 10 ± 1 dB against the voice', () => {

@@ -88,7 +88,7 @@ describe('a driver other than the script, on the session runtime', () => {
     expect(result.turns[1].metrics?.llm_ttfb_ms).toBeGreaterThanOrEqual(0);
     expect(result.events?.filter((e) => e.name === 'llm_response')).toHaveLength(3);
     expect(progress.map((p) => p.type)).toEqual(['turn_start', 'expectation', 'turn_end', 'turn_start', 'expectation', 'turn_end', 'turn_start', 'expectation', 'turn_end']);
-    expect(trace).toMatch(/\[ t2\]  send: text "And the capital of France\?"/);
+    expect(trace).toMatch(/\[ t2\] {2}send: text "And the capital of France\?"/);
     expect(trace).toContain('done: PASSED');
   }, 30_000);
 

@@ -107,7 +107,7 @@ describe('inconclusive, not failed: a real recognizer that mishears a real bot',
   });
 
   it('an expectation over speech that the transcriber returns empty: inconclusive, with the span, the VAD speech and a WAV of it', () => {
-    const r = byName(out.hearing)['empty'];
+    const r = byName(out.hearing).empty;
     expect(r.status, JSON.stringify(r.turns)).toBe('inconclusive');
     expect(r.failures).toEqual([]);
     expect(r.turns.map((t) => t.status)).toEqual(['passed', 'inconclusive']);
@@ -125,11 +125,11 @@ describe('inconclusive, not failed: a real recognizer that mishears a real bot',
     const snippet = decodeWav(readFileSync(join(out.hearing, seg.snippet!)), 'snippet');
     expect(Math.abs((snippet.channels[0].length * 1000) / snippet.sampleRate - (seg.end_ms - seg.start_ms))).toBeLessThan(250);
     // The same reply, read by the default dictionary, says what the bot said: it was the transcriber, not the bot.
-    expect(byName(out.hearing)['disagree'].turns[1].expectations[0].text).toContain('paris');
+    expect(byName(out.hearing).disagree.turns[1].expectations[0].text).toContain('paris');
   });
 
   it('two transcribers that disagree: inconclusive, with both transcripts and their word error rate', () => {
-    const r = byName(out.hearing)['disagree'];
+    const r = byName(out.hearing).disagree;
     expect(r.status).toBe('inconclusive');
     const [doubt] = inconclusiveOf(r);
     const seg = doubt.segments[0];
@@ -144,10 +144,10 @@ describe('inconclusive, not failed: a real recognizer that mishears a real bot',
   });
 
   it('two transcribers that agree: the normal verdict, a pass or a failure', () => {
-    const agree = byName(out.hearing)['agree'];
+    const agree = byName(out.hearing).agree;
     expect(agree.status).toBe('passed');
     expect(agree.turns[0].expectations[0]).toMatchObject({ status: 'passed', text: 'hello' });
-    const fails = byName(out.wer)['agree_fails'];
+    const fails = byName(out.wer).agree_fails;
     expect(fails.status).toBe('failed');
     expect(fails.failures.map((f) => f.kind)).toEqual(['text_mismatch']);
     expect(inconclusiveOf(fails)).toEqual([]);

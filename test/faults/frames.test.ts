@@ -26,7 +26,7 @@ describe('a bot that sends garbage', () => {
     expect(verdicts(run.results)).toEqual(NAMES.map((n) => [n, 'failed', ['protocol_error']]));
     for (const r of run.results) {
       expect(r.failures[0]).toMatchObject({ turn_index: 0, event: 'llm_response' });
-      expect(r.failures[0].reason).toMatch(new RegExp(`^${escape(WAITING)}not JSON: .*: \\}\\{ this is not json$`));
+      expect(r.failures[0].reason).toMatch(new RegExp(`^${escapeRegExp(WAITING)}not JSON: .*: \\}\\{ this is not json$`));
       // At the first bad frame, not at the 5 s deadline.
       expect(r.duration_ms).toBeLessThan(1500);
       const trace = readFileSync(join(run.out, r.artifacts!.trace!), 'utf8');
@@ -157,6 +157,6 @@ describe('a bot that sends too much', () => {
   }, 40_000);
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -93,7 +93,14 @@ describe('SIGINT during earshot demo', () => {
     const out = mkdtempSync(join(tmpdir(), 'earshot-demo-signal-'));
     const demo = earshot(['demo', '--out', out, '--reporter', 'dot']);
     let bot: { pid: number; cmd: string } | undefined;
-    await waitFor(() => (bot = childrenOf(demo.child.pid!).find((c) => / refbot --port \d+/.test(c.cmd))) !== undefined, 20_000, 'the demo to start its bot');
+    await waitFor(
+      () => {
+        bot = childrenOf(demo.child.pid!).find((c) => / refbot --port \d+/.test(c.cmd));
+        return bot !== undefined;
+      },
+      20_000,
+      'the demo to start its bot',
+    );
     await waitFor(() => existsSync(join(out, 'refbot.log')) && readFileSync(join(out, 'refbot.log'), 'utf8').includes('listening on'), 20_000, 'the bot to listen');
     // Well into the first audio scenario.
     await sleep(3000);

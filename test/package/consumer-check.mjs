@@ -25,7 +25,7 @@ const recorder = {
   printsToTerminal: false,
   onBegin: (run) => hooks.push(`begin:${run.total}`),
   onScenarioStart: (info) => hooks.push(`start:${info.name}`),
-  onTurnEnd: (scenario, turn, failures) => hooks.push(`turn:${turn.index}:${turn.status}:${failures.length}`),
+  onTurnEnd: (_scenario, turn, failures) => hooks.push(`turn:${turn.index}:${turn.status}:${failures.length}`),
   onScenarioEnd: (result) => hooks.push(`end:${result.name}:${result.status}`),
   onEnd: (summary) => hooks.push(`summary:${summary.ok}`),
 };
@@ -41,7 +41,12 @@ try {
     outDir: 'out',
     reporter: 'dot,junit',
     reporters: [recorder],
-    stdout: { write: (chunk) => ((terminal += chunk), true) },
+    stdout: {
+      write: (chunk) => {
+        terminal += chunk;
+        return true;
+      },
+    },
   });
 } finally {
   exit = await bot.close();

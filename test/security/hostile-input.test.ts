@@ -42,8 +42,10 @@ function parseValidate(stdout: string): Map<string, string[]> {
   let current: string[] | null = null;
   for (const line of stdout.split('\n')) {
     const head = /^(valid|invalid|skipped)\s+(\S+)/.exec(line);
-    if (head) blocks.set(basename(head[2]), (current = [head[1]]));
-    else if (line.startsWith('  ') && current) current.push(line.trim().replace(/^\S*\//, ''));
+    if (head) {
+      current = [head[1]];
+      blocks.set(basename(head[2]), current);
+    } else if (line.startsWith('  ') && current) current.push(line.trim().replace(/^\S*\//, ''));
   }
   return blocks;
 }

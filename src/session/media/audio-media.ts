@@ -77,7 +77,8 @@ export class AudioMedia implements SessionMedia {
       ctx.trace(`media: warning: the scenario speaks at ${d.sampleRate} Hz and the bot takes ${d.sendRate} Hz (--bot-input-rate): the caller's audio is resampled to ${d.sendRate} Hz`);
     }
     if (d.userAudio && d.tts) {
-      const tts = (this.tts = memo(d.tts));
+      const tts = memo(d.tts);
+      this.tts = tts;
       const started = ctx.clock.now();
       let totalMs = 0;
       // A simulation's turns are made up during the call, and synthesized as they come (speak).

@@ -86,7 +86,8 @@ export class CallerChannel {
 
   /** Four bundled Flite voices talking at once, each line starting at its own offset: a café's babble. */
   private babbleSource(): Promise<Int16Array> {
-    return (this.babble ??= this.makeBabble());
+    this.babble ??= this.makeBabble();
+    return this.babble;
   }
 
   private async makeBabble(): Promise<Int16Array> {

@@ -154,11 +154,13 @@ export class AudioEngine {
   }
 
   private modelStore(): ModelStore {
-    return (this.store ??= ModelStore.fromEnv());
+    this.store ??= ModelStore.fromEnv();
+    return this.store;
   }
 
   private vad(): Promise<SileroVad> {
-    return (this.vadLoad ??= SileroVad.load());
+    this.vadLoad ??= SileroVad.load();
+    return this.vadLoad;
   }
 
   private ttsFor(spec: TtsSpec | null, baseDir: string): Promise<TtsProvider> {

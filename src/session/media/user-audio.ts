@@ -55,7 +55,7 @@ export async function loadTurnAudio(
   const text = turn.user ?? '';
   if (!text.trim()) throw new UserAudioError(turnIndex, 'user', 'empty text cannot be spoken');
   const tts = await options.tts();
-  let out;
+  let out: Awaited<ReturnType<TtsProvider['synthesize']>>;
   try {
     out = await tts.synthesize(text, { sampleRate: options.sampleRate, signal: options.signal, ...(options.voice ? { voice: options.voice } : {}) });
   } catch (err) {

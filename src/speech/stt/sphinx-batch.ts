@@ -67,7 +67,7 @@ export class SphinxBatchWorker implements PoolWorker {
   private dead: Error | undefined;
   private readonly exited: Promise<void>;
 
-  constructor(private readonly config: SphinxConfig) {
+  constructor(config: SphinxConfig) {
     this.dir = mkdtempSync(join(tmpdir(), 'earshot-sphinx-pool-'));
     const ctlPath = join(this.dir, 'ctl.fifo');
     const hypPath = join(this.dir, 'hyp.fifo');

@@ -11,7 +11,6 @@ import { WorkerPool } from './pool.js';
 import {
   isEnglish,
   prepareAudio,
-  STT_SAMPLE_RATE,
   type SttFactory,
   type SttProvider,
   type TranscribeOptions,

@@ -59,7 +59,7 @@ export class FliteTts implements TtsProvider {
     }
     options.signal?.throwIfAborted();
     const wav = await this.run(voice, text, options.signal);
-    let decoded;
+    let decoded: ReturnType<typeof downmixToMono>;
     try {
       decoded = downmixToMono(decodeWav(wav, 'flite output'));
     } catch (err) {

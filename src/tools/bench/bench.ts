@@ -97,7 +97,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
       const work = async ({ run, offset_ms, level, scenario: variant }: PlannedBenchRun): Promise<void> => {
         const suffix = offset_ms !== undefined ? `-offset${offset_ms}` : level !== undefined ? `-${options.conditionSweep?.name}${level}` : '';
         const stem = artifactStem(`${scenario.name}${suffix}`, first + run);
-        let outcome;
+        let outcome: Awaited<ReturnType<typeof runSession>>;
         try {
           outcome = await runSession(variant, {
             ...(engine ? { media: engine.media } : {}),

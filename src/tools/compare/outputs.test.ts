@@ -14,7 +14,13 @@ import { CompareInputError, loadRunSamples } from './samples.js';
 
 const sink = (): { write(s: string): boolean; text: () => string } => {
   let text = '';
-  return { write: (s: string) => ((text += s), true), text: () => text };
+  return {
+    write: (s: string) => {
+      text += s;
+      return true;
+    },
+    text: () => text,
+  };
 };
 
 const regressedReport = () =>

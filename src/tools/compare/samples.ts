@@ -76,7 +76,7 @@ export class CompareInputError extends UsageError {
 /** Reads a run output folder (or a results.jsonl file) into samples. */
 export function loadRunSamples(input: string): RunSamples {
   const path = resultsPath(input);
-  let file;
+  let file: ReturnType<typeof readResultsFile>;
   try {
     file = readResultsFile(path);
   } catch (err) {

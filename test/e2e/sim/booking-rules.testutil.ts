@@ -80,5 +80,8 @@ export const judgeRules = {
 /** Backoff jitter from a fixed seed (Park-Miller). */
 export function seeded(seed: number): () => number {
   let x = seed;
-  return () => (x = (x * 48271) % 2147483647) / 2147483647;
+  return () => {
+    x = (x * 48271) % 2147483647;
+    return x / 2147483647;
+  };
 }

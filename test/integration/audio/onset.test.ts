@@ -21,7 +21,10 @@ afterAll(() => vad.close());
 /** A deterministic generator for chunk sizes and network jitter. */
 function rng(seed: number): () => number {
   let x = seed;
-  return () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x / 2147483648;
+  };
 }
 
 interface Delivery {

@@ -90,7 +90,7 @@ describe('BotProcess', () => {
 
   it('escalates to SIGKILL when the bot ignores SIGTERM', async () => {
     const port = await ports.acquire();
-    const b = bot('stubborn', `process.on('SIGTERM', () => console.log('ignoring SIGTERM'));` + LISTENER, [String(port)]);
+    const b = bot('stubborn', `process.on('SIGTERM', () => console.log('ignoring SIGTERM'));${LISTENER}`, [String(port)]);
     expect(await b.waitReady({ host: '127.0.0.1', port, timeoutMs: 10_000 })).toMatchObject({ ready: true });
     const t0 = performance.now();
     const stopped = await b.stop({ graceMs: 100, termGraceMs: 300 });

@@ -101,7 +101,7 @@ describe('HTML report: a simulated call', () => {
     const card = section.locator('table.scorecard');
     expect(await card.locator('tbody td').allTextContents()).toEqual(['correctness', '25%', '4', '8', 'said 6 PMcapped at 4: expected 7 PM, the closest number said is 14% off']);
     expect(await card.locator('tfoot').textContent()).toBe('Total6.50 / 10pass at 7.5failed expected answer: 7 PM');
-    expect(await section.locator('ul.signals > li').evaluateAll((lis) => lis.map((li) => li.firstElementChild?.textContent + ' ' + li.querySelector('code')?.textContent))).toEqual([
+    expect(await section.locator('ul.signals > li').evaluateAll((lis) => lis.map((li) => `${li.firstElementChild?.textContent} ${li.querySelector('code')?.textContent}`))).toEqual([
       'failed clean_exit',
       'failed nl_assertions',
     ]);
