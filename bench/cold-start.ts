@@ -24,7 +24,9 @@ const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const SCENARIO = join(ROOT, 'scenarios', 'text', 'capital_question.yaml');
 const TARGET_MS = 1000;
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' }, url: { type: 'string' }, json: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '10' }, url: { type: 'string' }, json: { type: 'string' } },
+});
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) {
   console.error(`--runs: expected a whole number ≥ 1, got ${values.runs}`);
@@ -36,7 +38,10 @@ if (!existsSync(CLI)) {
 }
 
 function startRefbot(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [CLI, 'refbot', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [CLI, 'refbot', '--port', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((ok, fail) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -50,7 +55,10 @@ function startRefbot(): Promise<{ url: string; stop: () => void }> {
 
 function timeOneRun(url: string, outDir: string): Promise<{ ms: number; code: number | null }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [CLI, 'run', SCENARIO, '--url', url, '--no-record', '--out', outDir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'run', SCENARIO, '--url', url, '--no-record', '--out', outDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((ok) =>
@@ -91,9 +99,15 @@ const result = {
   min_ms: round(Math.min(...warm)),
   max_ms: round(Math.max(...warm)),
   target_ms: TARGET_MS,
-  machine: `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}, load avg ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
+  machine: `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}, load avg ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
 };
-console.log(`cold start — earshot run scenarios/text/capital_question.yaml against a running refbot, ${runs} runs; ${result.machine}`);
-console.log(`first ${result.first_ms} ms; then p50 ${result.p50_ms} ms, min ${result.min_ms} ms, max ${result.max_ms} ms (target < ${TARGET_MS} ms)${failed ? `; ${failed} runs failed` : ''}`);
+console.log(
+  `cold start — earshot run scenarios/text/capital_question.yaml against a running refbot, ${runs} runs; ${result.machine}`,
+);
+console.log(
+  `first ${result.first_ms} ms; then p50 ${result.p50_ms} ms, min ${result.min_ms} ms, max ${result.max_ms} ms (target < ${TARGET_MS} ms)${failed ? `; ${failed} runs failed` : ''}`,
+);
 if (values.json) writeFileSync(values.json, `${JSON.stringify(result, null, 2)}\n`);
 process.exit(failed > 0 ? 1 : 0);

@@ -81,7 +81,9 @@ if (levels.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(turns
 }
 const [, cli] = resolveSelfCommand();
 if (!existsSync(cli)) {
-  console.error(`bench/concurrency: ${cli} is missing; run \`npm run build\` first (it spawns the built reference bot)`);
+  console.error(
+    `bench/concurrency: ${cli} is missing; run \`npm run build\` first (it spawns the built reference bot)`,
+  );
   process.exit(2);
 }
 
@@ -92,7 +94,9 @@ function scenarioYaml(transcribe: boolean): string {
     '          - event: bot_audio_stopped',
     '            within_ms: 20000',
     // In order: the reply's transcript comes once its audio has stopped.
-    ...(transcribe ? ['          - event: response', '            text_contains: "berlin"', '            within_ms: 20000'] : []),
+    ...(transcribe
+      ? ['          - event: response', '            text_contains: "berlin"', '            within_ms: 20000']
+      : []),
   ];
   return [
     `name: concurrency${transcribe ? '_stt' : ''}`,
@@ -103,7 +107,9 @@ function scenarioYaml(transcribe: boolean): string {
     '  modality: audio',
     '  transcription: { service: sphinx }',
     'turns:',
-    ...Array.from({ length: turns }, () => turn).flat().map((l) => l.slice(4)),
+    ...Array.from({ length: turns }, () => turn)
+      .flat()
+      .map((l) => l.slice(4)),
     '',
   ].join('\n');
 }
@@ -113,10 +119,17 @@ const quantile = (xs: number[], q: number): number | null => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
 };
-const r3 = (x: number | null | undefined): number | null => (x === null || x === undefined || !Number.isFinite(x) ? null : Math.round(x * 1000) / 1000);
+const r3 = (x: number | null | undefined): number | null =>
+  x === null || x === undefined || !Number.isFinite(x) ? null : Math.round(x * 1000) / 1000;
 const epochNow = (): number => performance.timeOrigin + performance.now();
 
-async function runLevel(n: number, scenario: Scenario, url: string, truthFile: string, workDir: string): Promise<Level> {
+async function runLevel(
+  n: number,
+  scenario: Scenario,
+  url: string,
+  truthFile: string,
+  workDir: string,
+): Promise<Level> {
   const pacer = new ThreadPacer();
   const engine = new AudioEngine({ pacer, record: false, clock: monotonicClock });
   let rssPeak = process.memoryUsage().rss;
@@ -128,13 +141,23 @@ async function runLevel(n: number, scenario: Scenario, url: string, truthFile: s
     Array.from({ length: n }, async (_, k) => {
       const fromEpochMs = epochNow();
       const sessionEpochMs = epochNow();
-      const outcome = await runSession(scenario, { url: `${url}/?bench=${tag}-${k}`, codec: 'pipecat-eval', media: engine.media, clock: monotonicClock, recordingPath: join(workDir, `${tag}-${k}.wav`) });
+      const outcome = await runSession(scenario, {
+        url: `${url}/?bench=${tag}-${k}`,
+        codec: 'pipecat-eval',
+        media: engine.media,
+        clock: monotonicClock,
+        recordingPath: join(workDir, `${tag}-${k}.wav`),
+      });
       return { k, outcome, fromEpochMs, sessionEpochMs, toEpochMs: epochNow() };
     }),
   );
   const wallMs = performance.now() - t0;
   // With --keep the results stay beside the truth log, one JSONL per level.
-  if (values.keep) writeFileSync(join(workDir, `results-${scenario.name}-${n}.jsonl`), `${runs.map((r) => JSON.stringify(r.outcome.result)).join('\n')}\n`);
+  if (values.keep)
+    writeFileSync(
+      join(workDir, `results-${scenario.name}-${n}.jsonl`),
+      `${runs.map((r) => JSON.stringify(r.outcome.result)).join('\n')}\n`,
+    );
   const cpu = process.cpuUsage(cpu0);
   clearInterval(rssTimer);
   const lateness = pacer.stats().frameLateness;
@@ -147,8 +170,21 @@ async function runLevel(n: number, scenario: Scenario, url: string, truthFile: s
   const errors: number[] = [];
   for (const run of runs) {
     // Concurrent sessions overlap in time: each one's connection is found by its tag in the request target.
-    const mine = connections.filter((c) => targetOf.get(c.conn)?.includes(`bench=${tag}-${run.k}&`) || targetOf.get(c.conn)?.endsWith(`bench=${tag}-${run.k}`));
-    const m = matchRun({ run: run.k, sessionEpochMs: run.sessionEpochMs, fromEpochMs: run.fromEpochMs, toEpochMs: run.toEpochMs, turns: run.outcome.result.turns }, mine);
+    const mine = connections.filter(
+      (c) =>
+        targetOf.get(c.conn)?.includes(`bench=${tag}-${run.k}&`) ||
+        targetOf.get(c.conn)?.endsWith(`bench=${tag}-${run.k}`),
+    );
+    const m = matchRun(
+      {
+        run: run.k,
+        sessionEpochMs: run.sessionEpochMs,
+        fromEpochMs: run.fromEpochMs,
+        toEpochMs: run.toEpochMs,
+        turns: run.outcome.result.turns,
+      },
+      mine,
+    );
     for (const s of m.samples) if (s.metric === 'voice_to_voice_ms' && s.error_ms !== null) errors.push(s.error_ms);
   }
   const absErrors = errors.map(Math.abs);
@@ -167,7 +203,10 @@ async function runLevel(n: number, scenario: Scenario, url: string, truthFile: s
     within_limits: false,
   };
   level.within_limits =
-    level.passed === n && errors.length >= n * turns && (level.lateness_p99_ms ?? Infinity) <= LATENESS_P99_LIMIT_MS && (level.error_p95_ms ?? Infinity) <= ERROR_P95_LIMIT_MS;
+    level.passed === n &&
+    errors.length >= n * turns &&
+    (level.lateness_p99_ms ?? Infinity) <= LATENESS_P99_LIMIT_MS &&
+    (level.error_p95_ms ?? Infinity) <= ERROR_P95_LIMIT_MS;
   return level;
 }
 
@@ -188,7 +227,9 @@ async function table(transcribe: boolean, workDir: string): Promise<{ max_sessio
     for (const n of levels) {
       const row = await runLevel(n, scenario, bot.url, truthFile, workDir);
       rows.push(row);
-      console.error(`  ${transcribe ? 'stt ' : ''}${n} sessions: p99 lateness ${row.lateness_p99_ms} ms, p95 |error| ${row.error_p95_ms} ms, ${row.passed}/${n} passed`);
+      console.error(
+        `  ${transcribe ? 'stt ' : ''}${n} sessions: p99 lateness ${row.lateness_p99_ms} ms, p95 |error| ${row.error_p95_ms} ms, ${row.passed}/${n} passed`,
+      );
       // The largest N of an unbroken run of levels within the limits, from the first.
       if (rows.every((r) => r.within_limits)) max = n;
       if (!row.within_limits && !values.all) break;
@@ -201,8 +242,17 @@ async function table(transcribe: boolean, workDir: string): Promise<{ max_sessio
 
 function render(title: string, t: { max_sessions: number; levels: Level[] }): string {
   const cols: [keyof Level, string][] = [
-    ['sessions', 'sessions'], ['passed', 'passed'], ['turns_matched', 'turns'], ['lateness_p50_ms', 'late p50'], ['lateness_p99_ms', 'late p99'],
-    ['lateness_max_ms', 'late max'], ['error_p50_ms', 'err p50'], ['error_p95_ms', '|err| p95'], ['cpu_pct_per_session', 'cpu %/sess'], ['rss_mb', 'rss MB'], ['wall_s', 'wall s'],
+    ['sessions', 'sessions'],
+    ['passed', 'passed'],
+    ['turns_matched', 'turns'],
+    ['lateness_p50_ms', 'late p50'],
+    ['lateness_p99_ms', 'late p99'],
+    ['lateness_max_ms', 'late max'],
+    ['error_p50_ms', 'err p50'],
+    ['error_p95_ms', '|err| p95'],
+    ['cpu_pct_per_session', 'cpu %/sess'],
+    ['rss_mb', 'rss MB'],
+    ['wall_s', 'wall s'],
   ];
   const width = cols.map(([k, h]) => Math.max(h.length, ...t.levels.map((r) => String(r[k]).length)));
   return [
@@ -218,12 +268,17 @@ mkdirSync(workDir, { recursive: true });
 try {
   const light = await table(false, workDir);
   const transcribing = values['no-transcribe'] ? null : await table(true, workDir);
-  const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}, load avg ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
+  const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}, load avg ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`;
   console.log(`concurrency benchmark — ${turns} turns per session, light reference bot; ${machine}`);
   console.log(render('replies not transcribed:', light));
   if (transcribing) console.log(render('\nevery reply transcribed (PocketSphinx):', transcribing));
   if (values.json) {
-    writeFileSync(values.json, `${JSON.stringify({ ...light, ...(transcribing ? { transcribing } : {}), turns, machine }, null, 2)}\n`);
+    writeFileSync(
+      values.json,
+      `${JSON.stringify({ ...light, ...(transcribing ? { transcribing } : {}), turns, machine }, null, 2)}\n`,
+    );
     console.log(`wrote ${values.json}`);
   }
 } finally {

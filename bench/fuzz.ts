@@ -26,11 +26,19 @@ function arg(name: string, fallback: number): number {
 
 function seedFiles(): string[] {
   const testdata = join(REPO, 'src/scenario/testdata');
-  const files = ['full/every_field.yaml', 'sim/first_format.yaml', 'manifest/manifest.yaml', 'manifest/scenarios/book_table.yaml', 'list/turn_completion.yaml', 'list/shared_turns.yaml'].map((f) => join(testdata, f));
+  const files = [
+    'full/every_field.yaml',
+    'sim/first_format.yaml',
+    'manifest/manifest.yaml',
+    'manifest/scenarios/book_table.yaml',
+    'list/turn_completion.yaml',
+    'list/shared_turns.yaml',
+  ].map((f) => join(testdata, f));
   const corpus = process.env.EARSHOT_COMPAT_DIR ?? resolve(REPO, '..', 'shared/compat/pipecat-release-evals');
   if (existsSync(join(corpus, 'scenarios'))) {
     files.push(join(corpus, 'manifest.yaml'));
-    for (const f of readdirSync(join(corpus, 'scenarios')).sort()) if (f.endsWith('.yaml')) files.push(join(corpus, 'scenarios', f));
+    for (const f of readdirSync(join(corpus, 'scenarios')).sort())
+      if (f.endsWith('.yaml')) files.push(join(corpus, 'scenarios', f));
   }
   return files;
 }
@@ -76,7 +84,10 @@ async function parent(): Promise<void> {
 /** Runs cases in a fresh child until it finishes, dies or hangs; returns the next case to run. */
 function runChild(job: Job, hangMs: number, results: Report[], hung: number[]): Promise<number> {
   return new Promise((done) => {
-    const proc: ChildProcess = fork(HERE, ['--child'], { execArgv: process.execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const proc: ChildProcess = fork(HERE, ['--child'], {
+      execArgv: process.execArgv,
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     let current = job.from;
     let timer: NodeJS.Timeout | undefined;
     let finished = false;
@@ -116,7 +127,13 @@ function runChild(job: Job, hangMs: number, results: Report[], hung: number[]): 
       if (finished) return;
       if (current < job.to && code !== 0) {
         // The process itself died mid-case (out of memory, native crash): a crash of that case.
-        results.push({ index: current, outcome: 'crashed', ms: 0, kind: 'unknown', detail: `child exited with code ${code}` });
+        results.push({
+          index: current,
+          outcome: 'crashed',
+          ms: 0,
+          kind: 'unknown',
+          detail: `child exited with code ${code}`,
+        });
         finish(current + 1);
       } else {
         finish(job.to);
@@ -131,24 +148,34 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
 }
 
-function report(results: Report[], hung: number[], run: { cases: number; seed: number; hangMs: number; seedCount: number; wallMs: number }): void {
+function report(
+  results: Report[],
+  hung: number[],
+  run: { cases: number; seed: number; hangMs: number; seedCount: number; wallMs: number },
+): void {
   const count = (o: string): number => results.filter((r) => r.outcome === o).length;
   const ms = results.map((r) => r.ms).sort((a, b) => a - b);
   const out: string[] = [];
-  out.push(`scenario loader fuzz: ${run.cases} cases, seed ${run.seed}, ${run.seedCount} seed files, hang limit ${run.hangMs} ms`);
+  out.push(
+    `scenario loader fuzz: ${run.cases} cases, seed ${run.seed}, ${run.seedCount} seed files, hang limit ${run.hangMs} ms`,
+  );
   out.push(`  loaded    ${count('loaded')}`);
   out.push(`  rejected  ${count('rejected')}  (located errors)`);
   out.push(`  crashed   ${count('crashed')}`);
   out.push(`  hung      ${hung.length}`);
   out.push(`  unlocated ${count('unlocated')}`);
-  out.push(`  time      ${(run.wallMs / 1000).toFixed(1)} s wall; per case p50 ${percentile(ms, 50).toFixed(2)} ms, p99 ${percentile(ms, 99).toFixed(1)} ms, max ${percentile(ms, 100).toFixed(1)} ms`);
+  out.push(
+    `  time      ${(run.wallMs / 1000).toFixed(1)} s wall; per case p50 ${percentile(ms, 50).toFixed(2)} ms, p99 ${percentile(ms, 99).toFixed(1)} ms, max ${percentile(ms, 100).toFixed(1)} ms`,
+  );
   const kinds = new Map<string, Report[]>();
   for (const r of results) kinds.set(r.kind, [...(kinds.get(r.kind) ?? []), r]);
   out.push('  by class (cases: loaded/rejected, max ms):');
   for (const [kind, rs] of [...kinds.entries()].sort()) {
     const l = rs.filter((r) => r.outcome === 'loaded').length;
     const j = rs.filter((r) => r.outcome === 'rejected').length;
-    out.push(`    ${kind.padEnd(15)} ${String(rs.length).padStart(5)}: ${l}/${j}, ${Math.max(...rs.map((r) => r.ms)).toFixed(1)}`);
+    out.push(
+      `    ${kind.padEnd(15)} ${String(rs.length).padStart(5)}: ${l}/${j}, ${Math.max(...rs.map((r) => r.ms)).toFixed(1)}`,
+    );
   }
   const bad = results.filter((r) => r.outcome === 'crashed' || r.outcome === 'unlocated');
   for (const r of bad.slice(0, 20)) out.push(`  FAIL case ${r.index} (${r.kind}) ${r.outcome}: ${r.detail}`);

@@ -21,7 +21,9 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-const dir = resolve(arg('--dir') ?? process.env.EARSHOT_COMPAT_DIR ?? resolve(REPO, '..', 'shared/compat/pipecat-release-evals'));
+const dir = resolve(
+  arg('--dir') ?? process.env.EARSHOT_COMPAT_DIR ?? resolve(REPO, '..', 'shared/compat/pipecat-release-evals'),
+);
 const runs = Number(arg('--runs') ?? 50);
 if (!existsSync(dir)) {
   process.stderr.write(`corpus not found at ${dir}: set EARSHOT_COMPAT_DIR or pass --dir\n`);
@@ -59,7 +61,9 @@ const lines = [
   `  ${summary}, ${runs} full loads`,
   `  first load (cold)  ${cold.toFixed(1)} ms wall, ${cpuTimes[0].toFixed(1)} ms CPU`,
   `  per full load      mean ${mean.toFixed(1)} ms, p50 ${pct(50).toFixed(1)} ms, p95 ${pct(95).toFixed(1)} ms, min ${warm[0]?.toFixed(1)} ms, max ${warm[warm.length - 1]?.toFixed(1)} ms wall; median ${cpuMedian.toFixed(1)} ms CPU`,
-  `  machine load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores (other work stretches wall times)`,
+  `  machine load average at the end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${availableParallelism()} cores (other work stretches wall times)`,
   `  target < ${TARGET_MS} ms per full load: ${Math.max(cold, pct(95)) < TARGET_MS ? 'met' : 'MISSED'} (cold and p95)`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -53,7 +53,10 @@ export function threadCpuMs(ids: Iterable<string | number>): number | null {
 export function threadSleeps(ids: Iterable<string | number>): number | null {
   let n = 0;
   try {
-    for (const id of ids) n += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(readFileSync(`/proc/self/task/${id}/status`, 'utf8'))?.[1] ?? NaN);
+    for (const id of ids)
+      n += Number(
+        /^voluntary_ctxt_switches:\s+(\d+)/m.exec(readFileSync(`/proc/self/task/${id}/status`, 'utf8'))?.[1] ?? NaN,
+      );
   } catch {
     return null;
   }

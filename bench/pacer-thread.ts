@@ -20,7 +20,13 @@ import type { Row } from './pacer.js';
 
 const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
-export async function runThread(n: number, seconds: number, speech: Int16Array, warmupS: number, directSend = true): Promise<Row> {
+export async function runThread(
+  n: number,
+  seconds: number,
+  speech: Int16Array,
+  warmupS: number,
+  directSend = true,
+): Promise<Row> {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
   await new Promise<void>((r) => server.once('listening', () => r()));
   server.on('connection', (s) => s.on('message', () => {}));
@@ -40,7 +46,9 @@ export async function runThread(n: number, seconds: number, speech: Int16Array, 
   };
   const conns: ClientConnection[] = [];
   for (let i = 0; i < n; i++) conns.push(await connect(url, { codec: 'pipecat-eval', openSocket: pacer.openSocket }));
-  const streams: RemoteStream[] = conns.map((c, i) => pacer.openStream(c, { sampleRate: 16000, label: `s${i}`, recordFrames: 0, onFrame }));
+  const streams: RemoteStream[] = conns.map((c, i) =>
+    pacer.openStream(c, { sampleRate: 16000, label: `s${i}`, recordFrames: 0, onFrame }),
+  );
   // Staggered speech: each stream talks 2 s in every 5 s, as in the in-thread run.
   let slot = 0;
   const talk = setInterval(() => {
@@ -77,10 +85,15 @@ export async function runThread(n: number, seconds: number, speech: Int16Array, 
   await new Promise<void>((r) => server.close(() => r()));
   let slotErr = 0;
   // The nanosecond slack: lastDueMs is start + k × 20 in floating point, and (lastDue − start) / 20 may land a hair under k.
-  for (const st of ended) slotErr = Math.max(slotErr, Math.abs(st.frameSlots - (Math.floor((Math.min(endMs, st.lastDueMs ?? endMs) - st.startMs) / 20 + 1e-6) + 1)));
+  for (const st of ended)
+    slotErr = Math.max(
+      slotErr,
+      Math.abs(st.frameSlots - (Math.floor((Math.min(endMs, st.lastDueMs ?? endMs) - st.startMs) / 20 + 1e-6) + 1)),
+    );
   const cpuMs = (cpu.user + cpu.system) / 1000;
   const win = lateness.summary();
-  const pct = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : round((100 * (b - a)) / elapsedMs, 3));
+  const pct = (a: number | null, b: number | null): number | null =>
+    a === null || b === null ? null : round((100 * (b - a)) / elapsedMs, 3);
   const pacerPct = pct(own0, own1);
   return {
     streams: n,
@@ -109,7 +122,8 @@ export async function runThread(n: number, seconds: number, speech: Int16Array, 
     wake_used_max_ms: NaN,
     pacer_thread_cpu_pct: pacerPct,
     pacer_thread_cpu_pct_per_stream: pacerPct === null ? null : round(pacerPct / n, 3),
-    pacer_thread_sleeps_per_s: sleeps0 === null || sleeps1 === null ? null : round(((sleeps1 - sleeps0) * 1000) / elapsedMs, 1),
+    pacer_thread_sleeps_per_s:
+      sleeps0 === null || sleeps1 === null ? null : round(((sleeps1 - sleeps0) * 1000) / elapsedMs, 1),
     main_thread_cpu_pct: pct(main0, main1),
     cpu_pressure_pct: stall0 === null || stall1 === null ? null : round((stall1 - stall0) / 10 / elapsedMs, 1),
   };

@@ -37,7 +37,14 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { monotonicClock } from '../src/core/clock.js';
 import { PreciseTimerDriver } from '../src/core/timers.js';
-import { Pacer, int16ToBytes, sineWave, type FrameContent, type MicStream, type PacedFrame } from '../src/audio/index.js';
+import {
+  Pacer,
+  int16ToBytes,
+  sineWave,
+  type FrameContent,
+  type MicStream,
+  type PacedFrame,
+} from '../src/audio/index.js';
 import { cpuStallUs } from './machine.js';
 import { runThread } from './pacer-thread.js';
 
@@ -76,7 +83,8 @@ export interface Row {
   cpu_pressure_pct: number | null;
 }
 
-const USAGE = 'usage: bench/pacer.ts [--seconds N] [--streams 1,20,100] [--pacer thread|main] [--warmup S] [--sink prepared|inline|noop] [--send direct|ws] [--nice=N] [--json FILE]';
+const USAGE =
+  'usage: bench/pacer.ts [--seconds N] [--streams 1,20,100] [--pacer thread|main] [--warmup S] [--sink prepared|inline|noop] [--send direct|ws] [--nice=N] [--json FILE]';
 
 function parseCommandLine() {
   try {
@@ -102,7 +110,14 @@ const { values } = parseCommandLine();
 const seconds = Number(values.seconds);
 const warmupS = Number(values.warmup);
 const configs = String(values.streams).split(',').map(Number);
-if (!(seconds > 0) || !(warmupS >= 0) || configs.some((n) => !(Number.isInteger(n) && n > 0)) || !['prepared', 'inline', 'noop'].includes(String(values.sink)) || !['thread', 'main'].includes(String(values.pacer)) || !['direct', 'ws'].includes(String(values.send))) {
+if (
+  !(seconds > 0) ||
+  !(warmupS >= 0) ||
+  configs.some((n) => !(Number.isInteger(n) && n > 0)) ||
+  !['prepared', 'inline', 'noop'].includes(String(values.sink)) ||
+  !['thread', 'main'].includes(String(values.pacer)) ||
+  !['direct', 'ws'].includes(String(values.send))
+) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -220,13 +235,19 @@ function round(x: number, digits: number): number {
 
 const rows: Row[] = [];
 for (const n of configs) {
-  rows.push(values.pacer === 'thread' ? await runThread(n, seconds, SPEECH, warmupS, values.send === 'direct') : await run(n));
+  rows.push(
+    values.pacer === 'thread' ? await runThread(n, seconds, SPEECH, warmupS, values.send === 'direct') : await run(n),
+  );
   const r = rows[rows.length - 1];
   console.error(`  ${n} streams done: p99 ${r.lateness_p99_ms} ms, max ${r.lateness_max_ms} ms`);
 }
 
-const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}, nice ${getPriority()}, load avg ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
-console.log(`pacer benchmark — ${seconds} s per configuration, ${values.pacer === 'thread' ? `pacer thread, real sockets, send=${values.send}` : `in-thread pacer, sink=${values.sink}`}; ${machine}`);
+const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}, nice ${getPriority()}, load avg ${loadavg()
+  .map((x) => x.toFixed(2))
+  .join(' ')}`;
+console.log(
+  `pacer benchmark — ${seconds} s per configuration, ${values.pacer === 'thread' ? `pacer thread, real sockets, send=${values.send}` : `in-thread pacer, sink=${values.sink}`}; ${machine}`,
+);
 const cols: [keyof Row, string][] = [
   ['streams', 'streams'],
   ['frames', 'frames'],
@@ -257,6 +278,9 @@ const width = cols.map(([k, h]) => Math.max(h.length, ...rows.map((r) => String(
 console.log(cols.map(([, h], i) => h.padStart(width[i])).join('  '));
 for (const r of rows) console.log(cols.map(([k], i) => String(r[k]).padStart(width[i])).join('  '));
 if (values.json) {
-  writeFileSync(values.json, `${JSON.stringify({ seconds, warmup_s: values.pacer === 'thread' ? warmupS : 0, pacer: values.pacer, sink: values.sink, send: values.pacer === 'thread' ? values.send : null, machine, rows }, null, 2)}\n`);
+  writeFileSync(
+    values.json,
+    `${JSON.stringify({ seconds, warmup_s: values.pacer === 'thread' ? warmupS : 0, pacer: values.pacer, sink: values.sink, send: values.pacer === 'thread' ? values.send : null, machine, rows }, null, 2)}\n`,
+  );
   console.log(`wrote ${values.json}`);
 }

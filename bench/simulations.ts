@@ -58,10 +58,13 @@ const { values } = parseArgs({
   },
 });
 const levels = [...new Set(values.levels.split(',').map(Number))].sort((a, b) => a - b);
-if (levels.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--levels: expected whole numbers ≥ 1, got ${values.levels}`);
+if (levels.some((n) => !Number.isInteger(n) || n < 1))
+  throw new Error(`--levels: expected whole numbers ≥ 1, got ${values.levels}`);
 const [, cli] = resolveSelfCommand();
 if (!existsSync(cli)) {
-  process.stderr.write(`bench/simulations: ${cli} is missing; run \`npm run build\` first (it spawns the built reference bot)\n`);
+  process.stderr.write(
+    `bench/simulations: ${cli} is missing; run \`npm run build\` first (it spawns the built reference bot)\n`,
+  );
   process.exit(2);
 }
 
@@ -87,11 +90,13 @@ const median = (xs: number[]): number | null => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const round = (x: number | null, digits = 2): number | null => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits);
-const tally = (keys: string[]): Record<string, number> => keys.reduce<Record<string, number>>((acc, k) => {
-  acc[k] = (acc[k] ?? 0) + 1;
-  return acc;
-}, {});
+const round = (x: number | null, digits = 2): number | null =>
+  x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits;
+const tally = (keys: string[]): Record<string, number> =>
+  keys.reduce<Record<string, number>>((acc, k) => {
+    acc[k] = (acc[k] ?? 0) + 1;
+    return acc;
+  }, {});
 
 async function level(n: number): Promise<Row> {
   const ports = new PortAllocator(7950);
@@ -100,7 +105,11 @@ async function level(n: number): Promise<Row> {
   try {
     for (let i = 0; i < n; i++) {
       const port = await ports.acquire();
-      const bot = BotProcess.spawn({ command: process.execPath, args: [cli, 'refbot', '--brain', brain, '--port', String(port)], logFile: join(work, `n${n}-bot${i}.log`) });
+      const bot = BotProcess.spawn({
+        command: process.execPath,
+        args: [cli, 'refbot', '--brain', brain, '--port', String(port)],
+        logFile: join(work, `n${n}-bot${i}.log`),
+      });
       bots.push(bot);
       const ready = await bot.waitReady({ host: '127.0.0.1', port, timeoutMs: 60_000 });
       if (!ready.ready) throw new Error(`reference bot ${i} did not start: ${bot.logTail()}`);
@@ -116,7 +125,17 @@ async function level(n: number): Promise<Row> {
     try {
       outcomes = await Promise.all(
         urls.map((url, i) =>
-          runSimulation(simulation, { url, env: {}, media: engine.media }, { env: {}, simulatorOverride: override('persona-model'), judgeOverride: override('judge-model'), random: seeded(i + 1), requestTimeoutMs: 30_000 }),
+          runSimulation(
+            simulation,
+            { url, env: {}, media: engine.media },
+            {
+              env: {},
+              simulatorOverride: override('persona-model'),
+              judgeOverride: override('judge-model'),
+              random: seeded(i + 1),
+              requestTimeoutMs: 30_000,
+            },
+          ),
         ),
       );
     } finally {
@@ -144,8 +163,11 @@ async function level(n: number): Promise<Row> {
       call_p50_ms: median(results.map((r) => r.duration_ms)),
       frame_lateness_ms: { p50: round(lateness.p50Ms), p99, max: round(lateness.maxMs), frames: lateness.count },
       harness_cpu_pct: Math.round(((cpu.user + cpu.system) / 1000 / wall) * 1000) / 10,
-      bots_cpu_pct: botCpu.every((c) => c !== null) ? Math.round((botCpu.reduce<number>((a, c) => a + c!, 0) / wall) * 1000) / 10 : null,
-      cpu_pressure_pct: stall0 !== null && stall1 !== null ? Math.round(((stall1 - stall0) / 1000 / wall) * 1000) / 10 : null,
+      bots_cpu_pct: botCpu.every((c) => c !== null)
+        ? Math.round((botCpu.reduce<number>((a, c) => a + c!, 0) / wall) * 1000) / 10
+        : null,
+      cpu_pressure_pct:
+        stall0 !== null && stall1 !== null ? Math.round(((stall1 - stall0) / 1000 / wall) * 1000) / 10 : null,
       sustained: passed === results.length && p99 !== null && p99 <= LATENESS_P99_TARGET_MS,
     };
   } finally {
@@ -180,7 +202,14 @@ const lines = [
   ),
   ...rows
     .filter((r) => r.passed < r.runs)
-    .map((r) => `  N=${r.n}: ${r.runs - r.passed} run(s) did not pass: ${Object.entries(r.failure_kinds).map(([k, c]) => `${k} × ${c}`).join(', ')}; ended by ${Object.entries(r.ended_by).map(([k, c]) => `${k} × ${c}`).join(', ')}`),
+    .map(
+      (r) =>
+        `  N=${r.n}: ${r.runs - r.passed} run(s) did not pass: ${Object.entries(r.failure_kinds)
+          .map(([k, c]) => `${k} × ${c}`)
+          .join(', ')}; ended by ${Object.entries(r.ended_by)
+          .map(([k, c]) => `${k} × ${c}`)
+          .join(', ')}`,
+    ),
   '',
   best
     ? `sustained: ${best.n} simultaneous audio simulation(s) (every run passed, frame lateness p99 ≤ ${LATENESS_P99_TARGET_MS} ms)`
@@ -188,7 +217,10 @@ const lines = [
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 if (values.json) {
-  writeFileSync(values.json, `${JSON.stringify({ started_at: started, cores: cpus().length, load_average: load, node: process.version, simulation: simulation.name, lateness_p99_target_ms: LATENESS_P99_TARGET_MS, sustained: best?.n ?? 0, rows }, null, 2)}\n`);
+  writeFileSync(
+    values.json,
+    `${JSON.stringify({ started_at: started, cores: cpus().length, load_average: load, node: process.version, simulation: simulation.name, lateness_p99_target_ms: LATENESS_P99_TARGET_MS, sustained: best?.n ?? 0, rows }, null, 2)}\n`,
+  );
 }
 if (!values.keep) rmSync(work, { recursive: true, force: true });
 else process.stdout.write(`bot logs kept in ${work}\n`);

@@ -39,8 +39,10 @@ export function median(values: readonly number[]): number | null {
   return Math.round(sorted[Math.floor(sorted.length / 2)]);
 }
 
-export const r1 = (x: number | null): number | null => (x === null || !Number.isFinite(x) ? null : Math.round(x * 10) / 10);
-export const r2 = (x: number | null): number | null => (x === null || !Number.isFinite(x) ? null : Math.round(x * 100) / 100);
+export const r1 = (x: number | null): number | null =>
+  x === null || !Number.isFinite(x) ? null : Math.round(x * 10) / 10;
+export const r2 = (x: number | null): number | null =>
+  x === null || !Number.isFinite(x) ? null : Math.round(x * 100) / 100;
 
 export interface Sample {
   at_min: number;
@@ -99,9 +101,13 @@ export interface SoakTotals {
 
 /** The table docs/benchmarks.md shows, and the totals under it; `threaded`: the pacer thread's columns. */
 export function soakMarkdown(report: SoakTotals, threaded: boolean): string {
-  const lateHead = threaded ? 'frame late p50 / p99 / max (ms) | pacer thread CPU' : 'pacer wake late p50 / p99 / max (ms)';
+  const lateHead = threaded
+    ? 'frame late p50 / p99 / max (ms) | pacer thread CPU'
+    : 'pacer wake late p50 / p99 / max (ms)';
   const late = (w: Window): string =>
-    threaded ? `${w.frame_late_p50_ms} / ${w.frame_late_p99_ms} / ${w.frame_late_max_ms} | ${w.pacer_thread_cpu_pct ?? '–'}%` : `${w.wake_late_p50_ms} / ${w.wake_late_p99_ms} / ${w.wake_late_max_ms}`;
+    threaded
+      ? `${w.frame_late_p50_ms} / ${w.frame_late_p99_ms} / ${w.frame_late_max_ms} | ${w.pacer_thread_cpu_pct ?? '–'}%`
+      : `${w.wake_late_p50_ms} / ${w.wake_late_p99_ms} / ${w.wake_late_max_ms}`;
   const head =
     `| window (min) | RSS end / max (MB) | heap (MB) | event-loop delay p50 / p99 / max (ms) | ${lateHead} | frame late mean (ms) | turns passed | turn p50 (ms) | v2v p50 (ms) | bot RSS (MB) | CPU pressure |\n` +
     `|---|---|---|---|---|${threaded ? '---|' : ''}---|---|---|---|---|---|`;

@@ -57,7 +57,18 @@ import { loadFileSync, type Scenario } from '../src/scenario/index.js';
 import type { ScenarioResult } from '../src/results/index.js';
 import { AudioEngine, runSession } from '../src/session/index.js';
 import { cpuStallUs, threadCpuMs } from './machine.js';
-import { delayMs, ELD_RESOLUTION_MS, median, procRssMb, r1, r2, slope, soakMarkdown, type Sample, type Window } from './soak-report.js';
+import {
+  delayMs,
+  ELD_RESOLUTION_MS,
+  median,
+  procRssMb,
+  r1,
+  r2,
+  slope,
+  soakMarkdown,
+  type Sample,
+  type Window,
+} from './soak-report.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -82,8 +93,17 @@ const stallEveryMs = Number(args['stall-every-s']) * 1000;
 const minutes = Number(args.minutes);
 const windowMinutes = Number(args['window-minutes'] ?? (minutes >= 30 ? 5 : Math.max(1, Math.round(minutes / 6))));
 const sampleMs = Number(args['sample-seconds']) * 1000;
-if (!(minutes > 0) || !(windowMinutes > 0) || !(sampleMs >= 1000) || !['thread', 'main'].includes(pacerKind) || !(stallMs >= 0) || !(stallEveryMs > stallMs)) {
-  console.error('usage: tsx bench/soak.ts [--minutes 60] [--window-minutes 5] [--sample-seconds 10] [--pacer thread|main] [--stall-ms N --stall-every-s S] [--json FILE] [--keep]');
+if (
+  !(minutes > 0) ||
+  !(windowMinutes > 0) ||
+  !(sampleMs >= 1000) ||
+  !['thread', 'main'].includes(pacerKind) ||
+  !(stallMs >= 0) ||
+  !(stallEveryMs > stallMs)
+) {
+  console.error(
+    'usage: tsx bench/soak.ts [--minutes 60] [--window-minutes 5] [--sample-seconds 10] [--pacer thread|main] [--stall-ms N --stall-every-s S] [--json FILE] [--keep]',
+  );
   process.exit(2);
 }
 if (!existsSync(CLI)) {
@@ -121,7 +141,10 @@ class MeasuredTimers implements TimerDriver {
 }
 
 function startBot(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [CLI, 'refbot', '--port', '0', '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [CLI, 'refbot', '--port', '0', '--quiet'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   // An hour-long run is often stopped by hand or by a job runner's SIGTERM: the bot goes with it, not left listening.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
@@ -158,7 +181,13 @@ function writeScenario(dir: string, turns: number): string {
   ];
   for (let i = 0; i < turns; i++) {
     const [question, word] = QUESTIONS[i % QUESTIONS.length];
-    lines.push(`  - user: "${question}"`, '    expect:', '      - event: response', `        text_contains: "${word}"`, '        within_ms: 20000');
+    lines.push(
+      `  - user: "${question}"`,
+      '    expect:',
+      '      - event: response',
+      `        text_contains: "${word}"`,
+      '        within_ms: 20000',
+    );
   }
   const file = join(dir, 'soak.yaml');
   writeFileSync(file, `${lines.join('\n')}\n`);
@@ -175,7 +204,9 @@ async function main(): Promise<void> {
   // the session ends by itself and its result (with per-turn latencies) is built as in a real run; a
   // deadline stops it anyway if a loaded machine makes it run long.
   const turnSeconds = Number(args['turn-seconds']);
-  const scenario = loadFileSync(writeScenario(work, Math.max(1, Math.round((minutes * 60 - 10) / turnSeconds)))) as Scenario;
+  const scenario = loadFileSync(
+    writeScenario(work, Math.max(1, Math.round((minutes * 60 - 10) / turnSeconds))),
+  ) as Scenario;
   const bot = await startBot();
   // The in-thread pacer's timer wakes are measured; the pacer thread reports every frame instead.
   const threaded = pacerKind === 'thread' ? new ThreadPacer() : null;
@@ -184,9 +215,17 @@ async function main(): Promise<void> {
   const engine = new AudioEngine({ pacer, clock, noCache: false, cacheDir: join(work, 'tts-cache') });
   const controller = new AbortController();
 
-  console.log(`soak: ${minutes} min real-time audio conversation against ${bot.url}; windows of ${windowMinutes} min, samples every ${sampleMs / 1000} s`);
-  console.log(`pacer: ${threaded ? 'the pacer thread' : 'in-thread (main)'}${stallMs > 0 ? `; the main thread stalls ${stallMs} ms every ${stallEveryMs / 1000} s` : ''}`);
-  console.log(`machine: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; node ${process.version}; work dir ${work}`);
+  console.log(
+    `soak: ${minutes} min real-time audio conversation against ${bot.url}; windows of ${windowMinutes} min, samples every ${sampleMs / 1000} s`,
+  );
+  console.log(
+    `pacer: ${threaded ? 'the pacer thread' : 'in-thread (main)'}${stallMs > 0 ? `; the main thread stalls ${stallMs} ms every ${stallEveryMs / 1000} s` : ''}`,
+  );
+  console.log(
+    `machine: ${cpus().length} cores, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; node ${process.version}; work dir ${work}`,
+  );
 
   const samples: Sample[] = [];
   const windows: Window[] = [];
@@ -208,7 +247,12 @@ async function main(): Promise<void> {
 
   const takeSample = (): void => {
     const m = process.memoryUsage();
-    const s: Sample = { at_min: (clock.now() - t0) / 60_000, rss_mb: m.rss / MB, heap_used_mb: m.heapUsed / MB, external_mb: m.external / MB };
+    const s: Sample = {
+      at_min: (clock.now() - t0) / 60_000,
+      rss_mb: m.rss / MB,
+      heap_used_mb: m.heapUsed / MB,
+      external_mb: m.external / MB,
+    };
     samples.push(s);
     rssMaxInWindow = Math.max(rssMaxInWindow, s.rss_mb);
   };
@@ -237,21 +281,30 @@ async function main(): Promise<void> {
       frame_late_p50_ms: r2(framesInWindow?.p50Ms ?? null),
       frame_late_p99_ms: r2(framesInWindow?.p99Ms ?? null),
       frame_late_max_ms: r2(framesInWindow?.maxMs ?? null),
-      pacer_thread_cpu_pct: cpuNow !== null && threadCpuAtStart !== null ? r2((100 * (cpuNow - threadCpuAtStart)) / (now - windowStart)) : null,
-      frame_late_mean_ms: frames.count > frameCountAtStart ? r2((frameSum - frameSumAtStart) / (frames.count - frameCountAtStart)) : null,
+      pacer_thread_cpu_pct:
+        cpuNow !== null && threadCpuAtStart !== null
+          ? r2((100 * (cpuNow - threadCpuAtStart)) / (now - windowStart))
+          : null,
+      frame_late_mean_ms:
+        frames.count > frameCountAtStart ? r2((frameSum - frameSumAtStart) / (frames.count - frameCountAtStart)) : null,
       frames: frames.count - frameCountAtStart,
       turns: turnsInWindow,
       turns_passed: passedInWindow,
       turn_p50_ms: median(turnMsInWindow),
       v2v_p50_ms: null,
       bot_rss_mb: r1(procRssMb(bot.child.pid)),
-      cpu_pressure_pct: stall !== null && stallAtStart !== null ? r1(((stall - stallAtStart) / 1000 / (now - windowStart)) * 100) : null,
+      cpu_pressure_pct:
+        stall !== null && stallAtStart !== null
+          ? r1(((stall - stallAtStart) / 1000 / (now - windowStart)) * 100)
+          : null,
     });
     const w = windows[windows.length - 1];
     console.log(
       `  window ${w.window} (${w.from_min}-${w.to_min} min): rss ${w.rss_end_mb} MB (max ${w.rss_max_mb}), heap ${w.heap_used_end_mb} MB, ` +
         `event loop p99 ${w.eld_p99_ms} ms, ` +
-        (threaded ? `frame late p99 ${w.frame_late_p99_ms} ms max ${w.frame_late_max_ms} ms, pacer thread ${w.pacer_thread_cpu_pct}% cpu, ` : `wake late p99 ${w.wake_late_p99_ms} ms max ${w.wake_late_max_ms} ms, `) +
+        (threaded
+          ? `frame late p99 ${w.frame_late_p99_ms} ms max ${w.frame_late_max_ms} ms, pacer thread ${w.pacer_thread_cpu_pct}% cpu, `
+          : `wake late p99 ${w.wake_late_p99_ms} ms max ${w.wake_late_max_ms} ms, `) +
         `turns ${w.turns_passed}/${w.turns}, turn p50 ${w.turn_p50_ms} ms, bot rss ${w.bot_rss_mb} MB, cpu pressure ${w.cpu_pressure_pct}%`,
     );
     eld.disable();
@@ -275,10 +328,13 @@ async function main(): Promise<void> {
   }, sampleMs);
   const deadline = setTimeout(() => controller.abort(new Error('soak: time is up')), durationMs * 1.25 + 60_000);
   // A heavy judge call or report, as the main thread would do it: nothing else runs on it meanwhile.
-  const staller = stallMs > 0 ? setInterval(() => {
-    const until = performance.now() + stallMs;
-    while (performance.now() < until);
-  }, stallEveryMs) : null;
+  const staller =
+    stallMs > 0
+      ? setInterval(() => {
+          const until = performance.now() + stallMs;
+          while (performance.now() < until);
+        }, stallEveryMs)
+      : null;
   // The window's thread CPU counts from the thread's first tick.
   void threaded?.whenReady().then(() => (threadCpuAtStart = threadCpu()));
 
@@ -324,7 +380,9 @@ async function main(): Promise<void> {
       const end = t.metrics?.user_speech_end_at_ms;
       return typeof end === 'number' && end / 60_000 >= w.from_min && end / 60_000 < w.to_min;
     });
-    w.v2v_p50_ms = median(inWindow.map((t) => t.metrics?.voice_to_voice_ms).filter((v): v is number => typeof v === 'number'));
+    w.v2v_p50_ms = median(
+      inWindow.map((t) => t.metrics?.voice_to_voice_ms).filter((v): v is number => typeof v === 'number'),
+    );
   }
   const warm = samples.find((s) => s.at_min >= windowMinutes) ?? samples[0];
   const lastSample = samples[samples.length - 1];
@@ -335,7 +393,9 @@ async function main(): Promise<void> {
   // The lateness trend: of every frame's on the pacer thread, of each timer wake's in-thread.
   const p99Of = (w: Window): number | null => (threaded ? w.frame_late_p99_ms : w.wake_late_p99_ms);
   const lateSlopeMsPerHour = slope(windows.filter((w) => p99Of(w) !== null).map((w) => [w.to_min / 60, p99Of(w)!]));
-  const eldSlopeMsPerHour = slope(windows.filter((w) => w.eld_p99_ms !== null).map((w) => [w.to_min / 60, w.eld_p99_ms!]));
+  const eldSlopeMsPerHour = slope(
+    windows.filter((w) => w.eld_p99_ms !== null).map((w) => [w.to_min / 60, w.eld_p99_ms!]),
+  );
   const frameStats = pacer.stats().frameLateness;
   const report = {
     command: `npx tsx bench/soak.ts ${process.argv.slice(2).join(' ')}`.trim(),
@@ -361,7 +421,12 @@ async function main(): Promise<void> {
     frame_late_max_ms: r2(frameStats.maxMs),
     goal_rss_growth_under_50_mb: growthMb < 50,
     windows,
-    samples: samples.map((s) => ({ at_min: r2(s.at_min), rss_mb: r1(s.rss_mb), heap_used_mb: r1(s.heap_used_mb), external_mb: r1(s.external_mb) })),
+    samples: samples.map((s) => ({
+      at_min: r2(s.at_min),
+      rss_mb: r1(s.rss_mb),
+      heap_used_mb: r1(s.heap_used_mb),
+      external_mb: r1(s.external_mb),
+    })),
   };
   console.log(`\n${soakMarkdown(report, threaded !== null)}`);
   if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);

@@ -26,7 +26,16 @@ const sentences = readFileSync(new URL('../fixtures/sentences.txt', import.meta.
   .filter((l) => l.trim() && !l.startsWith('#'))
   .slice(0, limit);
 const voices = (args[0] ?? 'slt,rms,awb,kal,kal16').split(',');
-console.log('load', loadavg().map((x) => x.toFixed(2)).join(' '), 'cpus', cpus().length, 'pool size', availableParallelism());
+console.log(
+  'load',
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' '),
+  'cpus',
+  cpus().length,
+  'pool size',
+  availableParallelism(),
+);
 const tts = new FliteTts({ resample: sincResample });
 await tts.synthesize('warm up', { sampleRate: 16000 });
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -45,7 +54,10 @@ async function measure(label: string, mode: SphinxMode, audio: Int16Array[], con
   const t0 = performance.now();
   const results = concurrent
     ? await Promise.all(audio.map((a) => stt.transcribe(a, 16000)))
-    : await audio.reduce<Promise<Awaited<ReturnType<SphinxStt['transcribe']>>[]>>(async (acc, a) => [...(await acc), await stt.transcribe(a, 16000)], Promise.resolve([]));
+    : await audio.reduce<Promise<Awaited<ReturnType<SphinxStt['transcribe']>>[]>>(
+        async (acc, a) => [...(await acc), await stt.transcribe(a, 16000)],
+        Promise.resolve([]),
+      );
   const wallMs = performance.now() - t0;
   await stt.close();
   return { label, texts: results.map((r) => r.text), perReplyMs: results.map((r) => r.elapsedMs), wallMs };
@@ -60,7 +72,9 @@ for (const voice of voices) {
     ms.push(performance.now() - t0);
   }
   const audioSec = audio.reduce((n, a) => n + a.length, 0) / 16000;
-  console.log(`${voice}: flite ${mean(ms).toFixed(0)} ms/sentence (median ${median(ms).toFixed(0)}), audio ${(audioSec / sentences.length).toFixed(2)} s/sentence`);
+  console.log(
+    `${voice}: flite ${mean(ms).toFixed(0)} ms/sentence (median ${median(ms).toFixed(0)}), audio ${(audioSec / sentences.length).toFixed(2)} s/sentence`,
+  );
   const rows = [
     await measure('one-shot', 'once', audio, false),
     await measure('persistent', 'stream', audio, false),
@@ -87,4 +101,9 @@ for (const mode of ['once', 'stream', 'pool'] as const) {
   await stt.close();
   console.log(`sphinx ${mode} call on 0.1 s of silence:`, times.map((x) => x.toFixed(0)).join(' '), 'ms');
 }
-console.log('load', loadavg().map((x) => x.toFixed(2)).join(' '));
+console.log(
+  'load',
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' '),
+);

@@ -56,10 +56,13 @@ const { values } = parseArgs({
   },
 });
 const levels = values.levels.split(',').map(Number);
-if (levels.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--levels: expected whole numbers ≥ 1, got ${values.levels}`);
+if (levels.some((n) => !Number.isInteger(n) || n < 1))
+  throw new Error(`--levels: expected whole numbers ≥ 1, got ${values.levels}`);
 const [, cli] = resolveSelfCommand();
 if (!existsSync(cli)) {
-  process.stderr.write(`bench/suite: ${cli} is missing; run \`npm run build\` first (the suite spawns the built reference bot)\n`);
+  process.stderr.write(
+    `bench/suite: ${cli} is missing; run \`npm run build\` first (the suite spawns the built reference bot)\n`,
+  );
   process.exit(2);
 }
 
@@ -88,7 +91,11 @@ async function spawnTimes(count: number): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i <= count; i++) {
     const port = await ports.acquire();
-    const bot = BotProcess.spawn({ command: process.execPath, args: [cli, 'refbot', '--port', String(port)], logFile: join(work, `spawn-${i}.log`) });
+    const bot = BotProcess.spawn({
+      command: process.execPath,
+      args: [cli, 'refbot', '--port', String(port)],
+      logFile: join(work, `spawn-${i}.log`),
+    });
     const ready = await bot.waitReady({ host: 'localhost', port, timeoutMs: 60_000 });
     if (!ready.ready) throw new Error(`the reference bot did not start: ${bot.logTail()}`);
     if (i > 0) times.push(ready.afterMs); // the first start warms the disk cache
@@ -136,7 +143,8 @@ async function runAt(concurrency: number): Promise<{ row: Omit<Row, 'speedup'>; 
       passed: outcome.summary.counts.passed,
       cpu_ms: cpu,
       cpu_floor_ms: cpu === null ? null : Math.round(cpu / cpus().length),
-      cpu_pressure_pct: stall0 !== null && stall1 !== null ? Math.round(((stall1 - stall0) / 1000 / wall) * 1000) / 10 : null,
+      cpu_pressure_pct:
+        stall0 !== null && stall1 !== null ? Math.round(((stall1 - stall0) / 1000 / wall) * 1000) / 10 : null,
       spawn_p50_ms: spawns.length ? Math.round(median(spawns)) : null,
       failure_kinds: outcome.summary.failure_kinds,
     },
@@ -179,7 +187,12 @@ const lines = [
   ),
   ...rows
     .filter((r) => r.passed < r.runs)
-    .map((r) => `  concurrency ${r.concurrency}: ${r.runs - r.passed} run(s) did not pass: ${Object.entries(r.failure_kinds).map(([k, n]) => `${k} × ${n}`).join(', ')}`),
+    .map(
+      (r) =>
+        `  concurrency ${r.concurrency}: ${r.runs - r.passed} run(s) did not pass: ${Object.entries(r.failure_kinds)
+          .map(([k, n]) => `${k} × ${n}`)
+          .join(', ')}`,
+    ),
   '',
 ];
 let holds: boolean | null = null;

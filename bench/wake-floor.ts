@@ -41,7 +41,8 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { WebSocketServer } from 'ws';
 
-const USAGE = 'usage: bench/wake-floor.ts [--mode wait|wait-turn|timer-wait|timer|native] [--send none|net|ws|fd] [--seconds N] [--lead MS] [--nice=N]';
+const USAGE =
+  'usage: bench/wake-floor.ts [--mode wait|wait-turn|timer-wait|timer|native] [--send none|net|ws|fd] [--seconds N] [--lead MS] [--nice=N]';
 function parseCommandLine() {
   try {
     return parseArgs({
@@ -64,7 +65,13 @@ const send = String(values.send);
 const seconds = Number(values.seconds);
 const leadMs = Number(values.lead);
 const nice = Number(values.nice);
-if (!Number.isInteger(nice) || !['wait', 'wait-turn', 'timer-wait', 'timer', 'native'].includes(mode) || !['none', 'net', 'ws', 'fd'].includes(send) || !(seconds > 0) || !(leadMs >= 0)) {
+if (
+  !Number.isInteger(nice) ||
+  !['wait', 'wait-turn', 'timer-wait', 'timer', 'native'].includes(mode) ||
+  !['none', 'net', 'ws', 'fd'].includes(send) ||
+  !(seconds > 0) ||
+  !(leadMs >= 0)
+) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -83,7 +90,9 @@ function runNative(): never {
   const source = fileURLToPath(new URL('./native/wake-write.c', import.meta.url));
   const cc = spawnSync('cc', ['-O2', '-o', binary, source], { encoding: 'utf8' });
   if (cc.error || cc.status !== 0) {
-    console.error(`--mode native needs a C compiler as \`cc\` (Debian: apt-get install gcc): ${cc.error?.message ?? cc.stderr.trim()}`);
+    console.error(
+      `--mode native needs a C compiler as \`cc\` (Debian: apt-get install gcc): ${cc.error?.message ?? cc.stderr.trim()}`,
+    );
     process.exit(1);
   }
   const run = spawnSync(binary, [send, String(Math.ceil(seconds))], { encoding: 'utf8' });
@@ -93,7 +102,9 @@ function runNative(): never {
     process.exit(1);
   }
   const line = JSON.parse(run.stdout) as Record<string, unknown>;
-  console.log(JSON.stringify({ ...line, nice, load_avg_1m: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]) }));
+  console.log(
+    JSON.stringify({ ...line, nice, load_avg_1m: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]) }),
+  );
   process.exit(0);
 }
 

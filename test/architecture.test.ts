@@ -28,7 +28,24 @@ const ALLOWED: Record<string, string[]> = {
   runner: ['core', 'session', 'scenario', 'report', 'results', 'metrics', 'bots'],
   tools: ['core', 'session', 'scenario', 'report', 'results', 'metrics', 'bots', 'runner', 'judge'],
   refbot: ['core', 'protocol', 'audio', 'speech'],
-  cli: ['core', 'scenario', 'protocol', 'audio', 'pacing', 'judge', 'simulate', 'metrics', 'results', 'speech', 'session', 'report', 'bots', 'runner', 'tools', 'refbot'],
+  cli: [
+    'core',
+    'scenario',
+    'protocol',
+    'audio',
+    'pacing',
+    'judge',
+    'simulate',
+    'metrics',
+    'results',
+    'speech',
+    'session',
+    'report',
+    'bots',
+    'runner',
+    'tools',
+    'refbot',
+  ],
 };
 
 const MAX_SOURCE_LINES = 400;
@@ -41,7 +58,8 @@ function walk(dir: string): string[] {
 }
 
 /** `import … from`, `export … from`, `import 'x'` and `import('x')`; `import type` included (see importGraph). */
-const IMPORT = /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function importSpecifiers(text: string): string[] {
   return [...text.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]);
@@ -126,7 +144,11 @@ function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][]
 }
 
 /** The shortest path from `start` back to itself inside its component (breadth first). */
-function shortestLoop(graph: ReadonlyMap<string, readonly string[]>, start: string, within: ReadonlySet<string>): string[] {
+function shortestLoop(
+  graph: ReadonlyMap<string, readonly string[]>,
+  start: string,
+  within: ReadonlySet<string>,
+): string[] {
   const previous = new Map<string, string>();
   const queue = [start];
   while (queue.length) {
@@ -135,7 +157,8 @@ function shortestLoop(graph: ReadonlyMap<string, readonly string[]>, start: stri
       if (!within.has(to)) continue;
       if (to === start) {
         const chain = [start];
-        for (let at: string | undefined = node; at !== start && at !== undefined; at = previous.get(at)) chain.splice(1, 0, at);
+        for (let at: string | undefined = node; at !== start && at !== undefined; at = previous.get(at))
+          chain.splice(1, 0, at);
         return [...chain, start];
       }
       if (!previous.has(to)) {
@@ -161,9 +184,18 @@ describe('architecture', () => {
     for (const m of doc.matchAll(/^\| `([a-z]+)\/` \|[^|]*\| ([^|]*) \|$/gm)) {
       const cell = m[2].trim();
       const others = Object.keys(ALLOWED).filter((f) => f !== m[1]);
-      rows.set(m[1], cell === 'nothing' ? [] : cell === 'everything else' ? others : cell.split(',').map((s) => s.trim().replace(/`/g, '')));
+      rows.set(
+        m[1],
+        cell === 'nothing'
+          ? []
+          : cell === 'everything else'
+            ? others
+            : cell.split(',').map((s) => s.trim().replace(/`/g, '')),
+      );
     }
-    expect(Object.fromEntries([...rows].map(([k, v]) => [k, [...v].sort()]))).toEqual(Object.fromEntries(Object.entries(ALLOWED).map(([k, v]) => [k, [...v].sort()])));
+    expect(Object.fromEntries([...rows].map(([k, v]) => [k, [...v].sort()]))).toEqual(
+      Object.fromEntries(Object.entries(ALLOWED).map(([k, v]) => [k, [...v].sort()])),
+    );
   });
 
   it('imports follow the one-way rules of docs/architecture.md §2', () => {
@@ -181,7 +213,8 @@ describe('architecture', () => {
         }
         const to = topFolder(target);
         if (to === from) continue;
-        if (!ALLOWED[from]?.includes(to)) violations.push(`${relative(SRC, file)} (${from}) may not import ${to}: ${spec}`);
+        if (!ALLOWED[from]?.includes(to))
+          violations.push(`${relative(SRC, file)} (${from}) may not import ${to}: ${spec}`);
       }
     }
     expect(violations).toEqual([]);
@@ -210,7 +243,14 @@ describe('architecture', () => {
     expect(importCycles(g({ a: ['a'] }))).toEqual([['a', 'a']]);
     expect(importCycles(g({ a: ['b', 'c'], b: ['d'], c: ['d'], d: [] }))).toEqual([]);
     // Two separate cycles, and the shortest loop through a file that sits on a longer one too.
-    expect(importCycles(g({ a: ['b'], b: ['a', 'c'], c: ['a'], x: ['y'], y: ['x'] }))).toEqual([['a', 'b', 'a'], ['x', 'y', 'x']]);
-    expect(importSpecifiers("import type { A } from './a.js';\nexport { b } from \"./b.js\";\nimport './c.js';\nawait import('./d.js');")).toEqual(['./a.js', './b.js', './c.js', './d.js']);
+    expect(importCycles(g({ a: ['b'], b: ['a', 'c'], c: ['a'], x: ['y'], y: ['x'] }))).toEqual([
+      ['a', 'b', 'a'],
+      ['x', 'y', 'x'],
+    ]);
+    expect(
+      importSpecifiers(
+        "import type { A } from './a.js';\nexport { b } from \"./b.js\";\nimport './c.js';\nawait import('./d.js');",
+      ),
+    ).toEqual(['./a.js', './b.js', './c.js', './d.js']);
   });
 });

@@ -23,8 +23,16 @@ describe('DtmfReceiver', () => {
   });
 
   it('hears them through a µ-law phone line with 10 dB white noise', async () => {
-    const tones = concatPcm([silence(200, RATE), dtmfTones('123#', { sampleRate: RATE, levelDbfs: -10 }), silence(200, RATE)]);
-    const line = await applyConditions(tones, { noise: { type: 'white', snr_db: 10 }, telephony: { codec: 'mulaw' }, seed: 3 }, { sampleRate: RATE, streamId: 0 });
+    const tones = concatPcm([
+      silence(200, RATE),
+      dtmfTones('123#', { sampleRate: RATE, levelDbfs: -10 }),
+      silence(200, RATE),
+    ]);
+    const line = await applyConditions(
+      tones,
+      { noise: { type: 'white', snr_db: 10 }, telephony: { codec: 'mulaw' }, seed: 3 },
+      { sampleRate: RATE, streamId: 0 },
+    );
     expect(hear(line, 320)).toBe('123#');
   });
 

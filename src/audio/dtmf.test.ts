@@ -25,7 +25,11 @@ describe('DTMF', () => {
     for (const sampleRate of [8000, 16000]) {
       const digits = '0123456789*#ABCD';
       const pcm = concatPcm([silence(50, sampleRate), dtmfTones(digits, { sampleRate, toneMs: 70, gapMs: 50 })]);
-      expect(detectDtmf(pcm, sampleRate).map((d) => d.digit).join('')).toBe(digits);
+      expect(
+        detectDtmf(pcm, sampleRate)
+          .map((d) => d.digit)
+          .join(''),
+      ).toBe(digits);
     }
   });
 
@@ -33,7 +37,9 @@ describe('DTMF', () => {
     const sampleRate = 16000;
     expect(detectDtmf(dtmfTones('555', { sampleRate }), sampleRate).map((d) => d.digit)).toEqual(['5', '5', '5']);
     expect(detectDtmf(silence(500, sampleRate), sampleRate)).toEqual([]);
-    const single = dtmfTones('1', { sampleRate }).map((_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 697 * i) / sampleRate)));
+    const single = dtmfTones('1', { sampleRate }).map((_, i) =>
+      Math.round(8000 * Math.sin((2 * Math.PI * 697 * i) / sampleRate)),
+    );
     expect(detectDtmf(single, sampleRate)).toEqual([]);
   });
 

@@ -40,7 +40,8 @@ export function dtmfTones(digits: string, options: DtmfOptions): Int16Array {
   const gapMs = options.gapMs ?? 60;
   if (!(toneMs > 0)) throw new AudioOptionError('toneMs', toneMs, 'a duration above 0 ms');
   if (!(gapMs >= 0)) throw new AudioOptionError('gapMs', gapMs, 'a duration of 0 ms or more');
-  if (sampleRate < 4000) throw new AudioOptionError('sampleRate', sampleRate, 'at least 4000 Hz for the 1633 Hz column');
+  if (sampleRate < 4000)
+    throw new AudioOptionError('sampleRate', sampleRate, 'at least 4000 Hz for the 1633 Hz column');
   const amp = dbfsToAmplitude(options.levelDbfs ?? -10);
   const toneN = samplesForMs(toneMs, sampleRate);
   const gapN = samplesForMs(gapMs, sampleRate);
@@ -59,7 +60,13 @@ export function dtmfTones(digits: string, options: DtmfOptions): Int16Array {
  * Amplitude (in sample units, as a sine's peak) of the `frequencyHz` component
  * of `pcm[start, end)` — one Goertzel bin.
  */
-export function toneAmplitude(pcm: ArrayLike<number>, sampleRate: number, frequencyHz: number, start = 0, end = pcm.length): number {
+export function toneAmplitude(
+  pcm: ArrayLike<number>,
+  sampleRate: number,
+  frequencyHz: number,
+  start = 0,
+  end = pcm.length,
+): number {
   const n = end - start;
   if (n <= 0) return 0;
   const coeff = 2 * Math.cos((2 * Math.PI * frequencyHz) / sampleRate);
@@ -85,7 +92,11 @@ export interface DetectedDtmf {
  * strongest row and column bin; a key counts once it holds for `minToneMs`, and
  * the same key again needs a gap in between (as a telephone exchange does).
  */
-export function detectDtmf(pcm: Int16Array, sampleRate: number, options: { minToneMs?: number; minLevelDbfs?: number } = {}): DetectedDtmf[] {
+export function detectDtmf(
+  pcm: Int16Array,
+  sampleRate: number,
+  options: { minToneMs?: number; minLevelDbfs?: number } = {},
+): DetectedDtmf[] {
   checkSampleRate(sampleRate);
   const block = samplesForMs(20, sampleRate);
   const needBlocks = Math.max(1, Math.floor((options.minToneMs ?? 40) / 20) - 1);
@@ -113,7 +124,13 @@ export function detectDtmf(pcm: Int16Array, sampleRate: number, options: { minTo
 }
 
 /** The key whose two tones dominate `pcm[start, end)`, or null: both above `minAmp`, each clear of its neighbours, within 12 dB of each other. */
-export function classifyDtmfBlock(pcm: Int16Array, sampleRate: number, start: number, end: number, minAmp: number): string | null {
+export function classifyDtmfBlock(
+  pcm: Int16Array,
+  sampleRate: number,
+  start: number,
+  end: number,
+  minAmp: number,
+): string | null {
   const strongest = (freqs: readonly number[]): { index: number; amp: number; second: number } => {
     let index = -1;
     let amp = 0;

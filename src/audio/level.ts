@@ -25,7 +25,12 @@ export interface AudibleBounds {
 }
 
 /** The gate over `[from, to)`: window length in samples, per-sample level, and the window's energy threshold. */
-function gateWindow(sampleRate: number, gate: GateOptions, from: number, to: number): { w: number; amp: number; sumGate: number } {
+function gateWindow(
+  sampleRate: number,
+  gate: GateOptions,
+  from: number,
+  to: number,
+): { w: number; amp: number; sumGate: number } {
   const w = Math.min(Math.max(1, Math.round((gate.windowMs * sampleRate) / 1000)), Math.max(1, to - from));
   const amp = dbfsToAmplitude(gate.thresholdDbfs);
   return { w, amp, sumGate: amp * amp * w };
@@ -76,7 +81,11 @@ export function audibleEnd(
 }
 
 /** The audible span of a whole buffer (a TTS utterance with its leading and trailing silence), or null. */
-export function audibleBounds(pcm: ArrayLike<number>, sampleRate: number, gate: GateOptions = DEFAULT_GATE): AudibleBounds | null {
+export function audibleBounds(
+  pcm: ArrayLike<number>,
+  sampleRate: number,
+  gate: GateOptions = DEFAULT_GATE,
+): AudibleBounds | null {
   const first = firstAudibleSample(pcm, sampleRate, gate);
   if (first < 0) return null;
   return { first, end: audibleEnd(pcm, sampleRate, gate) };

@@ -2,7 +2,14 @@ import type { Clock } from '../core/clock.js';
 import { AudioOptionError, checkSampleRate } from './errors.js';
 import { FrameLog, type FrameRecord } from './frame-log.js';
 import { DEFAULT_GATE, type GateOptions } from './level.js';
-import type { FrameContent, FrameSink, MicStreamOptions, MicStreamStats, PacedFrame, StreamEndReason } from './mic-types.js';
+import type {
+  FrameContent,
+  FrameSink,
+  MicStreamOptions,
+  MicStreamStats,
+  PacedFrame,
+  StreamEndReason,
+} from './mic-types.js';
 import { Utterance, type UtteranceOptions, type UtteranceTiming } from './utterance.js';
 
 /** What a stream needs from its pacer. */
@@ -72,7 +79,11 @@ export class MicStream<P = undefined> {
     checkSampleRate(options.sampleRate);
     const spf = (options.sampleRate * host.frameMs) / 1000;
     if (!Number.isInteger(spf)) {
-      throw new AudioOptionError('sampleRate', options.sampleRate, `a rate with a whole number of samples per ${host.frameMs} ms frame`);
+      throw new AudioOptionError(
+        'sampleRate',
+        options.sampleRate,
+        `a rate with a whole number of samples per ${host.frameMs} ms frame`,
+      );
     }
     const cap = options.recordFrames ?? DEFAULT_RECORD_FRAMES;
     if (!Number.isInteger(cap) || cap < 0) throw new AudioOptionError('recordFrames', cap, 'a non-negative integer');
@@ -121,10 +132,17 @@ export class MicStream<P = undefined> {
    * harness decided to speak.
    */
   enqueue(samples: Int16Array, options: UtteranceOptions = {}): Utterance {
-    if (!(samples instanceof Int16Array)) throw new AudioOptionError('samples', typeof samples, 'an Int16Array at the stream rate');
+    if (!(samples instanceof Int16Array))
+      throw new AudioOptionError('samples', typeof samples, 'an Int16Array at the stream rate');
     const eligibleAtMs = Math.max(this.host.clock.now(), options.notBeforeMs ?? -Infinity);
-    const u = new Utterance(++this.utteranceSeq, samples, this.sampleRate, eligibleAtMs, options, options.gate ?? this.gate, (x) =>
-      this.cancelUtterance(x),
+    const u = new Utterance(
+      ++this.utteranceSeq,
+      samples,
+      this.sampleRate,
+      eligibleAtMs,
+      options,
+      options.gate ?? this.gate,
+      (x) => this.cancelUtterance(x),
     );
     if (this.endState) u.close('cancelled');
     else if (samples.length === 0) u.close('completed');
@@ -289,7 +307,8 @@ export class MicStream<P = undefined> {
     };
     try {
       const result = this.sink(frame);
-      if (result && typeof result.then === 'function') result.then(undefined, (err: unknown) => this.finish('sink_error', err));
+      if (result && typeof result.then === 'function')
+        result.then(undefined, (err: unknown) => this.finish('sink_error', err));
     } catch (err) {
       this.finish('sink_error', err);
     }
@@ -309,7 +328,8 @@ export class MicStream<P = undefined> {
 
   private finish(reason: StreamEndReason, error?: unknown): void {
     if (this.endState) return;
-    this.endState = error === undefined ? { reason } : { reason, error: error instanceof Error ? error.message : String(error) };
+    this.endState =
+      error === undefined ? { reason } : { reason, error: error instanceof Error ? error.message : String(error) };
     for (const u of [...(this.current ? [this.current] : []), ...this.queue]) u.close('cancelled');
     this.current = null;
     this.queue.length = 0;

@@ -88,7 +88,8 @@ export class OnsetDetector {
       negativeThreshold: options.negativeThreshold,
     };
     for (const k of ['gapMs', 'minSilenceMs', 'lookbackMs', 'bridgeMs'] as const) {
-      if (!(this.opts[k] >= 0 && this.opts[k] <= 60_000)) throw new AudioOptionError(k, this.opts[k], 'a duration from 0 to 60000 ms');
+      if (!(this.opts[k] >= 0 && this.opts[k] <= 60_000))
+        throw new AudioOptionError(k, this.opts[k], 'a duration from 0 to 60000 ms');
     }
   }
 
@@ -225,7 +226,13 @@ export class OnsetDetector {
     if (cursor < 0) cursor = firstAudibleSample(pcm, rate, gate);
     if (cursor < 0) return null;
     for (;;) {
-      const earlier = firstAudibleSample(pcm, rate, gate, Math.max(0, cursor - reach), Math.min(pcm.length, cursor + w));
+      const earlier = firstAudibleSample(
+        pcm,
+        rate,
+        gate,
+        Math.max(0, cursor - reach),
+        Math.min(pcm.length, cursor + w),
+      );
       if (earlier < 0 || earlier >= cursor) return cursor;
       cursor = earlier;
     }

@@ -12,7 +12,8 @@ function setup() {
   const timers = new ManualTimerDriver(clock);
   const pacer = new Pacer({ clock, timers });
   const sent: { label: string; dueMs: number }[] = [];
-  const open = (label: string) => pacer.createStream({ sampleRate: RATE, label, sink: (f: PacedFrame) => void sent.push({ label, dueMs: f.dueMs }) });
+  const open = (label: string) =>
+    pacer.createStream({ sampleRate: RATE, label, sink: (f: PacedFrame) => void sent.push({ label, dueMs: f.dueMs }) });
   return { clock, timers, pacer, sent, open };
 }
 

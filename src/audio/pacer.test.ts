@@ -76,7 +76,13 @@ describe('pacer: utterances', () => {
     expect(spoken[2].samples.subarray(160).every((s) => s === 0)).toBe(true);
     expect(frames.filter((f) => f.dueMs > 80).every((f) => !f.speech)).toBe(true);
     const t = await u.finished;
-    expect(t).toMatchObject({ state: 'completed', label: 'hello', firstFrameDueMs: 40, lastFrameDueMs: 80, samplesSent: 800 });
+    expect(t).toMatchObject({
+      state: 'completed',
+      label: 'hello',
+      firstFrameDueMs: 40,
+      lastFrameDueMs: 80,
+      samplesSent: 800,
+    });
     expect(t.utteranceStartMs).toBe(40);
     expect(t.utteranceEndMs).toBe(90); // 800 samples = 50 ms after the first due time
     expect(clock.now()).toBe(140);
@@ -183,7 +189,14 @@ describe('pacer: encoding ahead of the deadline', () => {
     timers.advanceTo(15);
     stream.enqueue(ramp(640));
     timers.advanceTo(100);
-    expect(frames.map((f) => f.payload)).toEqual(['0:silence:0', '1:speech:1001', '2:speech:1321', '3:silence:0', '4:silence:0', '5:silence:0']);
+    expect(frames.map((f) => f.payload)).toEqual([
+      '0:silence:0',
+      '1:speech:1001',
+      '2:speech:1321',
+      '3:silence:0',
+      '4:silence:0',
+      '5:silence:0',
+    ]);
     expect(encodedAt).toEqual([0, 18, 38, 58, 78, 98]); // 2 ms ahead (frame 0: as soon as the stream existed)
     expect(stream.stats().preparedFrames).toBe(6);
   });
@@ -196,7 +209,14 @@ describe('pacer: encoding ahead of the deadline', () => {
     timers.advanceTo(79);
     stream.cancelSpeech(); // frame 4 was prepared as speech
     timers.advanceTo(100);
-    expect(frames.map((f) => f.payload)).toEqual(['0:silence:0', '1:silence:0', '2:speech:1001', '3:speech:1321', '4:silence:0', '5:silence:0']);
+    expect(frames.map((f) => f.payload)).toEqual([
+      '0:silence:0',
+      '1:silence:0',
+      '2:speech:1001',
+      '3:speech:1321',
+      '4:silence:0',
+      '5:silence:0',
+    ]);
     expect(frames.every((f) => f.payload.startsWith(`${f.index}:${f.speech ? 'speech' : 'silence'}`))).toBe(true);
   });
 });
@@ -262,10 +282,14 @@ describe('pacer: falling behind', () => {
     const pacer = new Pacer({ clock, timers });
     let last: PacedFrame | null = null;
     let count = 0;
-    const stream = pacer.createStream({ sampleRate: 8000, recordFrames: 1000, sink: (f) => {
-      last = f;
-      count++;
-    } });
+    const stream = pacer.createStream({
+      sampleRate: 8000,
+      recordFrames: 1000,
+      sink: (f) => {
+        last = f;
+        count++;
+      },
+    });
     for (let t = 0; t <= 3_600_000; t += 60_000) {
       timers.advanceTo(t);
       if (t % 600_000 === 0) stream.enqueue(ramp(8000 * 5));
@@ -308,8 +332,18 @@ describe('pacer: ending streams', () => {
 
   it('a sink that throws or rejects ends its stream with sink_error; the other streams carry on', async () => {
     const { pacer, timers, frames } = setup();
-    const bad = pacer.createStream({ sampleRate: RATE, sink: (f) => { if (f.index === 2) throw new Error('socket closed'); } });
-    const bad2 = pacer.createStream({ sampleRate: RATE, sink: async (f) => { if (f.index === 1) throw new Error('send failed'); } });
+    const bad = pacer.createStream({
+      sampleRate: RATE,
+      sink: (f) => {
+        if (f.index === 2) throw new Error('socket closed');
+      },
+    });
+    const bad2 = pacer.createStream({
+      sampleRate: RATE,
+      sink: async (f) => {
+        if (f.index === 1) throw new Error('send failed');
+      },
+    });
     timers.advanceTo(100);
     expect((await bad.ended).end).toEqual({ reason: 'sink_error', error: 'socket closed' });
     expect((await bad2.ended).end).toEqual({ reason: 'sink_error', error: 'send failed' });

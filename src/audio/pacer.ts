@@ -79,7 +79,8 @@ export class Pacer {
   constructor(options: PacerOptions = {}) {
     this.clock = options.clock ?? monotonicClock;
     this.frameMs = options.frameMs ?? 20;
-    if (!(this.frameMs >= 5 && this.frameMs <= 200)) throw new AudioOptionError('frameMs', this.frameMs, 'a frame length from 5 to 200 ms');
+    if (!(this.frameMs >= 5 && this.frameMs <= 200))
+      throw new AudioOptionError('frameMs', this.frameMs, 'a frame length from 5 to 200 ms');
     this.timers = options.timers ?? new PreciseTimerDriver({ clock: this.clock });
     this.originMs = this.clock.now();
     this.phases = Math.max(1, Math.floor(this.frameMs / PHASE_SPACING_MS));

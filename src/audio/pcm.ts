@@ -163,5 +163,5 @@ export function sineWave(frequencyHz: number, durationMs: number, sampleRate: nu
 }
 
 export function clip16(value: number): number {
-  return value > 32767 ? 32767 : Math.max(value , -32768);
+  return value > 32767 ? 32767 : Math.max(value, -32768);
 }

@@ -106,10 +106,12 @@ describe('call recorder', () => {
   });
 
   it('names the path when the recording cannot be written', async () => {
-    await expect(CallRecorder.create({ path: join(dir, 'no/such/dir/x.wav'), sampleRate: 16000, originMs: 0 })).rejects.toThrow(RecorderError);
-    await expect(CallRecorder.create({ path: join(dir, 'no/such/dir/x.wav'), sampleRate: 16000, originMs: 0 })).rejects.toThrow(
-      /no\/such\/dir\/x\.wav/,
-    );
+    await expect(
+      CallRecorder.create({ path: join(dir, 'no/such/dir/x.wav'), sampleRate: 16000, originMs: 0 }),
+    ).rejects.toThrow(RecorderError);
+    await expect(
+      CallRecorder.create({ path: join(dir, 'no/such/dir/x.wav'), sampleRate: 16000, originMs: 0 }),
+    ).rejects.toThrow(/no\/such\/dir\/x\.wav/);
   });
 
   it('keeps timing when channels use a resampler-unfriendly pair (24k bot into a 16k recording)', async () => {

@@ -156,8 +156,15 @@ export class CallRecorder {
     const slackMs = options.slackMs ?? 10;
     if (!(maxDurationMs > 0)) throw new AudioOptionError('maxDurationMs', maxDurationMs, 'a duration above 0 ms');
     if (!(slackMs >= 0)) throw new AudioOptionError('slackMs', slackMs, 'a duration of 0 ms or more');
-    if (!Number.isFinite(options.originMs)) throw new AudioOptionError('originMs', options.originMs, 'a time on the session clock');
-    const opts = { path: options.path, sampleRate: options.sampleRate, originMs: options.originMs, maxDurationMs, slackMs };
+    if (!Number.isFinite(options.originMs))
+      throw new AudioOptionError('originMs', options.originMs, 'a time on the session clock');
+    const opts = {
+      path: options.path,
+      sampleRate: options.sampleRate,
+      originMs: options.originMs,
+      maxDurationMs,
+      slackMs,
+    };
     const files: { handle: FileHandle; path: string }[] = [];
     try {
       for (const ch of ['user', 'bot']) {

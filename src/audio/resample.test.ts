@@ -43,7 +43,9 @@ describe('resampler (libsamplerate)', () => {
     expect(rms(y, 800, 7200)).toBeLessThan(inLevel / 1000);
     // ...while a 3 kHz tone, inside the new band, passes at its level.
     const pass = await resample(sineWave(3000, 1000, 16000, -6), 16000, 8000);
-    expect(toneAmplitude(pass, 8000, 3000, 800, 7200) / toneAmplitude(sineWave(3000, 1000, 16000, -6), 16000, 3000)).toBeCloseTo(1, 1);
+    expect(
+      toneAmplitude(pass, 8000, 3000, 800, 7200) / toneAmplitude(sineWave(3000, 1000, 16000, -6), 16000, 3000),
+    ).toBeCloseTo(1, 1);
   });
 
   it('keeps sound where it was in time: an onset at 0.5 s stays at 0.5 s', async () => {
@@ -57,7 +59,8 @@ describe('resampler (libsamplerate)', () => {
     const whole = await resample(x, 24000, 16000);
     const r = await createResampler(24000, 16000);
     const parts: Int16Array[] = [];
-    for (let at = 0, size = 7; at < x.length; at += size, size = (size * 7) % 997 + 1) parts.push(r.process(x.subarray(at, at + size)));
+    for (let at = 0, size = 7; at < x.length; at += size, size = ((size * 7) % 997) + 1)
+      parts.push(r.process(x.subarray(at, at + size)));
     parts.push(r.flush());
     r.close();
     const streamed = concatPcm(parts);
@@ -91,7 +94,7 @@ describe('sincResample', () => {
     Int16Array.from({ length: rate * seconds }, (_, i) => Math.round(10000 * Math.sin((2 * Math.PI * hz * i) / rate)));
   const zeroCrossings = (pcm: Int16Array): number => {
     let n = 0;
-    for (let i = 1; i < pcm.length; i++) if ((pcm[i - 1] < 0) !== (pcm[i] < 0)) n++;
+    for (let i = 1; i < pcm.length; i++) if (pcm[i - 1] < 0 !== pcm[i] < 0) n++;
     return n;
   };
 

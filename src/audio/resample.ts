@@ -40,7 +40,11 @@ export interface StreamResampler {
 }
 
 /** The shape of `createResampler`, for components that take an injectable factory. */
-export type ResamplerFactory = (fromRate: number, toRate: number, options?: ResamplerOptions) => Promise<StreamResampler>;
+export type ResamplerFactory = (
+  fromRate: number,
+  toRate: number,
+  options?: ResamplerOptions,
+) => Promise<StreamResampler>;
 
 const CONVERTER: Record<ResamplerQuality, 0 | 1 | 2> = { best: 0, medium: 1, fastest: 2 };
 /** Bounded calls into WASM keep each converter's transfer buffers small. */
@@ -56,7 +60,8 @@ export const createResampler: ResamplerFactory = async (fromRate, toRate, option
   // converts a rate (a text-mode reference bot, `earshot validate`) should not compile it.
   const imported = await import('@alexanderolsen/libsamplerate-js');
   // A UMD bundle: Node's ESM loader hands it over as `default`; tsx and bundlers as named exports.
-  const libsamplerate = (imported as { default?: typeof imported.default }).default ?? (imported as unknown as typeof imported.default);
+  const libsamplerate =
+    (imported as { default?: typeof imported.default }).default ?? (imported as unknown as typeof imported.default);
   const src = await libsamplerate.create(1, fromRate, toRate, { converterType: CONVERTER[quality] });
   return new SincResampler(src, fromRate, toRate);
 };
@@ -90,7 +95,9 @@ export type Resample = (pcm: Int16Array, fromRate: number, toRate: number) => Pr
 
 /** libsamplerate's band-limited sinc converter (medium quality), a fresh converter per utterance. */
 export const sincResample: Resample = (pcm, fromRate, toRate) =>
-  fromRate === toRate || pcm.length === 0 ? Promise.resolve(pcm) : resample(pcm, fromRate, toRate, { quality: 'medium' });
+  fromRate === toRate || pcm.length === 0
+    ? Promise.resolve(pcm)
+    : resample(pcm, fromRate, toRate, { quality: 'medium' });
 
 /** Telephone to studio rates, as a test (speech options report their own error). */
 export function isValidSampleRate(sampleRate: number): boolean {

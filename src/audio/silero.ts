@@ -83,7 +83,8 @@ export class SileroVad {
   /** Speech probability of one 512-sample, 16 kHz frame (samples in [-1, 1]); advances `state`. */
   async probability(frame: Float32Array, state: SileroState): Promise<number> {
     if (this.closed) throw new AudioOptionError('vad', 'closed', 'an open Silero VAD');
-    if (frame.length !== SILERO_FRAME_SAMPLES) throw new AudioOptionError('frame', frame.length, `${SILERO_FRAME_SAMPLES} samples`);
+    if (frame.length !== SILERO_FRAME_SAMPLES)
+      throw new AudioOptionError('frame', frame.length, `${SILERO_FRAME_SAMPLES} samples`);
     const out = await this.session.run({
       input: new this.ort.Tensor('float32', frame, [1, SILERO_FRAME_SAMPLES]),
       sr: this.sampleRateTensor,

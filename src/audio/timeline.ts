@@ -52,7 +52,8 @@ export class ChunkTimeline {
    * come after a gap (or when `newRun` says so); returns the session time of their first sample.
    */
   append(count: number, arrivalMs: number, newRun = false): number {
-    if (newRun || this.anchors.length === 0 || this.gapBefore(arrivalMs) > 0) this.anchors.push({ sample: this.next, atMs: arrivalMs });
+    if (newRun || this.anchors.length === 0 || this.gapBefore(arrivalMs) > 0)
+      this.anchors.push({ sample: this.next, atMs: arrivalMs });
     const at = this.timeOf(this.next);
     this.next += count;
     return at;

@@ -44,7 +44,12 @@ export type VadEvent =
   /** `sample`: one past the last input sample of the last speech frame. */
   | { type: 'speech_end'; sample: number };
 
-export const DEFAULT_VAD = { positiveThreshold: 0.5, negativeThreshold: 0.35, minSpeechMs: 96, minSilenceMs: 320 } as const;
+export const DEFAULT_VAD = {
+  positiveThreshold: 0.5,
+  negativeThreshold: 0.35,
+  minSpeechMs: 96,
+  minSilenceMs: 320,
+} as const;
 
 const FRAME_MS = (SILERO_FRAME_SAMPLES * 1000) / SILERO_SAMPLE_RATE;
 
@@ -75,9 +80,13 @@ export class StreamingVad {
   ) {
     this.sampleRate = options.sampleRate;
     this.pos = options.positiveThreshold ?? DEFAULT_VAD.positiveThreshold;
-    this.neg = options.negativeThreshold ?? Math.min(this.pos, DEFAULT_VAD.negativeThreshold + (this.pos - DEFAULT_VAD.positiveThreshold));
-    if (!(this.pos > 0 && this.pos < 1)) throw new AudioOptionError('positiveThreshold', this.pos, 'a probability between 0 and 1');
-    if (!(this.neg >= 0 && this.neg <= this.pos)) throw new AudioOptionError('negativeThreshold', this.neg, `0..positiveThreshold (${this.pos})`);
+    this.neg =
+      options.negativeThreshold ??
+      Math.min(this.pos, DEFAULT_VAD.negativeThreshold + (this.pos - DEFAULT_VAD.positiveThreshold));
+    if (!(this.pos > 0 && this.pos < 1))
+      throw new AudioOptionError('positiveThreshold', this.pos, 'a probability between 0 and 1');
+    if (!(this.neg >= 0 && this.neg <= this.pos))
+      throw new AudioOptionError('negativeThreshold', this.neg, `0..positiveThreshold (${this.pos})`);
     const minSpeechMs = options.minSpeechMs ?? DEFAULT_VAD.minSpeechMs;
     const minSilenceMs = options.minSilenceMs ?? DEFAULT_VAD.minSilenceMs;
     if (!(minSpeechMs >= 0)) throw new AudioOptionError('minSpeechMs', minSpeechMs, 'a duration of 0 ms or more');
@@ -107,7 +116,8 @@ export class StreamingVad {
 
   /** Feeds a chunk; resolves with the events it completed. Calls are processed in order even if not awaited. */
   push(pcm: Int16Array): Promise<VadEvent[]> {
-    if (this.ended) return Promise.reject(new AudioOptionError('vad', 'flushed', 'a VAD stream that has not been flushed'));
+    if (this.ended)
+      return Promise.reject(new AudioOptionError('vad', 'flushed', 'a VAD stream that has not been flushed'));
     this.inputSamples += pcm.length;
     const at16k = this.resampler.process(pcm);
     return this.enqueue(() => this.consume(at16k));
@@ -156,7 +166,12 @@ export class StreamingVad {
     const f = this.frameIndex++;
     const p = await this.model.probability(this.frame, this.state);
     const events = this.decide(f, p);
-    this.onFrame?.({ startSample: this.toInput(f), endSample: this.toInput(f + 1), probability: p, speaking: this.isSpeaking });
+    this.onFrame?.({
+      startSample: this.toInput(f),
+      endSample: this.toInput(f + 1),
+      probability: p,
+      speaking: this.isSpeaking,
+    });
     return events;
   }
 

@@ -19,7 +19,9 @@ function sox(args: string[]): Buffer {
 function soxSamples(path: string, as: 'int' | 'float'): Int32Array | Float32Array {
   const raw = sox([path, '-t', 'raw', '-e', as === 'int' ? 'signed-integer' : 'floating-point', '-b', '32', '-L', '-']);
   const aligned = Buffer.from(raw);
-  return as === 'int' ? new Int32Array(aligned.buffer, aligned.byteOffset, raw.length / 4) : new Float32Array(aligned.buffer, aligned.byteOffset, raw.length / 4);
+  return as === 'int'
+    ? new Int32Array(aligned.buffer, aligned.byteOffset, raw.length / 4)
+    : new Float32Array(aligned.buffer, aligned.byteOffset, raw.length / 4);
 }
 
 describe('WAV', () => {
@@ -52,13 +54,39 @@ describe('WAV', () => {
       [['-e', 'floating-point', '-b', '64'], 64, 'float'],
     ];
     for (const [encoding, bits, format] of formats) {
-      for (const [channelCount, rate] of [[1, 22050], [2, 44100], [3, 8000]]) {
+      for (const [channelCount, rate] of [
+        [1, 22050],
+        [2, 44100],
+        [3, 8000],
+      ]) {
         // 3 channels (and anything over 16 bits) makes sox write a WAVE_FORMAT_EXTENSIBLE header; 8-bit mono at 22.05 kHz an odd-sized data chunk (6615 bytes and a pad byte).
         const path = join(dir, `sox-${bits}${format}-${channelCount}.wav`);
-        const tones = ['sine', '440', 'square', '300', 'whitenoise'].slice(0, channelCount === 3 ? 5 : channelCount * 2);
-        sox(['-n', '-r', String(rate), '-c', String(channelCount), ...encoding, path, 'synth', '0.3', ...tones, 'gain', '-1']);
+        const tones = ['sine', '440', 'square', '300', 'whitenoise'].slice(
+          0,
+          channelCount === 3 ? 5 : channelCount * 2,
+        );
+        sox([
+          '-n',
+          '-r',
+          String(rate),
+          '-c',
+          String(channelCount),
+          ...encoding,
+          path,
+          'synth',
+          '0.3',
+          ...tones,
+          'gain',
+          '-1',
+        ]);
         const wav = parseWav(readFileSync(path), path);
-        expect(wav).toMatchObject({ sampleRate: rate, channelCount, bitsPerSample: bits, format, frames: Number(sox(['--i', '-s', path])) });
+        expect(wav).toMatchObject({
+          sampleRate: rate,
+          channelCount,
+          bitsPerSample: bits,
+          format,
+          frames: Number(sox(['--i', '-s', path])),
+        });
         const decoded = decodeWav(readFileSync(path), path);
         const theirs = soxSamples(path, bits === 32 && format === 'float' ? 'float' : 'int');
         expect(theirs.length).toBe(wav.frames * channelCount);
@@ -66,8 +94,10 @@ describe('WAV', () => {
         for (let i = 0; i < theirs.length && mismatches.length < 3; i++) {
           const [frame, channel] = [Math.floor(i / channelCount), i % channelCount];
           // sox holds samples as int32, so an int file's sample × 2^31 is exactly what it reads (its own f64 files hold int32 / 2^31 too).
-          const ours = theirs instanceof Float32Array ? decoded.channels[channel][frame] : wav.sample(frame, channel) * 2147483648;
-          if (ours !== theirs[i]) mismatches.push(`${path} frame ${frame} channel ${channel}: ${ours} vs sox ${theirs[i]}`);
+          const ours =
+            theirs instanceof Float32Array ? decoded.channels[channel][frame] : wav.sample(frame, channel) * 2147483648;
+          if (ours !== theirs[i])
+            mismatches.push(`${path} frame ${frame} channel ${channel}: ${ours} vs sox ${theirs[i]}`);
         }
         expect(mismatches).toEqual([]);
       }
@@ -80,7 +110,10 @@ describe('WAV', () => {
     u8.writeUInt16LE(8, 34);
     u8.writeUInt32LE(4, 40);
     expect(Array.from(decodeWav(u8).channels[0])).toEqual([0, -1, 127 / 128, -0.5]);
-    const s24 = Buffer.concat([encodeWav(new Int16Array(0), 8000), Buffer.from([0, 0, 0x80, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff])]);
+    const s24 = Buffer.concat([
+      encodeWav(new Int16Array(0), 8000),
+      Buffer.from([0, 0, 0x80, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff]),
+    ]);
     s24.writeUInt16LE(3, 32);
     s24.writeUInt16LE(24, 34);
     s24.writeUInt32LE(9, 40);
@@ -117,7 +150,24 @@ describe('WAV', () => {
 
   it('reads 32-bit float WAVs', async () => {
     const path = join(dir, 'f32.wav');
-    sox(['-n', '-r', '22050', '-c', '1', '-e', 'floating-point', '-b', '32', path, 'synth', '0.2', 'sine', '440', 'gain', '-6']);
+    sox([
+      '-n',
+      '-r',
+      '22050',
+      '-c',
+      '1',
+      '-e',
+      'floating-point',
+      '-b',
+      '32',
+      path,
+      'synth',
+      '0.2',
+      'sine',
+      '440',
+      'gain',
+      '-6',
+    ]);
     const pcm = await readWav(path);
     expect(pcm.sampleRate).toBe(22050);
     expect(pcm.samples.length).toBe(4410);
@@ -133,7 +183,9 @@ describe('WAV', () => {
   });
 
   it('reads real speech: a LibriVox clip from pocketsphinx-testdata', async () => {
-    const pcm = await readWav('/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav');
+    const pcm = await readWav(
+      '/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav',
+    );
     expect(pcm.sampleRate).toBe(16000);
     expect(pcm.samples.length).toBeGreaterThan(16000);
   });
@@ -146,16 +198,23 @@ describe('WAV', () => {
     await expect(readWav(text)).rejects.toThrow(/text\.wav: not a WAV file/);
     const head = encodeWav(sineWave(440, 10, 8000), 8000).subarray(0, 30);
     expect(() => decodeWav(head, 'cut.wav')).toThrow('cut.wav: format (fmt) chunk is truncated (10 of 16 bytes)');
-    const dataFirst = Buffer.concat([Buffer.from('RIFF\0\0\0\0WAVEdata\0\0\0\0'), encodeWav(new Int16Array(0), 8000).subarray(12, 36)]);
+    const dataFirst = Buffer.concat([
+      Buffer.from('RIFF\0\0\0\0WAVEdata\0\0\0\0'),
+      encodeWav(new Int16Array(0), 8000).subarray(12, 36),
+    ]);
     expect(() => parseWav(dataFirst, 'odd.wav')).toThrow('odd.wav: no format (fmt) chunk before the audio data');
     const noData = encodeWav(new Int16Array(0), 8000).subarray(0, 36);
     expect(() => decodeWav(noData, 'nodata.wav')).toThrow(/no audio \(data\) chunk/);
     const mulaw = join(dir, 'ulaw.wav');
     sox(['-n', '-r', '8000', '-e', 'mu-law', mulaw, 'synth', '0.1', 'sine', '440']);
-    await expect(readWav(mulaw)).rejects.toThrow(`${mulaw}: unsupported encoding (format 0x7, 8-bit); use PCM or float`);
+    await expect(readWav(mulaw)).rejects.toThrow(
+      `${mulaw}: unsupported encoding (format 0x7, 8-bit); use PCM or float`,
+    );
     const adpcm = encodeWav(new Int16Array(8), 8000);
     adpcm.writeUInt16LE(2, 20);
-    expect(() => parseWav(adpcm, 'rec/x.wav')).toThrow('rec/x.wav: unsupported encoding (format 0x2, 16-bit); use PCM or float');
+    expect(() => parseWav(adpcm, 'rec/x.wav')).toThrow(
+      'rec/x.wav: unsupported encoding (format 0x2, 16-bit); use PCM or float',
+    );
     await expect(readWav(mulaw, { maxBytes: 10 })).rejects.toThrow(/over the 10-byte limit/);
   });
 });

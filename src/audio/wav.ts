@@ -101,7 +101,8 @@ export async function readWav(path: string, options: ReadWavOptions = {}): Promi
     throw new AudioFormatError(code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(err)})`, path);
   }
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  if (bytes.length > maxBytes) throw new AudioFormatError(`${bytes.length} bytes is over the ${maxBytes}-byte limit`, path);
+  if (bytes.length > maxBytes)
+    throw new AudioFormatError(`${bytes.length} bytes is over the ${maxBytes}-byte limit`, path);
   const mono = downmixToMono(decodeWav(bytes, path));
   if (options.sampleRate === undefined || options.sampleRate === mono.sampleRate) return mono;
   return {
@@ -120,7 +121,11 @@ export function encodeWav(channels: Int16Array | readonly Int16Array[], sampleRa
   return Buffer.concat([wavHeader(sampleRate, list.length, samples.length * 2), int16ToBytes(samples)]);
 }
 
-export async function writeWav(path: string, channels: Int16Array | readonly Int16Array[], sampleRate: number): Promise<void> {
+export async function writeWav(
+  path: string,
+  channels: Int16Array | readonly Int16Array[],
+  sampleRate: number,
+): Promise<void> {
   await writeFile(path, encodeWav(channels, sampleRate));
 }
 
@@ -159,7 +164,8 @@ function interleave(channels: readonly Int16Array[]): Int16Array {
 }
 
 function formatOf(fmt: DataView, source: string): Format {
-  if (fmt.byteLength < 16) throw new AudioFormatError(`format (fmt) chunk is truncated (${fmt.byteLength} of 16 bytes)`, source);
+  if (fmt.byteLength < 16)
+    throw new AudioFormatError(`format (fmt) chunk is truncated (${fmt.byteLength} of 16 bytes)`, source);
   let code = fmt.getUint16(0, true);
   const channelCount = fmt.getUint16(2, true);
   const sampleRate = fmt.getUint32(4, true);
@@ -168,11 +174,17 @@ function formatOf(fmt: DataView, source: string): Format {
     if (fmt.byteLength < 26) throw new AudioFormatError('extensible format chunk is truncated', source);
     code = fmt.getUint16(24, true); // the first two bytes of the SubFormat GUID are the plain tag
   }
-  if (!((code === FORMAT_PCM && [8, 16, 24, 32].includes(bits)) || (code === FORMAT_FLOAT && [32, 64].includes(bits)))) {
-    throw new AudioFormatError(`unsupported encoding (format 0x${code.toString(16)}, ${bits}-bit); use PCM or float`, source);
+  if (
+    !((code === FORMAT_PCM && [8, 16, 24, 32].includes(bits)) || (code === FORMAT_FLOAT && [32, 64].includes(bits)))
+  ) {
+    throw new AudioFormatError(
+      `unsupported encoding (format 0x${code.toString(16)}, ${bits}-bit); use PCM or float`,
+      source,
+    );
   }
   if (channelCount < 1) throw new AudioFormatError('zero channels', source);
-  if (sampleRate < 1000 || sampleRate > 192_000) throw new AudioFormatError(`sample rate ${sampleRate} Hz is out of range`, source);
+  if (sampleRate < 1000 || sampleRate > 192_000)
+    throw new AudioFormatError(`sample rate ${sampleRate} Hz is out of range`, source);
   return { code, channelCount, sampleRate, bits };
 }
 
@@ -182,7 +194,8 @@ function sampleReader(format: Format, data: DataView): WavInfo {
   const frameBytes = bytesPer * channelCount;
   let read: (at: number) => number;
   if (code === FORMAT_FLOAT) read = bits === 32 ? (at) => data.getFloat32(at, true) : (at) => data.getFloat64(at, true);
-  else if (bits === 8) read = (at) => (data.getUint8(at) - 128) / 128; // 8-bit WAV is unsigned, silence at 128
+  else if (bits === 8)
+    read = (at) => (data.getUint8(at) - 128) / 128; // 8-bit WAV is unsigned, silence at 128
   else if (bits === 16) read = (at) => data.getInt16(at, true) / 32768;
   else if (bits === 24) read = (at) => (data.getUint16(at, true) | (data.getInt8(at + 2) << 16)) / 8388608;
   else read = (at) => data.getInt32(at, true) / 2147483648;

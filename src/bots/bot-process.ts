@@ -120,16 +120,33 @@ export class BotProcess {
    * Retries TCP connects to `host:port` until one succeeds, the bot exits, or
    * `timeoutMs` passes. Aborting rejects with the signal's reason.
    */
-  async waitReady(options: { host: string; port: number; timeoutMs: number; signal?: AbortSignal }): Promise<ReadyOutcome> {
+  async waitReady(options: {
+    host: string;
+    port: number;
+    timeoutMs: number;
+    signal?: AbortSignal;
+  }): Promise<ReadyOutcome> {
     const start = this.clock.now();
     const deadline = start + options.timeoutMs;
     const elapsed = (): number => Math.round(this.clock.now() - start);
     const stop = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-    const exitedFirst = this.exited.then((exit) => ({ ready: false as const, why: 'exited' as const, exit, afterMs: elapsed() }));
+    const exitedFirst = this.exited.then((exit) => ({
+      ready: false as const,
+      why: 'exited' as const,
+      exit,
+      afterMs: elapsed(),
+    }));
     const probing = (async (): Promise<ReadyOutcome> => {
       while (this.clock.now() < deadline) {
-        if (await probe(options.host, options.port, Math.min(PROBE_TIMEOUT_MS, Math.max(1, deadline - this.clock.now())), signal)) {
+        if (
+          await probe(
+            options.host,
+            options.port,
+            Math.min(PROBE_TIMEOUT_MS, Math.max(1, deadline - this.clock.now())),
+            signal,
+          )
+        ) {
           return { ready: true, afterMs: elapsed() };
         }
         await sleep(Math.min(PROBE_INTERVAL_MS, Math.max(0, deadline - this.clock.now())), signal);
@@ -295,7 +312,8 @@ class RedactedLog {
   private emit(text: string): void {
     if (this.written >= MAX_BOT_LOG_BYTES) return;
     let out = this.redactor.text(text);
-    if (this.written + out.length > MAX_BOT_LOG_BYTES) out = `${out.slice(0, MAX_BOT_LOG_BYTES - this.written)}\nearshot: bot log capped at ${MAX_BOT_LOG_BYTES} bytes\n`;
+    if (this.written + out.length > MAX_BOT_LOG_BYTES)
+      out = `${out.slice(0, MAX_BOT_LOG_BYTES - this.written)}\nearshot: bot log capped at ${MAX_BOT_LOG_BYTES} bytes\n`;
     this.written += Buffer.byteLength(out);
     writeSync(this.fd, out);
   }

@@ -38,15 +38,25 @@ describe('expandSpawn', () => {
   });
 
   it('substitutes inside a word and keeps doubled braces literal', () => {
-    expect(expandSpawn('{python} -c {{x}} --listen=127.0.0.1:{port}', values).args).toEqual(['-c', '{x}', '--listen=127.0.0.1:7901']);
+    expect(expandSpawn('{python} -c {{x}} --listen=127.0.0.1:{port}', values).args).toEqual([
+      '-c',
+      '{x}',
+      '--listen=127.0.0.1:7901',
+    ]);
   });
 
   it('appends --runner-body <file> when the suite entry has one', () => {
-    expect(expandSpawn('{python} {bot}', values, { runnerBody: '/m/body.json' }).args).toEqual(['/bots/my bot.py', '--runner-body', '/m/body.json']);
+    expect(expandSpawn('{python} {bot}', values, { runnerBody: '/m/body.json' }).args).toEqual([
+      '/bots/my bot.py',
+      '--runner-body',
+      '/m/body.json',
+    ]);
   });
 
   it('runs the program name `earshot` as this package’s CLI', () => {
-    const cmd = expandSpawn('earshot refbot --port {port}', values, { selfCommand: ['/node', '/pkg/dist/cli/main.js'] });
+    const cmd = expandSpawn('earshot refbot --port {port}', values, {
+      selfCommand: ['/node', '/pkg/dist/cli/main.js'],
+    });
     expect(cmd).toEqual({ command: '/node', args: ['/pkg/dist/cli/main.js', 'refbot', '--port', '7901'] });
   });
 
@@ -55,7 +65,9 @@ describe('expandSpawn', () => {
   });
 
   it('rejects unknown placeholders, naming the known ones', () => {
-    expect(() => expandSpawn('{python} {bot} --port {prot}', values)).toThrow(/unknown placeholder \{prot\}; known: \{python\}, \{bot\}, \{port\}/);
+    expect(() => expandSpawn('{python} {bot} --port {prot}', values)).toThrow(
+      /unknown placeholder \{prot\}; known: \{python\}, \{bot\}, \{port\}/,
+    );
   });
 
   it('rejects stray braces like Python’s str.format', () => {

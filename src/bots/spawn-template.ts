@@ -84,7 +84,11 @@ function parseWord(word: string, template: string): Piece[] {
       i++;
     } else if (c === '{') {
       const end = word.indexOf('}', i);
-      if (end < 0) throw new SpawnTemplateError(template, `unclosed "{" in ${JSON.stringify(word)} (write {{ for a literal brace)`);
+      if (end < 0)
+        throw new SpawnTemplateError(
+          template,
+          `unclosed "{" in ${JSON.stringify(word)} (write {{ for a literal brace)`,
+        );
       const field = word.slice(i + 1, end);
       if (!(SPAWN_PLACEHOLDERS as readonly string[]).includes(field)) {
         throw new SpawnTemplateError(

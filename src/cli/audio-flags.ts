@@ -30,16 +30,41 @@ export interface AudioFlags {
 
 export function addAudioFlags(command: Command): Command {
   return command
-    .option('--tts <name[:voice]>', "speak every user turn with this TTS instead of the scenario's user.speech (flite, kokoro; e.g. flite:slt)")
-    .option('--stt <name[:model]>', "transcribe the bot with this STT instead of the scenario's judge.transcription (sphinx, whisper, moonshine; e.g. whisper:base.en)")
-    .option('--stt-check <name[:model]>', 'a second STT checks the first: a reply the two hear differently is inconclusive, not failed (replaces a second judge.transcription entry)')
-    .option('--stt-disagreement <wer>', 'word error rate between the two transcripts above which they disagree (default 0.3)', nonNegativeNumber)
-    .option('--record', 'write a stereo WAV per audio scenario beside results.jsonl (user left, bot right; the default)')
+    .option(
+      '--tts <name[:voice]>',
+      "speak every user turn with this TTS instead of the scenario's user.speech (flite, kokoro; e.g. flite:slt)",
+    )
+    .option(
+      '--stt <name[:model]>',
+      "transcribe the bot with this STT instead of the scenario's judge.transcription (sphinx, whisper, moonshine; e.g. whisper:base.en)",
+    )
+    .option(
+      '--stt-check <name[:model]>',
+      'a second STT checks the first: a reply the two hear differently is inconclusive, not failed (replaces a second judge.transcription entry)',
+    )
+    .option(
+      '--stt-disagreement <wer>',
+      'word error rate between the two transcripts above which they disagree (default 0.3)',
+      nonNegativeNumber,
+    )
+    .option(
+      '--record',
+      'write a stereo WAV per audio scenario beside results.jsonl (user left, bot right; the default)',
+    )
     .option('--no-record', 'do not write recordings')
     .option('--cache-dir <dir>', 'TTS utterance cache folder (default $EARSHOT_CACHE_DIR/tts or ~/.cache/earshot/tts)')
     .option('--no-cache', 'synthesize every user utterance afresh (no TTS cache)')
-    .option('--condition <key=value>', "a channel condition on the caller's audio for the whole run, over each scenario's (repeatable): noise.snr_db=10, noise.type=pink, telephony.codec=mulaw, loss.rate=0.05", collect, [])
-    .option('--seed <n>', "seed of the conditions' random choices (noise, lost packets); recorded in each result, replays the same bytes", nonNegativeInt);
+    .option(
+      '--condition <key=value>',
+      "a channel condition on the caller's audio for the whole run, over each scenario's (repeatable): noise.snr_db=10, noise.type=pink, telephony.codec=mulaw, loss.rate=0.05",
+      collect,
+      [],
+    )
+    .option(
+      '--seed <n>',
+      "seed of the conditions' random choices (noise, lost packets); recorded in each result, replays the same bytes",
+      nonNegativeInt,
+    );
 }
 
 export function audioSettings(flags: AudioFlags): AudioEngineOptions {

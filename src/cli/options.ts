@@ -3,7 +3,8 @@ import { InvalidArgumentError } from 'commander';
 /** Commander parser for a positive number of seconds, returned as milliseconds. */
 export function secondsToMs(value: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a positive number of seconds, got "${value}"`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new InvalidArgumentError(`expected a positive number of seconds, got "${value}"`);
   return Math.round(n * 1000);
 }
 
@@ -21,6 +22,7 @@ export function nonNegativeInt(value: string): number {
 
 export function nonNegativeNumber(value: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`expected a number >= 0, got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new InvalidArgumentError(`expected a number >= 0, got "${value}"`);
   return n;
 }

@@ -19,20 +19,48 @@ export interface WireFlags {
 
 export function addWireFlags(command: Command): Command {
   return command
-    .addOption(new Option('--handshake <mode>', 'rtvi (client-ready → bot-ready), or none for a bot without RTVI that only speaks audio frames (--wire protobuf)').choices([...HANDSHAKE_MODES]).default('rtvi'))
-    .option('--bot-input-rate <hz>', "the bot pipeline's input sample rate: the caller's audio is resampled to it (Pipecat does not resample)", positiveInt, DEFAULT_BOT_INPUT_RATE)
     .addOption(
-      new Option('--bot-report-level <level>', "the function-call report level the bot's RTVIObserver uses (for wires that cannot raise it: protobuf)").choices([
-        ...FUNCTION_CALL_REPORT_LEVELS,
-      ]),
+      new Option(
+        '--handshake <mode>',
+        'rtvi (client-ready → bot-ready), or none for a bot without RTVI that only speaks audio frames (--wire protobuf)',
+      )
+        .choices([...HANDSHAKE_MODES])
+        .default('rtvi'),
     )
-    .option('--bot-vad-events', 'the bot sends raw VAD events itself (RTVIObserverParams(vad_user_speaking_enabled=True)), for wires that cannot ask (protobuf)')
-    .option('--bot-llm-markers', "the bot reports its LLM's markers itself (RTVIObserverParams(bot_llm_marker_enabled=True)), for wires that cannot ask (protobuf)")
-    .option('--barge-in-gap-ms <ms>', "a pause in the bot's speech up to this long still counts as it talking, while its speaking window is open (default 1000)", nonNegativeInt);
+    .option(
+      '--bot-input-rate <hz>',
+      "the bot pipeline's input sample rate: the caller's audio is resampled to it (Pipecat does not resample)",
+      positiveInt,
+      DEFAULT_BOT_INPUT_RATE,
+    )
+    .addOption(
+      new Option(
+        '--bot-report-level <level>',
+        "the function-call report level the bot's RTVIObserver uses (for wires that cannot raise it: protobuf)",
+      ).choices([...FUNCTION_CALL_REPORT_LEVELS]),
+    )
+    .option(
+      '--bot-vad-events',
+      'the bot sends raw VAD events itself (RTVIObserverParams(vad_user_speaking_enabled=True)), for wires that cannot ask (protobuf)',
+    )
+    .option(
+      '--bot-llm-markers',
+      "the bot reports its LLM's markers itself (RTVIObserverParams(bot_llm_marker_enabled=True)), for wires that cannot ask (protobuf)",
+    )
+    .option(
+      '--barge-in-gap-ms <ms>',
+      "a pause in the bot's speech up to this long still counts as it talking, while its speaking window is open (default 1000)",
+      nonNegativeInt,
+    );
 }
 
 /** The session settings the wire flags carry. */
-export function wireSettings(flags: WireFlags): { handshake: HandshakeMode; botInputRate: number; botEnables?: BotEnables; bargeInGapMs?: number } {
+export function wireSettings(flags: WireFlags): {
+  handshake: HandshakeMode;
+  botInputRate: number;
+  botEnables?: BotEnables;
+  bargeInGapMs?: number;
+} {
   const bot: BotEnables = {
     ...(flags.botReportLevel !== undefined ? { reportLevel: flags.botReportLevel } : {}),
     ...(flags.botVadEvents ? { vadEvents: true } : {}),
@@ -63,7 +91,11 @@ export function addBotFlags(command: Command): Command {
     .option('--timeout <seconds>', 'default within_ms for expectations without one (default 60)', secondsToMs)
     .option('--connect-timeout <seconds>', 'how long to retry connecting (default 10)', secondsToMs)
     .option('--handshake-timeout <seconds>', 'how long to wait for bot-ready (default 10)', secondsToMs)
-    .option('--send-after-timeout <seconds>', 'how long an event-anchored send_after waits for its event (default 30)', secondsToMs);
+    .option(
+      '--send-after-timeout <seconds>',
+      'how long an event-anchored send_after waits for its event (default 30)',
+      secondsToMs,
+    );
   return addWireFlags(bot);
 }
 
@@ -153,8 +185,16 @@ function usage<T>(parse: (v: string) => T): (v: string) => T {
 /** `--category` and `--severity` alone (validate lists what they keep). */
 export function addFilterFlags(command: Command): Command {
   return command
-    .option('--category <list>', "only scenarios whose category: is one of these, comma-separated (earshot extension, GAIA's field)", usage(parseCategories))
-    .option('--severity <list>', "only scenarios whose severity: is one of these: critical, high, medium, low, comma-separated (earshot extension, GAIA's field)", usage(parseSeverities));
+    .option(
+      '--category <list>',
+      "only scenarios whose category: is one of these, comma-separated (earshot extension, GAIA's field)",
+      usage(parseCategories),
+    )
+    .option(
+      '--severity <list>',
+      "only scenarios whose severity: is one of these: critical, high, medium, low, comma-separated (earshot extension, GAIA's field)",
+      usage(parseSeverities),
+    );
 }
 
 export function addSimulationFlags(command: Command): Command {
@@ -169,5 +209,8 @@ export function addSimulationFlags(command: Command): Command {
 /** The filter the flags ask for, undefined when neither was given. */
 export function filterOf(flags: Pick<SimulationFlags, 'category' | 'severity'>): RunnableFilter | undefined {
   if (flags.category === undefined && flags.severity === undefined) return undefined;
-  return { ...(flags.category ? { categories: flags.category } : {}), ...(flags.severity ? { severities: flags.severity } : {}) };
+  return {
+    ...(flags.category ? { categories: flags.category } : {}),
+    ...(flags.severity ? { severities: flags.severity } : {}),
+  };
 }

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { REDACTED, Redactor } from './redact.js';
 
 describe('secret redaction', () => {
-  const env = { OPENAI_API_KEY: 'sk-live-abc123456', HF_TOKEN: 'hf_qu"ote\\back', SHORT_TOKEN: 'abc', HOME: '/root/secretive' };
+  const env = {
+    OPENAI_API_KEY: 'sk-live-abc123456',
+    HF_TOKEN: 'hf_qu"ote\\back',
+    SHORT_TOKEN: 'abc',
+    HOME: '/root/secretive',
+  };
 
   it('masks the values of *_API_KEY and *_TOKEN variables wherever they appear', () => {
     const r = new Redactor(env);

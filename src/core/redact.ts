@@ -18,7 +18,8 @@ export function secretValuesFrom(env: NodeJS.ProcessEnv): string[] {
 
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g;
 // The value may itself be a bearer header, masked above; keep its scheme readable.
-const KEY_FIELD = /("?(?:api[_-]?key|authorization|x-api-key|token)"?\s*[:=]\s*"?)(?!Bearer\b|Basic\b|\[redacted\])([^"\s,}]{6,})/gi;
+const KEY_FIELD =
+  /("?(?:api[_-]?key|authorization|x-api-key|token)"?\s*[:=]\s*"?)(?!Bearer\b|Basic\b|\[redacted\])([^"\s,}]{6,})/gi;
 
 export class Redactor {
   private readonly secrets: string[];
@@ -60,7 +61,8 @@ export class Redactor {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
         if (v === undefined) continue;
-        out[this.text(k)] = typeof v === 'string' && v.length > 0 && SECRET_FIELD_NAME.test(k) ? REDACTED : this.walk(v);
+        out[this.text(k)] =
+          typeof v === 'string' && v.length > 0 && SECRET_FIELD_NAME.test(k) ? REDACTED : this.walk(v);
       }
       return out;
     }

@@ -19,7 +19,7 @@ describe('nextWaitStep', () => {
     expect(nextWaitStep(20, 20, 0)).toEqual({ kind: 'fire' });
   });
 
-  it('learns the lead: wider at once after a late wake, back to the window\'s worst after 256 wakes, within 1–5 ms', () => {
+  it("learns the lead: wider at once after a late wake, back to the window's worst after 256 wakes, within 1–5 ms", () => {
     const lead = new AdaptiveLead();
     expect(lead.ms).toBe(2);
     lead.learn(0.2);

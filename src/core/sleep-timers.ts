@@ -102,7 +102,8 @@ export class SleepingTimerDriver implements TimerDriver {
   constructor(options: SleepingTimerOptions = {}) {
     this.clock = options.clock ?? monotonicClock;
     const lead = options.leadMs ?? 'auto';
-    if (lead !== 'auto' && !(lead >= 0 && lead <= 50)) throw new OptionError('timer', 'leadMs', lead, "'auto' or 0..50 ms");
+    if (lead !== 'auto' && !(lead >= 0 && lead <= 50))
+      throw new OptionError('timer', 'leadMs', lead, "'auto' or 0..50 ms");
     this.fixedLead = lead === 'auto' ? null : lead;
   }
 

@@ -121,7 +121,8 @@ export class PreciseTimerDriver implements TimerDriver {
   constructor(options: PreciseTimerOptions = {}) {
     this.clock = options.clock ?? monotonicClock;
     const lead = options.leadMs ?? 'auto';
-    if (lead !== 'auto' && !(lead >= 0 && lead <= 50)) throw new OptionError('timer', 'leadMs', lead, "'auto' or 0..50 ms");
+    if (lead !== 'auto' && !(lead >= 0 && lead <= 50))
+      throw new OptionError('timer', 'leadMs', lead, "'auto' or 0..50 ms");
     this.adaptive = lead === 'auto';
     this.lead = lead === 'auto' ? LEAD_START_MS : lead;
   }
@@ -285,7 +286,8 @@ export class ManualTimerDriver implements TimerDriver {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (settled) return work;
       const next = this.nextDueMs();
-      if (next === null) throw new Error('ManualTimerDriver.run: the work waits on something other than this driver\'s timers');
+      if (next === null)
+        throw new Error("ManualTimerDriver.run: the work waits on something other than this driver's timers");
       this.advanceTo(Math.max(next, this.clock.now()));
     }
   }

@@ -32,12 +32,21 @@ describe('verdictCacheKey', () => {
 describe('VerdictCache', () => {
   it('stores a verdict as one JSON file and reads it back from a fresh instance', async () => {
     const key = verdictCacheKey({}, ['x']);
-    expect(await new VerdictCache(dir).put(key, { verdict: 'continue', reason: 'checking', raw: '{}' }, ABOUT)).toBeUndefined();
+    expect(
+      await new VerdictCache(dir).put(key, { verdict: 'continue', reason: 'checking', raw: '{}' }, ABOUT),
+    ).toBeUndefined();
     expect(await new VerdictCache(dir).get(key)).toEqual({ verdict: 'continue', reason: 'checking', raw: '{}' });
     const [sub] = await readdir(dir);
     expect(sub).toBe(key.slice(0, 2));
     const stored = JSON.parse(await readFile(join(dir, sub, `${key}.json`), 'utf8')) as Record<string, unknown>;
-    expect(stored).toMatchObject({ format: 1, key, verdict: 'continue', service: 'openai', model: 'm', criterion: 'c' });
+    expect(stored).toMatchObject({
+      format: 1,
+      key,
+      verdict: 'continue',
+      service: 'openai',
+      model: 'm',
+      criterion: 'c',
+    });
     expect(await readdir(join(dir, sub))).toEqual([`${key}.json`]);
   });
 

@@ -38,7 +38,9 @@ export function verdictCacheKey(identity: Record<string, unknown>, messages: unk
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
       : v,
   );
 }
@@ -64,7 +66,12 @@ export class VerdictCache {
     } catch {
       return undefined;
     }
-    if (entry.format !== CACHE_FORMAT || entry.key !== key || !isVerdict(entry.verdict) || typeof entry.reason !== 'string') {
+    if (
+      entry.format !== CACHE_FORMAT ||
+      entry.key !== key ||
+      !isVerdict(entry.verdict) ||
+      typeof entry.reason !== 'string'
+    ) {
       return undefined;
     }
     const verdict: CachedVerdict = { verdict: entry.verdict, reason: entry.reason };
@@ -74,7 +81,11 @@ export class VerdictCache {
   }
 
   /** Stores a verdict; a disk failure is reported to the caller's trace, never thrown. */
-  async put(key: string, verdict: CachedVerdict, about: { service: string; model: string; criterion: string }): Promise<string | undefined> {
+  async put(
+    key: string,
+    verdict: CachedVerdict,
+    about: { service: string; model: string; criterion: string },
+  ): Promise<string | undefined> {
     this.memory.set(key, verdict);
     if (!this.dir) return undefined;
     const entry: StoredEntry = { format: CACHE_FORMAT, key, ...about, ...verdict, stored_at: new Date().toISOString() };

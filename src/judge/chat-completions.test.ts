@@ -23,7 +23,14 @@ afterEach(async () => {
 });
 
 function endpoint(overrides: Partial<ChatEndpoint> = {}): ChatEndpoint {
-  return { service: 'openai', model: 'judge-model', baseUrl: server.url, apiKey: KEY, fields: { temperature: 0, max_tokens: 200 }, ...overrides };
+  return {
+    service: 'openai',
+    model: 'judge-model',
+    baseUrl: server.url,
+    apiKey: KEY,
+    fields: { temperature: 0, max_tokens: 200 },
+    ...overrides,
+  };
 }
 
 function ctx(overrides: Partial<ChatCallContext['policy']> = {}, signal?: AbortSignal): ChatCallContext {
@@ -48,7 +55,13 @@ describe('chatComplete (OpenAI Chat Completions wire)', () => {
     expect(request.path).toBe('/v1/chat/completions');
     expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(request.headers['content-type']).toBe('application/json');
-    expect(request.body).toEqual({ model: 'judge-model', messages: MESSAGES, temperature: 0, max_tokens: 200, stream: false });
+    expect(request.body).toEqual({
+      model: 'judge-model',
+      messages: MESSAGES,
+      temperature: 0,
+      max_tokens: 200,
+      stream: false,
+    });
   });
 
   it('sends no authorization header when there is no key', async () => {
@@ -58,7 +71,22 @@ describe('chatComplete (OpenAI Chat Completions wire)', () => {
   });
 
   it('joins content sent as an array of text parts', async () => {
-    server.respond(() => ({ status: 200, body: { choices: [{ message: { role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] } }] } }));
+    server.respond(() => ({
+      status: 200,
+      body: {
+        choices: [
+          {
+            message: {
+              role: 'assistant',
+              content: [
+                { type: 'text', text: 'a' },
+                { type: 'text', text: 'b' },
+              ],
+            },
+          },
+        ],
+      },
+    }));
     expect(await chatComplete(endpoint(), MESSAGES, ctx())).toEqual({ content: 'ab', attempts: 1 });
   });
 
@@ -75,7 +103,10 @@ describe('chatComplete (OpenAI Chat Completions wire)', () => {
 
     it('honours Retry-After on 429, capped at the longest backoff', async () => {
       server.respond(sequence({ status: 429, headers: { 'retry-after': '30' } }, 'ok'));
-      expect(await chatComplete(endpoint(), MESSAGES, ctx({ retryMaxDelayMs: 40 }))).toEqual({ content: 'ok', attempts: 2 });
+      expect(await chatComplete(endpoint(), MESSAGES, ctx({ retryMaxDelayMs: 40 }))).toEqual({
+        content: 'ok',
+        attempts: 2,
+      });
       expect(traced[0]).toMatch(/HTTP 429; retrying in 40 ms$/);
     });
 
@@ -89,7 +120,10 @@ describe('chatComplete (OpenAI Chat Completions wire)', () => {
     });
 
     it('does not retry a client error such as 400 or 404', async () => {
-      server.respond(() => ({ status: 404, body: { error: { message: 'model "judge-model" not found, try pulling it first' } } }));
+      server.respond(() => ({
+        status: 404,
+        body: { error: { message: 'model "judge-model" not found, try pulling it first' } },
+      }));
       const result = await chatComplete(endpoint(), MESSAGES, ctx());
       expect(result).toMatchObject({ code: 'http_status', status: 404, attempts: 1 });
       expect((result as JudgeError).message).toContain('model "judge-model" not found');
@@ -101,7 +135,9 @@ describe('chatComplete (OpenAI Chat Completions wire)', () => {
       await server.close();
       const result = await chatComplete(endpoint({ baseUrl: url }), MESSAGES, ctx({ maxAttempts: 2 }));
       expect(result).toMatchObject({ code: 'network', attempts: 2 });
-      expect((result as JudgeError).message).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: ECONNREFUSED/);
+      expect((result as JudgeError).message).toMatch(
+        /cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: ECONNREFUSED/,
+      );
       expect(traced).toHaveLength(1);
     });
   });
@@ -128,7 +164,11 @@ describe('chatComplete (OpenAI Chat Completions wire)', () => {
     it('rejects with the abort reason during a backoff wait', async () => {
       server.respond(() => ({ status: 503 }));
       const controller = new AbortController();
-      const pending = chatComplete(endpoint(), MESSAGES, ctx({ retryBaseDelayMs: 10_000, retryMaxDelayMs: 10_000 }, controller.signal));
+      const pending = chatComplete(
+        endpoint(),
+        MESSAGES,
+        ctx({ retryBaseDelayMs: 10_000, retryMaxDelayMs: 10_000 }, controller.signal),
+      );
       await expect.poll(() => traced.length).toBe(1);
       controller.abort(new Error('stop'));
       await expect(pending).rejects.toThrow('stop');
@@ -139,7 +179,10 @@ describe('chatComplete (OpenAI Chat Completions wire)', () => {
   describe('responses that are not answers', () => {
     it('reports a body that is not JSON', async () => {
       server.respond(() => ({ status: 200, body: '<html>proxy</html>' }));
-      expect(await chatComplete(endpoint(), MESSAGES, ctx())).toMatchObject({ code: 'bad_response', raw: '<html>proxy</html>' });
+      expect(await chatComplete(endpoint(), MESSAGES, ctx())).toMatchObject({
+        code: 'bad_response',
+        raw: '<html>proxy</html>',
+      });
     });
 
     it('stops reading a body over the size cap and reports it as bad_response, without retrying', async () => {
@@ -161,7 +204,10 @@ describe('chatComplete (OpenAI Chat Completions wire)', () => {
     it('reports an empty answer and a refusal', async () => {
       server.respond(() => '');
       expect(await chatComplete(endpoint(), MESSAGES, ctx())).toMatchObject({ code: 'empty_answer' });
-      server.respond(() => ({ status: 200, body: { choices: [{ message: { content: null, refusal: 'I cannot judge this.' } }] } }));
+      server.respond(() => ({
+        status: 200,
+        body: { choices: [{ message: { content: null, refusal: 'I cannot judge this.' } }] },
+      }));
       const refused = await chatComplete(endpoint(), MESSAGES, ctx());
       expect((refused as JudgeError).message).toMatch(/the model refused: I cannot judge this\.$/);
     });
@@ -169,15 +215,19 @@ describe('chatComplete (OpenAI Chat Completions wire)', () => {
 
   describe('the key never leaks', () => {
     it('masks a key echoed by the server in the error message, raw body and trace', async () => {
-      server.respond(sequence(
-        { status: 500, body: { error: { message: `boom for key ${KEY}` } } },
-        { status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}; header was Bearer ${KEY}` } } },
-      ));
+      server.respond(
+        sequence(
+          { status: 500, body: { error: { message: `boom for key ${KEY}` } } },
+          { status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}; header was Bearer ${KEY}` } } },
+        ),
+      );
       const result = await chatComplete(endpoint(), MESSAGES, ctx());
       expect(server.requests[0].headers.authorization).toBe(`Bearer ${KEY}`);
       expect(result).toMatchObject({ code: 'http_status', status: 401 });
       const error = result as JudgeError;
-      const everything = [error.message, error.raw ?? '', String(error.stack), JSON.stringify(error), ...traced].join('\n');
+      const everything = [error.message, error.raw ?? '', String(error.stack), JSON.stringify(error), ...traced].join(
+        '\n',
+      );
       expect(everything).not.toContain(KEY);
       expect(error.message).toContain('Incorrect API key provided: [redacted]');
     });

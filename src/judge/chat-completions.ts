@@ -204,7 +204,9 @@ async function backoff(
   const asked = retryAfterMs(retryAfter);
   const delayMs = Math.round(Math.min(ctx.policy.retryMaxDelayMs, asked ?? exponential));
   ctx.trace(
-    ctx.redactor.text(`judge: ${shownUrl} attempt ${attempt}/${ctx.policy.maxAttempts}: ${why}; retrying in ${delayMs} ms`),
+    ctx.redactor.text(
+      `judge: ${shownUrl} attempt ${attempt}/${ctx.policy.maxAttempts}: ${why}; retrying in ${delayMs} ms`,
+    ),
   );
   await sleep(delayMs, ctx.signal);
 }
@@ -228,7 +230,12 @@ function readCompletion(
   try {
     parsed = JSON.parse(text);
   } catch {
-    return fail({ code: 'bad_response', message: 'the response body is not JSON', attempts, raw: text.slice(0, MAX_ERROR_BODY_CHARS) });
+    return fail({
+      code: 'bad_response',
+      message: 'the response body is not JSON',
+      attempts,
+      raw: text.slice(0, MAX_ERROR_BODY_CHARS),
+    });
   }
   const choice = (parsed as { choices?: unknown }).choices;
   const message = Array.isArray(choice) ? (choice[0] as { message?: unknown } | undefined)?.message : undefined;
@@ -269,7 +276,8 @@ function readToolCalls(raw: unknown): ToolCall[] {
     if (typeof id === 'string') call.id = id;
     try {
       const parsed: unknown = JSON.parse(call.arguments || '{}');
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) call.args = parsed as Record<string, unknown>;
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        call.args = parsed as Record<string, unknown>;
     } catch {
       // Arguments that are not JSON are kept as text; the caller decides what a call without args means.
     }
@@ -283,7 +291,11 @@ function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((part: unknown) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : ''))
+    .map((part: unknown) =>
+      typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string'
+        ? (part as { text: string }).text
+        : '',
+    )
     .join('');
 }
 

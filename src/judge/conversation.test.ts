@@ -44,7 +44,14 @@ describe('ConversationLog', () => {
     log.botText('It is 21 degrees.');
     expect(latestReply(log.snapshot())).toEqual([
       { kind: 'segment', text: 'Let me check.' },
-      { kind: 'function_call', tool_call_id: 't1', name: 'get_weather', args: { city: 'Paris' }, result: { temp_c: 21 }, cancelled: false },
+      {
+        kind: 'function_call',
+        tool_call_id: 't1',
+        name: 'get_weather',
+        args: { city: 'Paris' },
+        result: { temp_c: 21 },
+        cancelled: false,
+      },
       { kind: 'function_call', tool_call_id: 't2', name: 'get_weather', args: { city: 'Lyon' }, cancelled: true },
       { kind: 'segment', text: 'It is 21 degrees.' },
     ]);

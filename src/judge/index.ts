@@ -23,7 +23,15 @@ export { JUDGE_OVERRIDE_SERVICES, parseJudgeOverride } from './override.js';
 export { ConversationLog, latestReply, latestReplyText } from './conversation.js';
 export { JudgeConfigError, JudgeError, isJudgeError, type JudgeErrorCode } from './errors.js';
 export { parseVerdict, readJsonObject, type ParsedVerdict } from './parse.js';
-export { JUDGE_CALL_SYSTEM_PROMPT, JUDGE_FINAL_SYSTEM_PROMPT, JUDGE_SYSTEM_PROMPT, PROMPT_LINES, judgeMessages, renderTranscript, type JudgeAsk } from './prompt.js';
+export {
+  JUDGE_CALL_SYSTEM_PROMPT,
+  JUDGE_FINAL_SYSTEM_PROMPT,
+  JUDGE_SYSTEM_PROMPT,
+  PROMPT_LINES,
+  judgeMessages,
+  renderTranscript,
+  type JudgeAsk,
+} from './prompt.js';
 export {
   DEFAULT_OLLAMA_EXTRA,
   DEFAULT_OLLAMA_HOST,
@@ -40,4 +48,13 @@ export {
   type JudgeServiceFactory,
 } from './services.js';
 export { VerdictCache, defaultJudgeCacheDir, verdictCacheKey } from './cache.js';
-export { retryPolicy, type ChatAnswer, type ChatCallContext, type ChatEndpoint, type ChatRequest, type ChatTool, type RetryPolicy, type ToolCall } from './chat-completions.js';
+export {
+  retryPolicy,
+  type ChatAnswer,
+  type ChatCallContext,
+  type ChatEndpoint,
+  type ChatRequest,
+  type ChatTool,
+  type RetryPolicy,
+  type ToolCall,
+} from './chat-completions.js';

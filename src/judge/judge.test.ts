@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/clock.js';
 import { EarshotError } from '../core/errors.js';
-import { judgeRules, readJudgePrompt, sequence, startLlmServer, verdictContent, type LlmServer } from '../../test/support/llm-server.js';
+import {
+  judgeRules,
+  readJudgePrompt,
+  sequence,
+  startLlmServer,
+  verdictContent,
+  type LlmServer,
+} from '../../test/support/llm-server.js';
 import { ConversationLog } from './conversation.js';
 import { JudgeError } from './errors.js';
 import { createJudge, type CreateJudgeOptions } from './judge.js';
@@ -46,8 +53,16 @@ function asked(question: string, ...segments: string[]): ConversationLog {
 }
 
 const capitalRules = judgeRules([
-  { when: ({ reply }) => /let me check|one moment/i.test(reply) && !/berlin|munich/i.test(reply), verdict: 'continue', reason: 'still checking' },
-  { when: ({ criterion, reply }) => criterion.includes('Berlin') && /berlin/i.test(reply), verdict: 'yes', reason: 'names Berlin' },
+  {
+    when: ({ reply }) => /let me check|one moment/i.test(reply) && !/berlin|munich/i.test(reply),
+    verdict: 'continue',
+    reason: 'still checking',
+  },
+  {
+    when: ({ criterion, reply }) => criterion.includes('Berlin') && /berlin/i.test(reply),
+    verdict: 'yes',
+    reason: 'names Berlin',
+  },
 ]);
 
 describe('createJudge', () => {
@@ -62,32 +77,60 @@ describe('createJudge', () => {
       const criterion = 'says the capital is Berlin';
       const yes = await judge.evaluate({ criterion, conversation: asked('Capital of Germany?', 'Berlin.').snapshot() });
       const no = await judge.evaluate({ criterion, conversation: asked('Capital of Germany?', 'Munich.').snapshot() });
-      const cont = await judge.evaluate({ criterion, conversation: asked('Capital of Germany?', 'Let me check on that.').snapshot() });
-      expect(yes).toEqual({ verdict: 'yes', reason: 'names Berlin', cached: false, raw: verdictContent('yes', 'names Berlin'), elapsedMs: expect.any(Number) });
+      const cont = await judge.evaluate({
+        criterion,
+        conversation: asked('Capital of Germany?', 'Let me check on that.').snapshot(),
+      });
+      expect(yes).toEqual({
+        verdict: 'yes',
+        reason: 'names Berlin',
+        cached: false,
+        raw: verdictContent('yes', 'names Berlin'),
+        elapsedMs: expect.any(Number),
+      });
       expect(no).toMatchObject({ verdict: 'no', reason: 'no rule matched', cached: false });
       expect(cont).toMatchObject({ verdict: 'continue', reason: 'still checking' });
     });
 
     it('reads a verdict from a model that answers in prose', async () => {
       server.respond(() => 'Yes, the bot clearly names Berlin.');
-      const verdict = await openaiJudge().evaluate({ criterion: 'names Berlin', conversation: asked('Capital?', 'Berlin').snapshot() });
+      const verdict = await openaiJudge().evaluate({
+        criterion: 'names Berlin',
+        conversation: asked('Capital?', 'Berlin').snapshot(),
+      });
       expect(verdict).toMatchObject({ verdict: 'yes', reason: 'the bot clearly names Berlin.' });
     });
 
     it('returns an unparseable answer as a JudgeError value, not a rejection', async () => {
       server.respond(() => 'I would rather not say.');
-      const result = await openaiJudge().evaluate({ criterion: 'names Berlin', conversation: asked('Capital?', 'Berlin').snapshot() });
+      const result = await openaiJudge().evaluate({
+        criterion: 'names Berlin',
+        conversation: asked('Capital?', 'Berlin').snapshot(),
+      });
       expect(result).toBeInstanceOf(JudgeError);
       expect(result).toBeInstanceOf(EarshotError);
-      expect(result).toMatchObject({ name: 'JudgeError', code: 'unparseable', service: 'openai', model: 'judge-model', raw: 'I would rather not say.' });
-      expect((result as JudgeError).message).toMatch(/^judge openai\/judge-model: cannot read a verdict from the answer/);
+      expect(result).toMatchObject({
+        name: 'JudgeError',
+        code: 'unparseable',
+        service: 'openai',
+        model: 'judge-model',
+        raw: 'I would rather not say.',
+      });
+      expect((result as JudgeError).message).toMatch(
+        /^judge openai\/judge-model: cannot read a verdict from the answer/,
+      );
     });
 
     it('says continue without asking the model while the bot has said nothing', async () => {
       const log = asked('Capital of Germany?');
       log.functionCall({ name: 'lookup_capital' });
       const verdict = await openaiJudge().evaluate({ criterion: 'names Berlin', conversation: log.snapshot() });
-      expect(verdict).toEqual({ verdict: 'continue', reason: 'the bot has not replied yet', cached: false, elapsedMs: 0 });
+      expect(verdict).toEqual({
+        verdict: 'continue',
+        reason: 'the bot has not replied yet',
+        cached: false,
+        elapsedMs: 0,
+      });
       expect(server.requests).toHaveLength(0);
     });
 
@@ -97,7 +140,10 @@ describe('createJudge', () => {
         clock.advance(250);
         return verdictContent('yes');
       });
-      const verdict = await openaiJudge({ clock }).evaluate({ criterion: 'c', conversation: asked('q', 'a').snapshot() });
+      const verdict = await openaiJudge({ clock }).evaluate({
+        criterion: 'c',
+        conversation: asked('q', 'a').snapshot(),
+      });
       expect(verdict).toMatchObject({ elapsedMs: 250 });
     });
   });
@@ -115,7 +161,10 @@ describe('createJudge', () => {
       }
       expect(verdicts.map((v) => v.verdict)).toEqual(['continue', 'yes']);
       const views = server.requests.map((r) => readJudgePrompt(r));
-      expect(views.map((v) => v?.reply)).toEqual(['Let me check on that.', 'Let me check on that. The capital of Germany is Berlin.']);
+      expect(views.map((v) => v?.reply)).toEqual([
+        'Let me check on that.',
+        'Let me check on that. The capital of Germany is Berlin.',
+      ]);
       expect(views.map((v) => v?.criterion)).toEqual([criterion, criterion]);
       expect(views[1]?.latestUser).toBe('What is the capital of Germany?');
     });
@@ -131,7 +180,13 @@ describe('createJudge', () => {
       const first = await judge.evaluate({ criterion, conversation });
       const second = await judge.evaluate({ criterion, conversation });
       expect(first).toMatchObject({ verdict: 'yes', cached: false });
-      expect(second).toEqual({ verdict: 'yes', reason: 'names Berlin', raw: verdictContent('yes', 'names Berlin'), cached: true, elapsedMs: 0 });
+      expect(second).toEqual({
+        verdict: 'yes',
+        reason: 'names Berlin',
+        raw: verdictContent('yes', 'names Berlin'),
+        cached: true,
+        elapsedMs: 0,
+      });
       expect(server.requests).toHaveLength(1);
       expect(traced.at(-1)).toMatch(/-> yes \(cached\)/);
     });
@@ -149,9 +204,18 @@ describe('createJudge', () => {
       server.respond(capitalRules);
       await openaiJudge().evaluate({ criterion, conversation: asked('Capital?', 'Berlin.').snapshot() });
       await openaiJudge().evaluate({ criterion, conversation: asked('Capital?', 'Berlin.', 'Nice city.').snapshot() });
-      await openaiJudge().evaluate({ criterion: `${criterion}!`, conversation: asked('Capital?', 'Berlin.').snapshot() });
-      await openaiJudge({}, { model: 'other-model' }).evaluate({ criterion, conversation: asked('Capital?', 'Berlin.').snapshot() });
-      await openaiJudge({}, { extra: { seed: 1 } }).evaluate({ criterion, conversation: asked('Capital?', 'Berlin.').snapshot() });
+      await openaiJudge().evaluate({
+        criterion: `${criterion}!`,
+        conversation: asked('Capital?', 'Berlin.').snapshot(),
+      });
+      await openaiJudge({}, { model: 'other-model' }).evaluate({
+        criterion,
+        conversation: asked('Capital?', 'Berlin.').snapshot(),
+      });
+      await openaiJudge({}, { extra: { seed: 1 } }).evaluate({
+        criterion,
+        conversation: asked('Capital?', 'Berlin.').snapshot(),
+      });
       const audio = new ConversationLog('audio');
       audio.user('Capital?');
       audio.botText('Berlin.');
@@ -165,7 +229,9 @@ describe('createJudge', () => {
       const judge = openaiJudge({ cacheDir: undefined });
       await judge.evaluate({ criterion, conversation });
       expect(await judge.evaluate({ criterion, conversation })).toMatchObject({ cached: true });
-      expect(await openaiJudge({ cacheDir: undefined }).evaluate({ criterion, conversation })).toMatchObject({ cached: false });
+      expect(await openaiJudge({ cacheDir: undefined }).evaluate({ criterion, conversation })).toMatchObject({
+        cached: false,
+      });
       expect(server.requests).toHaveLength(2);
       expect(await readdir(cacheDir)).toEqual([]);
     });
@@ -207,7 +273,12 @@ describe('createJudge', () => {
   describe('secrets', () => {
     it('sends the key as a bearer header but keeps it out of errors, traces and the cache', async () => {
       const scenarioKey = 'sk-written-in-the-scenario-42';
-      server.respond(sequence(verdictContent('yes', `the header was Bearer ${scenarioKey}`), { status: 401, body: { error: { message: `bad key ${scenarioKey}` } } }));
+      server.respond(
+        sequence(verdictContent('yes', `the header was Bearer ${scenarioKey}`), {
+          status: 401,
+          body: { error: { message: `bad key ${scenarioKey}` } },
+        }),
+      );
       const judge = createJudge({
         config: { service: 'openai', endpoint: server.url, api_key: scenarioKey },
         env: {},
@@ -220,7 +291,13 @@ describe('createJudge', () => {
       expect(error).toMatchObject({ code: 'http_status', status: 401 });
       const cacheFiles = await readAll(cacheDir);
       expect(cacheFiles).toHaveLength(1);
-      const everything = [JSON.stringify(verdict), (error as JudgeError).message, (error as JudgeError).raw, ...traced, ...cacheFiles].join('\n');
+      const everything = [
+        JSON.stringify(verdict),
+        (error as JudgeError).message,
+        (error as JudgeError).raw,
+        ...traced,
+        ...cacheFiles,
+      ].join('\n');
       expect(everything).not.toContain(scenarioKey);
       expect(everything).toContain('[redacted]');
     });
@@ -229,12 +306,22 @@ describe('createJudge', () => {
   describe('request fields', () => {
     it('passes extra through as top-level request fields, over temperature 0 and max_tokens 200', async () => {
       server.respond(() => verdictContent('yes'));
-      await openaiJudge({}, { extra: { top_p: 0.5, seed: 7, response_format: { type: 'json_object' }, temperature: null } }).evaluate({
+      await openaiJudge(
+        {},
+        { extra: { top_p: 0.5, seed: 7, response_format: { type: 'json_object' }, temperature: null } },
+      ).evaluate({
         criterion: 'c',
         conversation: asked('q', 'a').snapshot(),
       });
       const body = server.requests[0].body;
-      expect(body).toMatchObject({ model: 'judge-model', max_tokens: 200, top_p: 0.5, seed: 7, response_format: { type: 'json_object' }, stream: false });
+      expect(body).toMatchObject({
+        model: 'judge-model',
+        max_tokens: 200,
+        top_p: 0.5,
+        seed: 7,
+        response_format: { type: 'json_object' },
+        stream: false,
+      });
       expect(body).not.toHaveProperty('temperature');
     });
   });
@@ -242,9 +329,15 @@ describe('createJudge', () => {
   describe('services', () => {
     it('takes a new service from the table it is given (a factory and a line)', async () => {
       server.respond(() => verdictContent('yes'));
-      const services = { ...JUDGE_SERVICES, 'local-vllm': (config: JudgeServiceConfig, env: NodeJS.ProcessEnv) => JUDGE_SERVICES.openai({ ...config, endpoint: server.url }, env) };
+      const services = {
+        ...JUDGE_SERVICES,
+        'local-vllm': (config: JudgeServiceConfig, env: NodeJS.ProcessEnv) =>
+          JUDGE_SERVICES.openai({ ...config, endpoint: server.url }, env),
+      };
       const judge = createJudge({ config: { service: 'local-vllm', model: 'qwen' }, env: {}, services, noCache: true });
-      expect(await judge.evaluate({ criterion: 'c', conversation: asked('q', 'a').snapshot() })).toMatchObject({ verdict: 'yes' });
+      expect(await judge.evaluate({ criterion: 'c', conversation: asked('q', 'a').snapshot() })).toMatchObject({
+        verdict: 'yes',
+      });
       expect(server.requests[0].body.model).toBe('qwen');
     });
 
@@ -253,7 +346,9 @@ describe('createJudge', () => {
       const backend = resolveJudgeService({ service: 'openai', endpoint: server.url, model: 'from-hook' }, {});
       const judge = createJudge({ config: { factory: 'hooks.mjs#judge' }, backend, env: {}, noCache: true });
       expect(judge.description).toBe(`openai/from-hook @ ${server.url}`);
-      expect(await judge.evaluate({ criterion: 'c', conversation: asked('q', 'a').snapshot() })).toMatchObject({ verdict: 'no' });
+      expect(await judge.evaluate({ criterion: 'c', conversation: asked('q', 'a').snapshot() })).toMatchObject({
+        verdict: 'no',
+      });
     });
 
     it('traces the judge.eval fields it ignores', () => {
@@ -265,9 +360,16 @@ describe('createJudge', () => {
   describe('ollama service', () => {
     it('talks to OLLAMA_HOST over its OpenAI-compatible /v1 API, without a key', async () => {
       server.respond(capitalRules);
-      const judge = createJudge({ config: { service: 'ollama', model: 'gemma-test' }, env: { OLLAMA_HOST: server.origin }, cacheDir });
+      const judge = createJudge({
+        config: { service: 'ollama', model: 'gemma-test' },
+        env: { OLLAMA_HOST: server.origin },
+        cacheDir,
+      });
       expect(judge.description).toBe(`ollama/gemma-test @ ${server.origin}/v1`);
-      const verdict = await judge.evaluate({ criterion: 'says the capital is Berlin', conversation: asked('Capital?', 'Berlin.').snapshot() });
+      const verdict = await judge.evaluate({
+        criterion: 'says the capital is Berlin',
+        conversation: asked('Capital?', 'Berlin.').snapshot(),
+      });
       expect(verdict).toMatchObject({ verdict: 'yes' });
       const [request] = server.requests;
       expect(request.path).toBe('/v1/chat/completions');
@@ -278,7 +380,10 @@ describe('createJudge', () => {
 
     it("sends Pipecat's default judge model with reasoning off when the scenario names none", async () => {
       server.respond(() => verdictContent('no'));
-      await createJudge({ env: { OLLAMA_HOST: server.origin }, noCache: true }).evaluate({ criterion: 'c', conversation: asked('q', 'a').snapshot() });
+      await createJudge({ env: { OLLAMA_HOST: server.origin }, noCache: true }).evaluate({
+        criterion: 'c',
+        conversation: asked('q', 'a').snapshot(),
+      });
       expect(server.requests[0].body).toMatchObject({ model: 'gemma4:12b', reasoning_effort: 'none' });
     });
   });

@@ -6,7 +6,13 @@ import { latestReplyText } from './conversation.js';
 import { JudgeError } from './errors.js';
 import { parseVerdict } from './parse.js';
 import { judgeMessages } from './prompt.js';
-import { JUDGE_SERVICES, resolveJudgeService, unknownJudgeFields, type JudgeBackend, type JudgeServiceFactory } from './services.js';
+import {
+  JUDGE_SERVICES,
+  resolveJudgeService,
+  unknownJudgeFields,
+  type JudgeBackend,
+  type JudgeServiceFactory,
+} from './services.js';
 import type { ChatMessage, Judge, JudgeClassifier, JudgeRequest, Verdict, VerdictValue } from './types.js';
 
 export interface CreateJudgeOptions {
@@ -58,13 +64,18 @@ export const EXPLAINER_FAILED = 'explainer call failed';
  */
 export function createJudge(options: CreateJudgeOptions = {}): Judge {
   const env = options.env ?? process.env;
-  const backend = options.backend ?? (options.classifier ? classifierBackend(options.config) : resolveJudgeService(options.config, env, options.services ?? JUDGE_SERVICES));
+  const backend =
+    options.backend ??
+    (options.classifier
+      ? classifierBackend(options.config)
+      : resolveJudgeService(options.config, env, options.services ?? JUDGE_SERVICES));
   const redactor = options.redactor ?? new Redactor(env);
   for (const secret of backend.secrets) redactor.add(secret);
   const clock = options.clock ?? monotonicClock;
   const trace = options.trace ?? ((): void => undefined);
   if (!options.backend && !options.classifier) {
-    for (const field of unknownJudgeFields(options.config)) trace(`judge: ignoring judge.eval.${field} (no judge service reads it)`);
+    for (const field of unknownJudgeFields(options.config))
+      trace(`judge: ignoring judge.eval.${field} (no judge service reads it)`);
   }
   const cache = options.noCache ? undefined : new VerdictCache(options.cacheDir);
   const policy: RetryPolicy = {
@@ -85,7 +96,12 @@ export function createJudge(options: CreateJudgeOptions = {}): Judge {
   const ctx = { policy, redactor, trace, random };
 
   /** One model answer read as a verdict, or the error; a call is yes or no, and so is a reply when `continue` is not allowed. */
-  async function askModel(model: JudgeBackend, messages: ChatMessage[], finalOnly: boolean, signal?: AbortSignal): Promise<Verdict | JudgeError> {
+  async function askModel(
+    model: JudgeBackend,
+    messages: ChatMessage[],
+    finalOnly: boolean,
+    signal?: AbortSignal,
+  ): Promise<Verdict | JudgeError> {
     const started = clock.now();
     const answer = await model.complete(messages, { ...ctx, ...(signal ? { signal } : {}) });
     const elapsedMs = clock.now() - started;
@@ -107,23 +123,56 @@ export function createJudge(options: CreateJudgeOptions = {}): Judge {
     return { verdict, reason: redactor.text(parsed.reason), cached: false, raw, elapsedMs };
   }
 
-  async function askClassifier(c: JudgeClassifier, request: JudgeRequest, finalOnly: boolean): Promise<Verdict | JudgeError> {
+  async function askClassifier(
+    c: JudgeClassifier,
+    request: JudgeRequest,
+    finalOnly: boolean,
+  ): Promise<Verdict | JudgeError> {
     const started = clock.now();
     const options: VerdictValue[] = finalOnly ? ['yes', 'no'] : ['yes', 'no', 'continue'];
     try {
-      const answer = await c.classify({ criterion: request.criterion, conversation: request.conversation, ...(request.call ? { call: request.call } : {}), options }, request.signal);
-      if (!options.includes(answer.verdict)) throw new Error(`answered ${JSON.stringify(answer.verdict)}, not one of ${options.join(', ')}`);
-      const confidence = typeof answer.confidence === 'number' && Number.isFinite(answer.confidence) ? answer.confidence : undefined;
-      const reason = answer.reason?.trim() || (confidence !== undefined ? `P(${answer.verdict})=${confidence.toFixed(2)}` : '(no reason given)');
-      return { verdict: answer.verdict, reason: redactor.text(reason), cached: false, elapsedMs: clock.now() - started, ...(confidence !== undefined ? { confidence } : {}) };
+      const answer = await c.classify(
+        {
+          criterion: request.criterion,
+          conversation: request.conversation,
+          ...(request.call ? { call: request.call } : {}),
+          options,
+        },
+        request.signal,
+      );
+      if (!options.includes(answer.verdict))
+        throw new Error(`answered ${JSON.stringify(answer.verdict)}, not one of ${options.join(', ')}`);
+      const confidence =
+        typeof answer.confidence === 'number' && Number.isFinite(answer.confidence) ? answer.confidence : undefined;
+      const reason =
+        answer.reason?.trim() ||
+        (confidence !== undefined ? `P(${answer.verdict})=${confidence.toFixed(2)}` : '(no reason given)');
+      return {
+        verdict: answer.verdict,
+        reason: redactor.text(reason),
+        cached: false,
+        elapsedMs: clock.now() - started,
+        ...(confidence !== undefined ? { confidence } : {}),
+      };
     } catch (err) {
       request.signal?.throwIfAborted();
-      return new JudgeError({ code: 'bad_response', message: `the classifier failed: ${(err as Error).message}`, service: backend.service, model: backend.model, attempts: 1 });
+      return new JudgeError({
+        code: 'bad_response',
+        message: `the classifier failed: ${(err as Error).message}`,
+        service: backend.service,
+        model: backend.model,
+        attempts: 1,
+      });
     }
   }
 
   /** Asks the explainer the same question; its reason joins the verdict, which it never changes. */
-  async function explain(verdict: Verdict, messages: ChatMessage[], finalOnly: boolean, signal?: AbortSignal): Promise<Verdict> {
+  async function explain(
+    verdict: Verdict,
+    messages: ChatMessage[],
+    finalOnly: boolean,
+    signal?: AbortSignal,
+  ): Promise<Verdict> {
     if (!explainer) return verdict;
     const unsure = verdict.confidence !== undefined && verdict.confidence < explainBelow;
     if (verdict.verdict === 'continue' || (verdict.verdict !== 'no' && !unsure)) return verdict;
@@ -146,32 +195,63 @@ export function createJudge(options: CreateJudgeOptions = {}): Judge {
     const finalOnly = request.call !== undefined || !allowContinue;
     // Nothing said yet means nothing to judge; asking a model would only burn a call.
     if (!request.call && latestReplyText(conversation) === '') {
-      return { verdict: finalOnly ? 'no' : 'continue', reason: 'the bot has not replied yet', cached: false, elapsedMs: 0 };
+      return {
+        verdict: finalOnly ? 'no' : 'continue',
+        reason: 'the bot has not replied yet',
+        cached: false,
+        elapsedMs: 0,
+      };
     }
 
-    const messages = judgeMessages(criterion, conversation, { allowContinue, ...(request.call ? { call: request.call } : {}) });
-    const key = verdictCacheKey({ ...backend.identity, ...(explainer ? { explainer: explainer.identity } : {}), ...(classifier ? { classifier: true } : {}) }, messages);
+    const messages = judgeMessages(criterion, conversation, {
+      allowContinue,
+      ...(request.call ? { call: request.call } : {}),
+    });
+    const key = verdictCacheKey(
+      {
+        ...backend.identity,
+        ...(explainer ? { explainer: explainer.identity } : {}),
+        ...(classifier ? { classifier: true } : {}),
+      },
+      messages,
+    );
     const hit = await cache?.get(key);
     if (hit) {
       trace(redactor.text(`judge: ${shownCriterion} -> ${hit.verdict} (cached): ${hit.reason}`));
       return { ...hit, cached: true, elapsedMs: 0 };
     }
 
-    let verdict: Verdict | JudgeError = new JudgeError({ code: 'bad_response', message: 'not asked', service: backend.service, model: backend.model, attempts: 0 });
+    let verdict: Verdict | JudgeError = new JudgeError({
+      code: 'bad_response',
+      message: 'not asked',
+      service: backend.service,
+      model: backend.model,
+      attempts: 0,
+    });
     for (let ask = 1; ask <= JUDGE_ASKS; ask++) {
-      verdict = classifier ? await askClassifier(classifier, request, finalOnly) : await askModel(backend, messages, finalOnly, signal);
+      verdict = classifier
+        ? await askClassifier(classifier, request, finalOnly)
+        : await askModel(backend, messages, finalOnly, signal);
       if (!(verdict instanceof JudgeError)) break;
       trace(`judge: ${redactor.text(shownCriterion)} -> ${verdict.message}${ask < JUDGE_ASKS ? '; asking again' : ''}`);
     }
     if (verdict instanceof JudgeError) return verdict;
     verdict = await explain(verdict, messages, finalOnly, signal);
-    trace(redactor.text(`judge: ${shownCriterion}${request.call ? ` on ${request.call.name}` : ''} -> ${verdict.verdict} in ${Math.round(verdict.elapsedMs)} ms: ${verdict.reason}`));
+    trace(
+      redactor.text(
+        `judge: ${shownCriterion}${request.call ? ` on ${request.call.name}` : ''} -> ${verdict.verdict} in ${Math.round(verdict.elapsedMs)} ms: ${verdict.reason}`,
+      ),
+    );
     if (cache) {
-      const problem = await cache.put(key, { verdict: verdict.verdict, reason: verdict.reason, raw: verdict.raw ?? '' }, {
-        service: backend.service,
-        model: backend.model,
-        criterion: redactor.text(criterion),
-      });
+      const problem = await cache.put(
+        key,
+        { verdict: verdict.verdict, reason: verdict.reason, raw: verdict.raw ?? '' },
+        {
+          service: backend.service,
+          model: backend.model,
+          criterion: redactor.text(criterion),
+        },
+      );
       if (problem) trace(redactor.text(`judge: could not store the verdict in the cache: ${problem}`));
     }
     return verdict;
@@ -182,13 +262,25 @@ export function createJudge(options: CreateJudgeOptions = {}): Judge {
 
 /** What stands for a classifier in logs and the cache key: it has no model of its own to ask. */
 function classifierBackend(config: unknown): JudgeBackend {
-  const factory = typeof config === 'object' && config !== null && typeof (config as { factory?: unknown }).factory === 'string' ? (config as { factory: string }).factory : 'classifier';
+  const factory =
+    typeof config === 'object' && config !== null && typeof (config as { factory?: unknown }).factory === 'string'
+      ? (config as { factory: string }).factory
+      : 'classifier';
   return {
     service: 'factory',
     model: factory,
     endpoint: 'in-process',
     secrets: [],
     identity: { factory },
-    complete: () => Promise.resolve(new JudgeError({ code: 'bad_response', message: 'a classifier has no model to ask', service: 'factory', model: factory, attempts: 0 })),
+    complete: () =>
+      Promise.resolve(
+        new JudgeError({
+          code: 'bad_response',
+          message: 'a classifier has no model to ask',
+          service: 'factory',
+          model: factory,
+          attempts: 0,
+        }),
+      ),
   };
 }

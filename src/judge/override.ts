@@ -19,11 +19,14 @@ export const JUDGE_OVERRIDE_SERVICES = ['openai', 'ollama'] as const;
 
 export function parseJudgeOverride(value: string): JudgeServiceConfig {
   const bad = (why: string): UsageError =>
-    new UsageError(`--judge ${value}: ${why} (expected openai:MODEL[@URL] or ollama:MODEL[@URL], e.g. openai:gpt-4o-mini@http://127.0.0.1:8000/v1)`);
+    new UsageError(
+      `--judge ${value}: ${why} (expected openai:MODEL[@URL] or ollama:MODEL[@URL], e.g. openai:gpt-4o-mini@http://127.0.0.1:8000/v1)`,
+    );
   const colon = value.indexOf(':');
   if (colon <= 0) throw bad('no service');
   const service = value.slice(0, colon).trim().toLowerCase();
-  if (!(JUDGE_OVERRIDE_SERVICES as readonly string[]).includes(service)) throw bad(`unknown service '${value.slice(0, colon)}'`);
+  if (!(JUDGE_OVERRIDE_SERVICES as readonly string[]).includes(service))
+    throw bad(`unknown service '${value.slice(0, colon)}'`);
   const rest = value.slice(colon + 1);
   const at = rest.indexOf('@');
   const model = (at >= 0 ? rest.slice(0, at) : rest).trim();
@@ -37,7 +40,8 @@ export function parseJudgeOverride(value: string): JudgeServiceConfig {
     } catch {
       throw bad(`'${endpoint}' is not a URL`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad(`the URL must be http(s), got ${url.protocol}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw bad(`the URL must be http(s), got ${url.protocol}`);
     config.endpoint = endpoint;
   }
   return config;

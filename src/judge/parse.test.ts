@@ -14,7 +14,10 @@ describe('parseVerdict', () => {
 
     it('reads each of yes, no and continue, whatever their case', () => {
       expect(parseVerdict('{"verdict":"NO","reason":"wrong city"}')).toMatchObject({ ok: true, verdict: 'no' });
-      expect(parseVerdict('{"verdict":"Continue","reason":"still checking"}')).toMatchObject({ ok: true, verdict: 'continue' });
+      expect(parseVerdict('{"verdict":"Continue","reason":"still checking"}')).toMatchObject({
+        ok: true,
+        verdict: 'continue',
+      });
       expect(parseVerdict('  {"Verdict":"yes."}  ')).toMatchObject({ ok: true, verdict: 'yes' });
     });
 
@@ -42,12 +45,23 @@ describe('parseVerdict', () => {
   describe('JSON embedded in prose or code fences', () => {
     it('reads a fenced JSON block', () => {
       const answer = '```json\n{"verdict": "no", "reason": "It says Munich."}\n```';
-      expect(parseVerdict(answer)).toEqual({ ok: true, verdict: 'no', reason: 'It says Munich.', via: 'embedded_json' });
+      expect(parseVerdict(answer)).toEqual({
+        ok: true,
+        verdict: 'no',
+        reason: 'It says Munich.',
+        via: 'embedded_json',
+      });
     });
 
     it('reads the object out of surrounding prose, braces inside strings included', () => {
-      const answer = 'Sure! Here is my verdict:\n{"verdict": "yes", "reason": "uses {curly} words"}\nLet me know if you need more.';
-      expect(parseVerdict(answer)).toMatchObject({ ok: true, verdict: 'yes', reason: 'uses {curly} words', via: 'embedded_json' });
+      const answer =
+        'Sure! Here is my verdict:\n{"verdict": "yes", "reason": "uses {curly} words"}\nLet me know if you need more.';
+      expect(parseVerdict(answer)).toMatchObject({
+        ok: true,
+        verdict: 'yes',
+        reason: 'uses {curly} words',
+        via: 'embedded_json',
+      });
     });
 
     it('skips objects that carry no verdict', () => {
@@ -55,8 +69,9 @@ describe('parseVerdict', () => {
       expect(parseVerdict(answer)).toMatchObject({ ok: true, verdict: 'continue', reason: 'checking' });
     });
 
-    it('ignores a reasoning model\'s think block', () => {
-      const answer = '<think>The user wants yes or no... {"verdict": "no"}?</think>\n{"verdict": "yes", "reason": "ok"}';
+    it("ignores a reasoning model's think block", () => {
+      const answer =
+        '<think>The user wants yes or no... {"verdict": "no"}?</think>\n{"verdict": "yes", "reason": "ok"}';
       expect(parseVerdict(answer)).toMatchObject({ ok: true, verdict: 'yes', via: 'json' });
     });
   });
@@ -69,11 +84,18 @@ describe('parseVerdict', () => {
         reason: 'the bot says the capital is Berlin.',
         via: 'keyword',
       });
-      expect(parseVerdict('**No.** It names the wrong city.')).toMatchObject({ ok: true, verdict: 'no', reason: 'It names the wrong city.' });
+      expect(parseVerdict('**No.** It names the wrong city.')).toMatchObject({
+        ok: true,
+        verdict: 'no',
+        reason: 'It names the wrong city.',
+      });
     });
 
     it('reads a labelled verdict anywhere in the answer', () => {
-      expect(parseVerdict('The bot is still looking it up.\nVERDICT: continue')).toMatchObject({ ok: true, verdict: 'continue' });
+      expect(parseVerdict('The bot is still looking it up.\nVERDICT: continue')).toMatchObject({
+        ok: true,
+        verdict: 'continue',
+      });
       expect(parseVerdict('After review, my answer is no - it never mentions Berlin.')).toMatchObject({
         ok: true,
         verdict: 'no',
@@ -83,7 +105,11 @@ describe('parseVerdict', () => {
     });
 
     it('reads the verdict of JSON cut off by the token limit', () => {
-      expect(parseVerdict('{"verdict": "yes", "reason": "The bot names Ber')).toMatchObject({ ok: true, verdict: 'yes', via: 'keyword' });
+      expect(parseVerdict('{"verdict": "yes", "reason": "The bot names Ber')).toMatchObject({
+        ok: true,
+        verdict: 'yes',
+        via: 'keyword',
+      });
     });
 
     it('does not take a word that merely starts with a keyword', () => {

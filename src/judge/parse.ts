@@ -62,23 +62,40 @@ function normalizeVerdict(value: unknown): VerdictValue | undefined {
   if (value === true) return 'yes';
   if (value === false) return 'no';
   if (typeof value !== 'string') return undefined;
-  const word = value.trim().toLowerCase().replace(/[.!]+$/, '');
+  const word = value
+    .trim()
+    .toLowerCase()
+    .replace(/[.!]+$/, '');
   return word === 'yes' || word === 'no' || word === 'continue' ? word : undefined;
 }
 
-const LABELLED = /\b(?:verdict|answer|decision|judge?ment)\b["'`]?\s*\**\s*(?:is|[:=-])?\s*\**\s*["'`]?\s*(yes|no|continue)\b/i;
+const LABELLED =
+  /\b(?:verdict|answer|decision|judge?ment)\b["'`]?\s*\**\s*(?:is|[:=-])?\s*\**\s*["'`]?\s*(yes|no|continue)\b/i;
 const LEADING = /^[\s*_#>`"'-]*(yes|no|continue)\b[\s*_`"'.,:;!-]*/i;
 
 function fromKeywords(text: string): ParsedVerdict {
   const labelled = LABELLED.exec(text);
   if (labelled) {
-    const rest = text.slice(labelled.index + labelled[0].length).replace(/^[\s*"'`.,:;!-]+/, '').trim();
-    return { ok: true, verdict: labelled[1].toLowerCase() as VerdictValue, reason: clip(rest) || NO_REASON, via: 'keyword' };
+    const rest = text
+      .slice(labelled.index + labelled[0].length)
+      .replace(/^[\s*"'`.,:;!-]+/, '')
+      .trim();
+    return {
+      ok: true,
+      verdict: labelled[1].toLowerCase() as VerdictValue,
+      reason: clip(rest) || NO_REASON,
+      via: 'keyword',
+    };
   }
   const leading = LEADING.exec(text);
   if (leading) {
     const rest = text.slice(leading[0].length).trim();
-    return { ok: true, verdict: leading[1].toLowerCase() as VerdictValue, reason: clip(rest) || NO_REASON, via: 'keyword' };
+    return {
+      ok: true,
+      verdict: leading[1].toLowerCase() as VerdictValue,
+      reason: clip(rest) || NO_REASON,
+      via: 'keyword',
+    };
   }
   return { ok: false, problem: 'no JSON verdict and no "yes", "no" or "continue" at the start or after "verdict:"' };
 }

@@ -49,9 +49,11 @@ describe('judge prompt', () => {
     );
   });
 
-  it('tells the judge when the bot\'s lines are transcriptions of its speech', () => {
+  it("tells the judge when the bot's lines are transcriptions of its speech", () => {
     const text = renderTranscript('x', weatherConversation('audio').snapshot());
-    expect(text.split('\n')[0]).toBe("The bot's lines are speech-to-text transcriptions of what it said aloud; judge what it meant.");
+    expect(text.split('\n')[0]).toBe(
+      "The bot's lines are speech-to-text transcriptions of what it said aloud; judge what it meant.",
+    );
   });
 
   it('shows keypad input as [DTMF keys], a hidden function name, a cancelled call and an empty reply', () => {
@@ -81,7 +83,9 @@ describe('judge prompt', () => {
     log.user('Search');
     log.functionCall({ name: 'search' });
     log.functionStopped({ name: 'search', result: 'z'.repeat(10_000) });
-    const line = renderTranscript('x', log.snapshot()).split('\n').find((l) => l.startsWith('bot called function'));
+    const line = renderTranscript('x', log.snapshot())
+      .split('\n')
+      .find((l) => l.startsWith('bot called function'));
     expect(line?.length).toBeLessThan(MAX_CALL_JSON_CHARS + 100);
     expect(line).toMatch(/\.\.\. \(truncated\)$/);
   });

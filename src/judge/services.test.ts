@@ -16,7 +16,12 @@ describe('judge services', () => {
   describe('ollama (the default service)', () => {
     it("is Pipecat's default judge when the block is empty: gemma4:12b with reasoning off, on the local host", () => {
       const backend = resolveJudgeService(undefined, {});
-      expect(backend).toMatchObject({ service: 'ollama', model: 'gemma4:12b', endpoint: 'http://127.0.0.1:11434/v1', secrets: [] });
+      expect(backend).toMatchObject({
+        service: 'ollama',
+        model: 'gemma4:12b',
+        endpoint: 'http://127.0.0.1:11434/v1',
+        secrets: [],
+      });
       expect(backend.identity.fields).toEqual({ temperature: 0, max_tokens: 200, reasoning_effort: 'none' });
     });
 
@@ -50,18 +55,35 @@ describe('judge services', () => {
   describe('openai (any OpenAI-compatible API)', () => {
     it("never sends the environment's key to a host a scenario's endpoint names (only where the environment points, or loopback)", () => {
       const env = { OPENAI_API_KEY: 'sk-env-secret-123456', OPENAI_BASE_URL: 'https://gateway.example/v1' };
-      expect(resolveJudgeService({ service: 'openai', endpoint: 'https://attacker.example/v1' }, env).secrets).toEqual([]);
-      expect(resolveJudgeService({ service: 'openai', endpoint: 'https://gateway.example/other/v1' }, env).secrets).toEqual(['sk-env-secret-123456']);
-      expect(resolveJudgeService({ service: 'openai', endpoint: 'http://127.0.0.1:8000/v1' }, env).secrets).toEqual(['sk-env-secret-123456']);
-      expect(resolveJudgeService({ service: 'openai', endpoint: 'https://attacker.example/v1', api_key: 'sk-own-key-123' }, env).secrets).toEqual(['sk-own-key-123']);
-      expect(resolveJudgeService({ endpoint: 'http://elsewhere:11434' }, { OLLAMA_API_KEY: 'ollama-secret-1' }).secrets).toEqual([]);
+      expect(resolveJudgeService({ service: 'openai', endpoint: 'https://attacker.example/v1' }, env).secrets).toEqual(
+        [],
+      );
+      expect(
+        resolveJudgeService({ service: 'openai', endpoint: 'https://gateway.example/other/v1' }, env).secrets,
+      ).toEqual(['sk-env-secret-123456']);
+      expect(resolveJudgeService({ service: 'openai', endpoint: 'http://127.0.0.1:8000/v1' }, env).secrets).toEqual([
+        'sk-env-secret-123456',
+      ]);
+      expect(
+        resolveJudgeService(
+          { service: 'openai', endpoint: 'https://attacker.example/v1', api_key: 'sk-own-key-123' },
+          env,
+        ).secrets,
+      ).toEqual(['sk-own-key-123']);
+      expect(
+        resolveJudgeService({ endpoint: 'http://elsewhere:11434' }, { OLLAMA_API_KEY: 'ollama-secret-1' }).secrets,
+      ).toEqual([]);
     });
 
     it('uses the endpoint, else OPENAI_BASE_URL, else api.openai.com', () => {
       const env = { OPENAI_API_KEY: 'sk-test-123456', OPENAI_BASE_URL: 'http://proxy.local:8000/v1/' };
-      expect(resolveJudgeService({ service: 'openai', endpoint: 'http://vllm:8000/v1' }, env).endpoint).toBe('http://vllm:8000/v1');
+      expect(resolveJudgeService({ service: 'openai', endpoint: 'http://vllm:8000/v1' }, env).endpoint).toBe(
+        'http://vllm:8000/v1',
+      );
       expect(resolveJudgeService({ service: 'openai' }, env).endpoint).toBe('http://proxy.local:8000/v1');
-      expect(resolveJudgeService({ service: 'OpenAI' }, { OPENAI_API_KEY: 'sk-test-123456' }).endpoint).toBe('https://api.openai.com/v1');
+      expect(resolveJudgeService({ service: 'OpenAI' }, { OPENAI_API_KEY: 'sk-test-123456' }).endpoint).toBe(
+        'https://api.openai.com/v1',
+      );
     });
 
     it("defaults to Pipecat's gpt-4o and accepts a full /chat/completions URL as the endpoint", () => {
@@ -71,7 +93,10 @@ describe('judge services', () => {
     });
 
     it("takes the key from the scenario's api_key before OPENAI_API_KEY, and keeps it out of the cache identity", () => {
-      const backend = resolveJudgeService({ service: 'openai', api_key: 'sk-from-scenario' }, { OPENAI_API_KEY: 'sk-from-env-123' });
+      const backend = resolveJudgeService(
+        { service: 'openai', api_key: 'sk-from-scenario' },
+        { OPENAI_API_KEY: 'sk-from-env-123' },
+      );
       expect(backend.secrets).toEqual(['sk-from-scenario']);
       expect(JSON.stringify(backend.identity)).not.toContain('sk-');
     });
@@ -87,7 +112,11 @@ describe('judge services', () => {
   describe('extra', () => {
     it('passes extra fields through over the defaults, and null removes a default', () => {
       const backend = resolveJudgeService(
-        { service: 'openai', endpoint: 'http://h/v1', extra: { temperature: null, max_tokens: 50, top_p: 0.1, options: { num_ctx: 4096 } } },
+        {
+          service: 'openai',
+          endpoint: 'http://h/v1',
+          extra: { temperature: null, max_tokens: 50, top_p: 0.1, options: { num_ctx: 4096 } },
+        },
         {},
       );
       expect(backend.identity.fields).toEqual({ max_tokens: 50, top_p: 0.1, options: { num_ctx: 4096 } });
@@ -95,7 +124,9 @@ describe('judge services', () => {
 
     it('refuses fields earshot owns', () => {
       for (const key of ['model', 'messages', 'stream']) {
-        expect(configError(() => resolveJudgeService({ extra: { [key]: 1 } }, {})).field).toBe(`judge.eval.extra.${key}`);
+        expect(configError(() => resolveJudgeService({ extra: { [key]: 1 } }, {})).field).toBe(
+          `judge.eval.extra.${key}`,
+        );
       }
     });
   });
@@ -108,7 +139,9 @@ describe('judge services', () => {
     });
 
     it('refuses a factory hook it was not handed a backend for, with a way forward', () => {
-      expect(configError(() => resolveJudgeService({ factory: 'my.mod.make' }, {})).message).toMatch(/^judge\.eval\.factory: is a code hook.*OpenAI-compatible/);
+      expect(configError(() => resolveJudgeService({ factory: 'my.mod.make' }, {})).message).toMatch(
+        /^judge\.eval\.factory: is a code hook.*OpenAI-compatible/,
+      );
     });
 
     it('ignores fields no service reads, as Pipecat does, and names them', () => {
@@ -123,12 +156,16 @@ describe('judge services', () => {
       expect(configError(() => resolveJudgeService('ollama', {})).field).toBe('judge.eval');
       expect(configError(() => resolveJudgeService({ endpoint: 'not a url' }, {})).field).toBe('judge.eval.endpoint');
       expect(configError(() => resolveJudgeService({ endpoint: 'ws://h/v1' }, {})).message).toMatch(/http\(s\)/);
-      const creds = configError(() => resolveJudgeService({ service: 'openai', endpoint: 'https://u:hunter2@h/v1' }, {}));
+      const creds = configError(() =>
+        resolveJudgeService({ service: 'openai', endpoint: 'https://u:hunter2@h/v1' }, {}),
+      );
       expect(creds.message).not.toContain('hunter2');
     });
 
     it('names OPENAI_BASE_URL when that is what is broken', () => {
-      expect(configError(() => resolveJudgeService({ service: 'openai' }, { OPENAI_BASE_URL: 'nope' })).field).toBe('OPENAI_BASE_URL');
+      expect(configError(() => resolveJudgeService({ service: 'openai' }, { OPENAI_BASE_URL: 'nope' })).field).toBe(
+        'OPENAI_BASE_URL',
+      );
     });
   });
 });

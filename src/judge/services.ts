@@ -1,4 +1,10 @@
-import { chatComplete, type ChatAnswer, type ChatCallContext, type ChatEndpoint, type ChatRequest } from './chat-completions.js';
+import {
+  chatComplete,
+  type ChatAnswer,
+  type ChatCallContext,
+  type ChatEndpoint,
+  type ChatRequest,
+} from './chat-completions.js';
 import { JudgeConfigError, type JudgeError } from './errors.js';
 import type { ChatMessage } from './types.js';
 
@@ -43,17 +49,26 @@ export const DEFAULT_OLLAMA_MODEL = 'gemma4:12b';
 export const DEFAULT_OLLAMA_EXTRA: Readonly<Record<string, unknown>> = Object.freeze({ reasoning_effort: 'none' });
 
 /** Deterministic answers, and room for a verdict plus one sentence. */
-export const DEFAULT_REQUEST_FIELDS: Readonly<Record<string, unknown>> = Object.freeze({ temperature: 0, max_tokens: 200 });
+export const DEFAULT_REQUEST_FIELDS: Readonly<Record<string, unknown>> = Object.freeze({
+  temperature: 0,
+  max_tokens: 200,
+});
 
 const KNOWN_FIELDS = ['service', 'model', 'endpoint', 'extra', 'api_key', 'factory'];
 const RESERVED_EXTRA = ['model', 'messages', 'stream'];
 
 const openai: JudgeServiceFactory = (config, env) => {
-  const baseUrl = checkedBaseUrl(config.endpoint ?? nonEmpty(env.OPENAI_BASE_URL) ?? DEFAULT_OPENAI_BASE_URL, config.endpoint !== undefined ? 'judge.eval.endpoint' : 'OPENAI_BASE_URL');
+  const baseUrl = checkedBaseUrl(
+    config.endpoint ?? nonEmpty(env.OPENAI_BASE_URL) ?? DEFAULT_OPENAI_BASE_URL,
+    config.endpoint !== undefined ? 'judge.eval.endpoint' : 'OPENAI_BASE_URL',
+  );
   const envBase = checkedBaseUrl(nonEmpty(env.OPENAI_BASE_URL) ?? DEFAULT_OPENAI_BASE_URL, 'OPENAI_BASE_URL');
   const apiKey = config.api_key ?? (envKeyMayGoTo(baseUrl, envBase) ? nonEmpty(env.OPENAI_API_KEY) : undefined);
   if (!apiKey && new URL(baseUrl).hostname === 'api.openai.com') {
-    throw new JudgeConfigError('judge.eval', 'service "openai" needs OPENAI_API_KEY in the environment (or an endpoint that needs no key)');
+    throw new JudgeConfigError(
+      'judge.eval',
+      'service "openai" needs OPENAI_API_KEY in the environment (or an endpoint that needs no key)',
+    );
   }
   return chatBackend({
     service: 'openai',
@@ -82,11 +97,19 @@ const ollama: JudgeServiceFactory = (config, env) => {
   } else {
     baseUrl = `${ollamaHostUrl(env.OLLAMA_HOST)}/v1`;
   }
-  const apiKey = config.api_key ?? (envKeyMayGoTo(baseUrl, `${ollamaHostUrl(env.OLLAMA_HOST)}/v1`) ? nonEmpty(env.OLLAMA_API_KEY) : undefined);
+  const apiKey =
+    config.api_key ??
+    (envKeyMayGoTo(baseUrl, `${ollamaHostUrl(env.OLLAMA_HOST)}/v1`) ? nonEmpty(env.OLLAMA_API_KEY) : undefined);
   const model = config.model ?? DEFAULT_OLLAMA_MODEL;
   // Pipecat's rule: the default model comes with the extras it needs; a named model gets only what is asked.
   const extra = config.extra ?? (config.model === undefined ? { ...DEFAULT_OLLAMA_EXTRA } : {});
-  return chatBackend({ service: 'ollama', model, baseUrl, ...(apiKey ? { apiKey } : {}), fields: requestFields(extra) });
+  return chatBackend({
+    service: 'ollama',
+    model,
+    baseUrl,
+    ...(apiKey ? { apiKey } : {}),
+    fields: requestFields(extra),
+  });
 };
 
 /**
@@ -134,7 +157,8 @@ export function unknownJudgeFields(raw: unknown): string[] {
 
 function checkedConfig(raw: unknown): JudgeServiceConfig {
   if (raw === undefined || raw === null) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new JudgeConfigError('judge.eval', 'must be a mapping (service, model, endpoint, extra)');
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw new JudgeConfigError('judge.eval', 'must be a mapping (service, model, endpoint, extra)');
   const config = raw as Record<string, unknown>;
   if (config.factory !== undefined) {
     throw new JudgeConfigError(
@@ -153,7 +177,8 @@ function checkedConfig(raw: unknown): JudgeServiceConfig {
     throw new JudgeConfigError('judge.eval.extra', 'must be a mapping of request fields');
   }
   for (const key of Object.keys(extra ?? {})) {
-    if (RESERVED_EXTRA.includes(key)) throw new JudgeConfigError(`judge.eval.extra.${key}`, 'is set by earshot and cannot be overridden');
+    if (RESERVED_EXTRA.includes(key))
+      throw new JudgeConfigError(`judge.eval.extra.${key}`, 'is set by earshot and cannot be overridden');
   }
   return config as JudgeServiceConfig;
 }
@@ -184,10 +209,15 @@ function checkedBaseUrl(value: string, field: string): string {
   try {
     url = new URL(value.trim());
   } catch {
-    throw new JudgeConfigError(field, `${JSON.stringify(value)} is not a URL (expected e.g. https://api.openai.com/v1)`);
+    throw new JudgeConfigError(
+      field,
+      `${JSON.stringify(value)} is not a URL (expected e.g. https://api.openai.com/v1)`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new JudgeConfigError(field, `must be an http(s) URL, got ${url.protocol}`);
-  if (url.username || url.password) throw new JudgeConfigError(field, 'must not carry credentials; put the key in the environment');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new JudgeConfigError(field, `must be an http(s) URL, got ${url.protocol}`);
+  if (url.username || url.password)
+    throw new JudgeConfigError(field, 'must not carry credentials; put the key in the environment');
   if (url.search || url.hash) throw new JudgeConfigError(field, 'must be a base URL without query or fragment');
   const path = url.pathname.replace(/\/+$/, '').replace(/\/chat\/completions$/, '');
   return `${url.origin}${path}`;
@@ -208,7 +238,8 @@ export function ollamaHostUrl(value: string | undefined): string {
   } catch {
     throw new JudgeConfigError('OLLAMA_HOST', `${JSON.stringify(value)} is not a host (expected e.g. 127.0.0.1:11434)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new JudgeConfigError('OLLAMA_HOST', `must be http or https, got ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new JudgeConfigError('OLLAMA_HOST', `must be http or https, got ${url.protocol}`);
   // URL drops a port equal to the scheme's default, which is right only when the user wrote the scheme.
   if (!hasScheme && url.port === '' && !/:\d+(\/|$)/.test(s)) url.port = '11434';
   const path = url.pathname.replace(/\/+$/, '');

@@ -81,7 +81,10 @@ export interface JudgeRequest {
  * The explainer LLM is asked for one on a `no` or an unsure verdict.
  */
 export interface JudgeClassifier {
-  classify(question: JudgeQuestion, signal?: AbortSignal): Promise<{ verdict: VerdictValue; confidence?: number; reason?: string }>;
+  classify(
+    question: JudgeQuestion,
+    signal?: AbortSignal,
+  ): Promise<{ verdict: VerdictValue; confidence?: number; reason?: string }>;
 }
 
 export interface JudgeQuestion {

@@ -9,7 +9,13 @@ const pair = (expected: V, got: V | 'error'): { expected: V; got: V | 'error' } 
 describe('agreementTable', () => {
   it('counts the confusion matrix, agreement and its interval, every cell listed', () => {
     const t = agreementTable(
-      [pair('yes', 'yes'), pair('yes', 'no'), pair('no', 'no'), pair('continue', 'continue'), pair('continue', 'error')],
+      [
+        pair('yes', 'yes'),
+        pair('yes', 'no'),
+        pair('no', 'no'),
+        pair('continue', 'continue'),
+        pair('continue', 'error'),
+      ],
       LABELS,
       ['error'] as const,
     );
@@ -38,13 +44,18 @@ describe('agreementTable', () => {
 
   it('kappa is 1 for perfect agreement over several labels, 0 for a rater that always says one thing, null when undefined', () => {
     expect(agreementTable([pair('yes', 'yes'), pair('no', 'no'), pair('continue', 'continue')], LABELS).kappa).toBe(1);
-    expect(agreementTable([pair('yes', 'yes'), pair('no', 'yes'), pair('continue', 'yes')], LABELS).kappa).toBeCloseTo(0, 12);
+    expect(agreementTable([pair('yes', 'yes'), pair('no', 'yes'), pair('continue', 'yes')], LABELS).kappa).toBeCloseTo(
+      0,
+      12,
+    );
     expect(agreementTable([pair('yes', 'yes')], LABELS).kappa).toBeNull();
     expect(agreementTable([], LABELS)).toMatchObject({ total: 0, rate: null, kappa: null });
   });
 
   it('refuses a label or an outcome it was not told about', () => {
     expect(() => agreementTable([{ expected: 'maybe' as V, got: 'yes' }], LABELS)).toThrow(StatsInputError);
-    expect(() => agreementTable([{ expected: 'yes', got: 'error' as V }], LABELS)).toThrow('outcome "error" is not one of yes, no, continue');
+    expect(() => agreementTable([{ expected: 'yes', got: 'error' as V }], LABELS)).toThrow(
+      'outcome "error" is not one of yes, no, continue',
+    );
   });
 });

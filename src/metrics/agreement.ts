@@ -34,12 +34,23 @@ export function agreementTable<L extends string, O extends string = never>(
   others: readonly O[] = [],
 ): AgreementTable<L, O> {
   const outcomes: (L | O)[] = [...labels, ...others.filter((o) => !(labels as readonly string[]).includes(o))];
-  const matrix = Object.fromEntries(labels.map((l) => [l, Object.fromEntries(outcomes.map((o) => [o, 0]))])) as Record<L, Record<L | O, number>>;
+  const matrix = Object.fromEntries(labels.map((l) => [l, Object.fromEntries(outcomes.map((o) => [o, 0]))])) as Record<
+    L,
+    Record<L | O, number>
+  >;
   let agreed = 0;
   for (const { expected, got } of pairs) {
     const row = Object.hasOwn(matrix, expected) ? matrix[expected] : undefined;
-    if (!row) throw new StatsInputError('agreementTable', `label ${JSON.stringify(expected)} is not one of ${labels.join(', ')}`);
-    if (!Object.hasOwn(row, got)) throw new StatsInputError('agreementTable', `outcome ${JSON.stringify(got)} is not one of ${outcomes.join(', ')}`);
+    if (!row)
+      throw new StatsInputError(
+        'agreementTable',
+        `label ${JSON.stringify(expected)} is not one of ${labels.join(', ')}`,
+      );
+    if (!Object.hasOwn(row, got))
+      throw new StatsInputError(
+        'agreementTable',
+        `outcome ${JSON.stringify(got)} is not one of ${outcomes.join(', ')}`,
+      );
     row[got] += 1;
     if ((got as string) === expected) agreed += 1;
   }

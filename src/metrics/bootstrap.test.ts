@@ -32,14 +32,23 @@ describe('bootstrapDifference', () => {
 
   it('is reproducible from the seed, and another seed gives another interval', () => {
     const noisy = a.map((v, i) => v + (i % 3) * 17);
-    expect(bootstrapDifference(a, noisy, median, { seed: 5 })).toEqual(bootstrapDifference(a, noisy, median, { seed: 5 }));
-    expect(bootstrapDifference(a, noisy, median, { seed: 5 })).not.toEqual(bootstrapDifference(a, noisy, median, { seed: 6 }));
+    expect(bootstrapDifference(a, noisy, median, { seed: 5 })).toEqual(
+      bootstrapDifference(a, noisy, median, { seed: 5 }),
+    );
+    expect(bootstrapDifference(a, noisy, median, { seed: 5 })).not.toEqual(
+      bootstrapDifference(a, noisy, median, { seed: 6 }),
+    );
   });
 
   it('shifts with the data: adding c to b moves the whole interval by c', () => {
     const noisy = a.map((v, i) => v + (i % 4) * 11);
     const base = bootstrapDifference(a, noisy, median, { seed: 9 });
-    const moved = bootstrapDifference(a, noisy.map((v) => v + 40), median, { seed: 9 });
+    const moved = bootstrapDifference(
+      a,
+      noisy.map((v) => v + 40),
+      median,
+      { seed: 9 },
+    );
     expect(moved.estimate).toBeCloseTo(base.estimate + 40, 9);
     expect(moved.low).toBeCloseTo(base.low + 40, 9);
     expect(moved.high).toBeCloseTo(base.high + 40, 9);

@@ -44,9 +44,12 @@ export function bootstrapDifference(
 ): BootstrapInterval {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const confidence = options.confidence ?? 0.95;
-  if (a.length === 0 || b.length === 0) throw new StatsInputError('bootstrapDifference', 'both samples need at least one value');
-  if (!Number.isInteger(resamples) || resamples < 1) throw new StatsInputError('bootstrapDifference', `resamples must be a whole number ≥ 1, got ${resamples}`);
-  if (!(confidence > 0 && confidence < 1)) throw new StatsInputError('bootstrapDifference', `confidence must be within (0, 1), got ${confidence}`);
+  if (a.length === 0 || b.length === 0)
+    throw new StatsInputError('bootstrapDifference', 'both samples need at least one value');
+  if (!Number.isInteger(resamples) || resamples < 1)
+    throw new StatsInputError('bootstrapDifference', `resamples must be a whole number ≥ 1, got ${resamples}`);
+  if (!(confidence > 0 && confidence < 1))
+    throw new StatsInputError('bootstrapDifference', `confidence must be within (0, 1), got ${confidence}`);
   const random = seededRandom(options.seed ?? 1);
   const scratchA = new Array<number>(a.length);
   const scratchB = new Array<number>(b.length);

@@ -45,7 +45,12 @@ export function accumulateBotMetrics(acc: BotMetricsAccumulator, data: RtviMetri
   }
 }
 
-function addServiceEntry(acc: BotMetricsAccumulator, kind: string, entry: Record<string, unknown>, maxServices: number): void {
+function addServiceEntry(
+  acc: BotMetricsAccumulator,
+  kind: string,
+  entry: Record<string, unknown>,
+  maxServices: number,
+): void {
   const first = FIRST_KINDS[kind];
   const sum = SUM_KINDS[kind];
   if (!first && !sum) return;

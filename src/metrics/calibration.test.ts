@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { calibrationErrorTable, calibrationFailures, renderCalibrationTable, type CalibrationSample } from './calibration.js';
+import {
+  calibrationErrorTable,
+  calibrationFailures,
+  renderCalibrationTable,
+  type CalibrationSample,
+} from './calibration.js';
 
-const sample = (codec: string, metric: string, delay_ms: number, measured_ms: number | null, truth_ms: number | null): CalibrationSample => ({
+const sample = (
+  codec: string,
+  metric: string,
+  delay_ms: number,
+  measured_ms: number | null,
+  truth_ms: number | null,
+): CalibrationSample => ({
   codec,
   metric,
   delay_ms,
@@ -13,19 +24,40 @@ describe('calibrationErrorTable', () => {
   it('groups by codec, metric and delay and takes nearest-rank percentiles of |measured − truth|', () => {
     const samples: CalibrationSample[] = [];
     // errors 1..20 ms, half of them measured early: p50 = rank 10 → 10, p95 = rank 19 → 19, max 20
-    for (let e = 1; e <= 20; e++) samples.push(sample('protobuf', 'voice_to_voice_ms', 300, e % 2 ? 1300 + e : 1300 - e, 1300));
+    for (let e = 1; e <= 20; e++)
+      samples.push(sample('protobuf', 'voice_to_voice_ms', 300, e % 2 ? 1300 + e : 1300 - e, 1300));
     samples.push(sample('json', 'voice_to_voice_ms', 0, 512.5, 510));
     samples.push(sample('json', 'voice_to_voice_ms', 0, null, 505));
     samples.push(sample('json', 'interruption_ms', 800, 300, 298));
     expect(calibrationErrorTable(samples)).toEqual([
       { codec: 'json', metric: 'interruption_ms', delay_ms: 800, n: 1, p50_ms: 2, p95_ms: 2, max_ms: 2, missing: 0 },
-      { codec: 'json', metric: 'voice_to_voice_ms', delay_ms: 0, n: 1, p50_ms: 2.5, p95_ms: 2.5, max_ms: 2.5, missing: 1 },
-      { codec: 'protobuf', metric: 'voice_to_voice_ms', delay_ms: 300, n: 20, p50_ms: 10, p95_ms: 19, max_ms: 20, missing: 0 },
+      {
+        codec: 'json',
+        metric: 'voice_to_voice_ms',
+        delay_ms: 0,
+        n: 1,
+        p50_ms: 2.5,
+        p95_ms: 2.5,
+        max_ms: 2.5,
+        missing: 1,
+      },
+      {
+        codec: 'protobuf',
+        metric: 'voice_to_voice_ms',
+        delay_ms: 300,
+        n: 20,
+        p50_ms: 10,
+        p95_ms: 19,
+        max_ms: 20,
+        missing: 0,
+      },
     ]);
   });
 
   it('orders delays numerically', () => {
-    const rows = calibrationErrorTable([1500, 0, 800, 300].map((d) => sample('json', 'voice_to_voice_ms', d, d + 1, d)));
+    const rows = calibrationErrorTable(
+      [1500, 0, 800, 300].map((d) => sample('json', 'voice_to_voice_ms', d, d + 1, d)),
+    );
     expect(rows.map((r) => r.delay_ms)).toEqual([0, 300, 800, 1500]);
   });
 });

@@ -38,7 +38,10 @@ export const DEFAULT_CALIBRATION_P95_LIMIT_MS = 10;
 
 /** One row per (codec, metric, delay), sorted by codec, then metric, then delay. */
 export function calibrationErrorTable(samples: Iterable<CalibrationSample>): CalibrationRow[] {
-  const groups = new Map<string, { codec: string; metric: string; delay_ms: number; errors: number[]; missing: number }>();
+  const groups = new Map<
+    string,
+    { codec: string; metric: string; delay_ms: number; errors: number[]; missing: number }
+  >();
   for (const s of samples) {
     const key = JSON.stringify([s.codec, s.metric, s.delay_ms]);
     let g = groups.get(key);
@@ -63,9 +66,7 @@ export function calibrationErrorTable(samples: Iterable<CalibrationSample>): Cal
       missing: g.missing,
     };
   });
-  return rows.sort(
-    (a, b) => cmp(a.codec, b.codec) || cmp(a.metric, b.metric) || a.delay_ms - b.delay_ms,
-  );
+  return rows.sort((a, b) => cmp(a.codec, b.codec) || cmp(a.metric, b.metric) || a.delay_ms - b.delay_ms);
 }
 
 /**
@@ -73,7 +74,10 @@ export function calibrationErrorTable(samples: Iterable<CalibrationSample>): Cal
  * at all (nothing measured proves nothing). `earshot calibrate` exits non-zero
  * when this is non-empty.
  */
-export function calibrationFailures(rows: readonly CalibrationRow[], p95LimitMs = DEFAULT_CALIBRATION_P95_LIMIT_MS): CalibrationRow[] {
+export function calibrationFailures(
+  rows: readonly CalibrationRow[],
+  p95LimitMs = DEFAULT_CALIBRATION_P95_LIMIT_MS,
+): CalibrationRow[] {
   return rows.filter((r) => r.p95_ms === null || r.p95_ms > p95LimitMs);
 }
 
@@ -81,10 +85,22 @@ export function calibrationFailures(rows: readonly CalibrationRow[], p95LimitMs 
 export function renderCalibrationTable(rows: readonly CalibrationRow[]): string {
   const header = ['codec', 'metric', 'delay_ms', 'n', 'p50_ms', 'p95_ms', 'max_ms', 'missing'];
   const cell = (v: number | null): string => (v === null ? '-' : String(Math.round(v * 10) / 10));
-  const body = rows.map((r) => [r.codec, r.metric, String(r.delay_ms), String(r.n), cell(r.p50_ms), cell(r.p95_ms), cell(r.max_ms), String(r.missing)]);
+  const body = rows.map((r) => [
+    r.codec,
+    r.metric,
+    String(r.delay_ms),
+    String(r.n),
+    cell(r.p50_ms),
+    cell(r.p95_ms),
+    cell(r.max_ms),
+    String(r.missing),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
   const line = (cells: string[]): string =>
-    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 

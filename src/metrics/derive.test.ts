@@ -55,7 +55,9 @@ describe('deriveTurnMetrics: a spoken turn', () => {
 
   it('reports no barge-in metrics and no talk-over for a turn spoken into silence', () => {
     expect(turn.metrics).toMatchObject({ interruption_ms: null, yielded: null, talk_over_ms: 0 });
-    expect(turn.unmeasured).toEqual({ interruption_ms: "not a barge-in: no bot audio was playing when the user's speech started" });
+    expect(turn.unmeasured).toEqual({
+      interruption_ms: "not a barge-in: no bot audio was playing when the user's speech started",
+    });
     expect(turn.notes).toEqual([]);
   });
 });
@@ -96,7 +98,9 @@ describe('deriveTurnMetrics: edge cases of the bot audio', () => {
       "the bot's audio began 350 ms before the end of the user's speech and was still playing when it ended (the bot talked over the user)",
     );
     expect(t.metrics.talk_over_ms).toBe(350);
-    expect(t.notes).toEqual(["the bot's audio began during the user's speech: 350 ms of overlap (the bot talked over the user)"]);
+    expect(t.notes).toEqual([
+      "the bot's audio began during the user's speech: 350 ms of overlap (the bot talked over the user)",
+    ]);
     // The reply still has an onset and a length: it began under the user's speech.
     expect(t.metrics.bot_audio_onset_at_ms).toBe(1650);
     expect(t.metrics.bot_speech_ms).toBe(1950);
@@ -122,7 +126,12 @@ describe('deriveTurnMetrics: edge cases of the bot audio', () => {
       b.markUserSpeech(100, 1000);
       audioOn(b, 1400, 2000);
     }, 3000);
-    expect(t.metrics).toMatchObject({ talk_over_ms: 0, voice_to_voice_ms: 400, interruption_ms: null, bot_speech_ms: 600 });
+    expect(t.metrics).toMatchObject({
+      talk_over_ms: 0,
+      voice_to_voice_ms: 400,
+      interruption_ms: null,
+      bot_speech_ms: 600,
+    });
     expect(t.notes).toEqual([]);
   });
 
@@ -178,7 +187,13 @@ describe('deriveTurnMetrics: text, DTMF and observation-only turns', () => {
       b.addEvent('llm_started', 780);
       b.addEvent('llm_text', 1020.25);
     }, 3000);
-    expect(t.metrics).toMatchObject({ llm_ttfb_ms: 280, first_token_ms: 520.25, voice_to_voice_ms: null, interruption_ms: null, yielded: null });
+    expect(t.metrics).toMatchObject({
+      llm_ttfb_ms: 280,
+      first_token_ms: 520.25,
+      voice_to_voice_ms: null,
+      interruption_ms: null,
+      yielded: null,
+    });
     expect(t.metrics.talk_over_ms).toBeNull();
     expect(t.unmeasured.voice_to_voice_ms).toBe('text turn: no user speech to measure from');
   });
@@ -365,13 +380,15 @@ describe('deriveTurnMetrics: a barge-in that starts in a pause between sentences
     return turns[1];
   };
   /** The bot stops sending (its stream ends) at `atMs`, reports the stop, then answers at 5000–6000. */
-  const cutInPause = (atMs: number) => (b: TimelineBuilder): void => {
-    b.addEvent('bot_stream_end', atMs);
-    b.addEvent('bot_interrupted', atMs + 40);
-    b.addEvent('bot_stopped_speaking', atMs + 50);
-    b.addEvent('bot_started_speaking', 4950);
-    audioOn(b, 5000, 6000);
-  };
+  const cutInPause =
+    (atMs: number) =>
+    (b: TimelineBuilder): void => {
+      b.addEvent('bot_stream_end', atMs);
+      b.addEvent('bot_interrupted', atMs + 40);
+      b.addEvent('bot_stopped_speaking', atMs + 50);
+      b.addEvent('bot_started_speaking', 4950);
+      audioOn(b, 5000, 6000);
+    };
 
   it("counts it as a barge-in while the bot's speaking window is open, timed to the end of its audio stream", () => {
     const t = inPause(cutInPause(3350));
@@ -387,7 +404,9 @@ describe('deriveTurnMetrics: a barge-in that starts in a pause between sentences
 
   it('is no barge-in when the pause is longer than the gap (default 1 s, configurable)', () => {
     expect(inPause(cutInPause(4150), { userAtMs: 4050 }).metrics.interruption_ms).toBeNull();
-    expect(inPause(cutInPause(4150), { userAtMs: 4050, derive: { bargeInGapMs: 1500 } }).metrics.interruption_ms).toBe(100);
+    expect(inPause(cutInPause(4150), { userAtMs: 4050, derive: { bargeInGapMs: 1500 } }).metrics.interruption_ms).toBe(
+      100,
+    );
     expect(inPause(cutInPause(3350), { derive: { bargeInGapMs: 100 } }).metrics.interruption_ms).toBeNull();
   });
 

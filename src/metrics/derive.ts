@@ -100,7 +100,9 @@ export function deriveTurnMetrics(tl: TurnTimeline, options: DeriveOptions = {})
   const response = responseOnset(tl, speech, interrupted);
   const talkOverMs = speech ? talkOver(tl.bot_audio, speech, interrupted) : null;
   if (talkOverMs) {
-    notes.push(`the bot's audio began during the user's speech: ${formatMs(talkOverMs)} of overlap (the bot talked over the user)`);
+    notes.push(
+      `the bot's audio began during the user's speech: ${formatMs(talkOverMs)} of overlap (the bot talked over the user)`,
+    );
   }
 
   let voiceToVoice: number | null = null;
@@ -109,7 +111,8 @@ export function deriveTurnMetrics(tl: TurnTimeline, options: DeriveOptions = {})
     unmeasured.voice_to_voice_ms = `the bot's audio began ${formatMs(speech.end - response.burst.onset_at_ms)} before the end of the user's speech and was still playing when it ended (the bot talked over the user)`;
   } else if (response.burst) voiceToVoice = round3(response.burst.onset_at_ms - speech.end);
   else if (interrupted && (interrupted.end_at_ms === null || interrupted.end_at_ms > speech.end)) {
-    unmeasured.voice_to_voice_ms = "the interrupted bot audio was still playing at the end of the user's speech and no new onset followed in the turn";
+    unmeasured.voice_to_voice_ms =
+      "the interrupted bot audio was still playing at the end of the user's speech and no new onset followed in the turn";
   } else unmeasured.voice_to_voice_ms = "no bot audio onset after the end of the user's speech in the turn";
 
   const anchor = speech ? speech.end : tl.kind === 'text' || tl.kind === 'dtmf' ? tl.send_at_ms : null;
@@ -145,7 +148,8 @@ export function deriveTurnMetrics(tl: TurnTimeline, options: DeriveOptions = {})
     else padding = round3(onset - report);
     const bursts = tl.bot_audio.filter((b) => b.onset_at_ms >= onset);
     offset = bursts.length > 0 ? bursts[bursts.length - 1].offset_at_ms : null;
-    if (offset === null) unmeasured.bot_speech_ms = "the bot's audio was still playing at the end of the recorded timeline";
+    if (offset === null)
+      unmeasured.bot_speech_ms = "the bot's audio was still playing at the end of the recorded timeline";
     else botSpeech = round3(offset - onset);
   }
 
@@ -159,7 +163,8 @@ export function deriveTurnMetrics(tl: TurnTimeline, options: DeriveOptions = {})
       "the user started in a pause of the bot's speech (its speaking window open), but its audio stream had already ended: when it stopped cannot be measured from its audio";
     yielded = true;
   } else if (interrupted.end_at_ms === null) {
-    unmeasured.interruption_ms = "the interrupted bot audio never stopped in the recorded timeline (the bot did not yield)";
+    unmeasured.interruption_ms =
+      'the interrupted bot audio never stopped in the recorded timeline (the bot did not yield)';
     yielded = false;
   } else {
     interruption = round3(interrupted.end_at_ms - speech.start);
@@ -300,7 +305,11 @@ function isPartOf(b: BotAudioBurst, interrupted: Interrupted | null): boolean {
 }
 
 /** Overlap of the bursts that began during the user's speech with that speech. */
-function talkOver(bursts: BotAudioBurst[], speech: { start: number; end: number }, interrupted: Interrupted | null): number {
+function talkOver(
+  bursts: BotAudioBurst[],
+  speech: { start: number; end: number },
+  interrupted: Interrupted | null,
+): number {
   let total = 0;
   for (const b of bursts) {
     if (isPartOf(b, interrupted)) continue;

@@ -53,7 +53,8 @@ export function histogram(values: Iterable<number | null | undefined>, options: 
 
 export function renderHistogram(values: Iterable<number | null | undefined>, options: HistogramOptions = {}): string {
   const width = options.width ?? 40;
-  if (!(Number.isInteger(width) && width >= 1)) throw new StatsInputError('renderHistogram', `width must be a positive integer, got ${width}`);
+  if (!(Number.isInteger(width) && width >= 1))
+    throw new StatsInputError('renderHistogram', `width must be a positive integer, got ${width}`);
   const h = histogram(values, options);
   const total = h.below + h.above + h.buckets.reduce((s, b) => s + b.count, 0);
   if (total === 0) return '(no values)';
@@ -63,12 +64,16 @@ export function renderHistogram(values: Iterable<number | null | undefined>, opt
   if (h.below) rows.push({ label: `< ${num(h.buckets[0].from_ms)} ms`, count: h.below });
   const fromW = Math.max(...h.buckets.map((b) => num(b.from_ms).length));
   const toW = Math.max(...h.buckets.map((b) => num(b.to_ms).length));
-  for (const b of h.buckets) rows.push({ label: `${num(b.from_ms).padStart(fromW)} – ${num(b.to_ms).padStart(toW)} ms`, count: b.count });
+  for (const b of h.buckets)
+    rows.push({ label: `${num(b.from_ms).padStart(fromW)} – ${num(b.to_ms).padStart(toW)} ms`, count: b.count });
   if (h.above) rows.push({ label: `≥ ${num(h.buckets[h.buckets.length - 1].to_ms)} ms`, count: h.above });
   const labelW = Math.max(...rows.map((r) => r.label.length));
   const peak = Math.max(...rows.map((r) => r.count));
   return rows
-    .map((r) => `${r.label.padStart(labelW)} │${bar(r.count / peak, width, options.ascii ?? false).padEnd(width)} ${r.count}`)
+    .map(
+      (r) =>
+        `${r.label.padStart(labelW)} │${bar(r.count / peak, width, options.ascii ?? false).padEnd(width)} ${r.count}`,
+    )
     .join('\n');
 }
 
@@ -96,7 +101,10 @@ function checkEdges(edges: readonly number[]): number[] {
   for (let i = 0; i < edges.length; i++) {
     if (!Number.isFinite(edges[i])) throw new StatsInputError('histogram', `edgesMs[${i}] is not a finite number`);
     if (i > 0 && edges[i] <= edges[i - 1]) {
-      throw new StatsInputError('histogram', `edgesMs must ascend strictly: edgesMs[${i}] = ${edges[i]} after ${edges[i - 1]}`);
+      throw new StatsInputError(
+        'histogram',
+        `edgesMs must ascend strictly: edgesMs[${i}] = ${edges[i]} after ${edges[i - 1]}`,
+      );
     }
   }
   return [...edges];
@@ -104,7 +112,8 @@ function checkEdges(edges: readonly number[]): number[] {
 
 /** Round-step edges from ⌊min⌋ to just past max, about `target` buckets. */
 function autoEdges(values: number[], target: number): number[] {
-  if (!(Number.isInteger(target) && target >= 1)) throw new StatsInputError('histogram', `buckets must be a positive integer, got ${target}`);
+  if (!(Number.isInteger(target) && target >= 1))
+    throw new StatsInputError('histogram', `buckets must be a positive integer, got ${target}`);
   if (values.length === 0) return [0, 1];
   let min = Infinity;
   let max = -Infinity;

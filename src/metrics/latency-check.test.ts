@@ -45,11 +45,16 @@ describe('checkLatency', () => {
   });
 
   it('fails a bound on a metric that could not be measured, saying why', () => {
-    const failures = checkLatency(2, { interruption_ms: { max: 400 }, voice_to_voice_ms: { max: 2000 } }, measuredTurn());
+    const failures = checkLatency(
+      2,
+      { interruption_ms: { max: 400 }, voice_to_voice_ms: { max: 2000 } },
+      measuredTurn(),
+    );
     expect(failures).toEqual([
       expect.objectContaining({
         kind: 'latency_exceeded',
-        reason: "interruption_ms not measurable (bound max 400 ms): not a barge-in: no bot audio was playing when the user's speech started",
+        reason:
+          "interruption_ms not measurable (bound max 400 ms): not a barge-in: no bot audio was playing when the user's speech started",
       }),
     ]);
   });

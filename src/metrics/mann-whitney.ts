@@ -47,7 +47,11 @@ export interface MannWhitneyResult {
 /** Above this many pairs the normal approximation is used (it is then accurate to well under 0.001). */
 export const EXACT_MAX_PAIRS = 2500;
 
-export function mannWhitneyU(a: readonly number[], b: readonly number[], method: MannWhitneyMethod | 'auto' = 'auto'): MannWhitneyResult {
+export function mannWhitneyU(
+  a: readonly number[],
+  b: readonly number[],
+  method: MannWhitneyMethod | 'auto' = 'auto',
+): MannWhitneyResult {
   check(a, 'a');
   check(b, 'b');
   const m = a.length;
@@ -55,9 +59,14 @@ export function mannWhitneyU(a: readonly number[], b: readonly number[], method:
   const { rankSumA, tieTerm } = ranks(a, b);
   const u = rankSumA - (m * (m + 1)) / 2;
   const ties = tieTerm > 0;
-  const chosen: MannWhitneyMethod = method === 'auto' ? (!ties && m * n <= EXACT_MAX_PAIRS ? 'exact' : 'normal') : method;
+  const chosen: MannWhitneyMethod =
+    method === 'auto' ? (!ties && m * n <= EXACT_MAX_PAIRS ? 'exact' : 'normal') : method;
   if (chosen === 'exact') {
-    if (ties) throw new StatsInputError('mannWhitneyU', 'the exact method needs samples without ties (use the normal approximation)');
+    if (ties)
+      throw new StatsInputError(
+        'mannWhitneyU',
+        'the exact method needs samples without ties (use the normal approximation)',
+      );
     const k = Math.floor(Math.min(u, m * n - u));
     return { u, n_a: m, n_b: n, p_value: Math.min(1, 2 * exactCdf(m, n, k)), method: 'exact', ties };
   }
@@ -134,5 +143,7 @@ function ranks(a: readonly number[], b: readonly number[]): { rankSumA: number; 
 
 function check(values: readonly number[], name: string): void {
   if (values.length === 0) throw new StatsInputError('mannWhitneyU', `sample ${name} is empty`);
-  for (const v of values) if (!Number.isFinite(v)) throw new StatsInputError('mannWhitneyU', `sample ${name} holds ${v}, not a finite number`);
+  for (const v of values)
+    if (!Number.isFinite(v))
+      throw new StatsInputError('mannWhitneyU', `sample ${name} holds ${v}, not a finite number`);
 }

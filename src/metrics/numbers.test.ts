@@ -122,6 +122,7 @@ describe('findNumbers: its guarantees', () => {
     expect(chained.map((m) => m.value)).toEqual(Array(2500).fill(101));
     expect(huge.map((m) => m.value)).toEqual([7]);
     expect(found.every((m) => Number.isFinite(m.value))).toBe(true);
-    for (const weird of ['', '-', '.', ',', "'", '\u0000', '\ud800', 'point', 'a', 'and a half']) expect(() => findNumbers(weird)).not.toThrow();
+    for (const weird of ['', '-', '.', ',', "'", '\u0000', '\ud800', 'point', 'a', 'and a half'])
+      expect(() => findNumbers(weird)).not.toThrow();
   });
 });

@@ -49,7 +49,8 @@ export function findNumbers(text: string): NumberMention[] {
     }
     const start = tokens[i].start;
     const end = tokens[parsed.next - 1].end;
-    if (Number.isFinite(parsed.value)) out.push({ value: parsed.value, text: text.slice(start, end), start, end, ordinal: parsed.ordinal });
+    if (Number.isFinite(parsed.value))
+      out.push({ value: parsed.value, text: text.slice(start, end), start, end, ordinal: parsed.ordinal });
     i = parsed.next;
   }
   return out;
@@ -89,7 +90,12 @@ function tokenize(text: string): Token[] {
   };
   while (i < text.length) {
     const c = text[i];
-    if ((c === '-' || c === '\u2212') && /\d/.test(text[i + 1] ?? '') && !LETTER.test(text[i - 1] ?? '') && !/\d/.test(text[i - 1] ?? '')) {
+    if (
+      (c === '-' || c === '\u2212') &&
+      /\d/.test(text[i + 1] ?? '') &&
+      !LETTER.test(text[i - 1] ?? '') &&
+      !/\d/.test(text[i - 1] ?? '')
+    ) {
       push({ kind: 'minus', word: '-', value: 0, start: i, end: i + 1, ordinal: false });
       i++;
       continue;
@@ -125,7 +131,14 @@ function tokenize(text: string): Token[] {
     WORD.lastIndex = i;
     const w = WORD.exec(text);
     if (w) {
-      push({ kind: 'word', word: w[0].toLowerCase().replace(/^'+|'+$/g, ''), value: 0, start: i, end: i + w[0].length, ordinal: false });
+      push({
+        kind: 'word',
+        word: w[0].toLowerCase().replace(/^'+|'+$/g, ''),
+        value: 0,
+        start: i,
+        end: i + w[0].length,
+        ordinal: false,
+      });
       i += w[0].length;
       continue;
     }
@@ -136,18 +149,74 @@ function tokenize(text: string): Token[] {
 }
 
 const SUFFIX_SCALES: Record<string, number> = { k: 1e3, m: 1e6, mn: 1e6, b: 1e9, bn: 1e9 };
-const UNITS: Record<string, number> = { zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9 };
-const TEENS: Record<string, number> = {
-  ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+const UNITS: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
 };
-const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+const TEENS: Record<string, number> = {
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+};
+const TENS: Record<string, number> = {
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+};
 const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
 const ORDINALS: Record<string, string> = {
-  first: 'one', second: 'two', third: 'three', fourth: 'four', fifth: 'five', sixth: 'six', seventh: 'seven', eighth: 'eight', ninth: 'nine',
-  tenth: 'ten', eleventh: 'eleven', twelfth: 'twelve', thirteenth: 'thirteen', fourteenth: 'fourteen', fifteenth: 'fifteen',
-  sixteenth: 'sixteen', seventeenth: 'seventeen', eighteenth: 'eighteen', nineteenth: 'nineteen', twentieth: 'twenty', thirtieth: 'thirty',
-  fortieth: 'forty', fiftieth: 'fifty', sixtieth: 'sixty', seventieth: 'seventy', eightieth: 'eighty', ninetieth: 'ninety',
-  hundredth: 'hundred', thousandth: 'thousand', millionth: 'million', billionth: 'billion', trillionth: 'trillion',
+  first: 'one',
+  second: 'two',
+  third: 'three',
+  fourth: 'four',
+  fifth: 'five',
+  sixth: 'six',
+  seventh: 'seven',
+  eighth: 'eight',
+  ninth: 'nine',
+  tenth: 'ten',
+  eleventh: 'eleven',
+  twelfth: 'twelve',
+  thirteenth: 'thirteen',
+  fourteenth: 'fourteen',
+  fifteenth: 'fifteen',
+  sixteenth: 'sixteen',
+  seventeenth: 'seventeen',
+  eighteenth: 'eighteen',
+  nineteenth: 'nineteen',
+  twentieth: 'twenty',
+  thirtieth: 'thirty',
+  fortieth: 'forty',
+  fiftieth: 'fifty',
+  sixtieth: 'sixty',
+  seventieth: 'seventy',
+  eightieth: 'eighty',
+  ninetieth: 'ninety',
+  hundredth: 'hundred',
+  thousandth: 'thousand',
+  millionth: 'million',
+  billionth: 'billion',
+  trillionth: 'trillion',
 };
 const DECIMAL_DIGITS: Record<string, number> = { ...UNITS, oh: 0 };
 
@@ -210,7 +279,8 @@ function parseWords(tokens: Token[], i: number): Parsed | null {
   if (first === 'minus' || first === 'negative') {
     const after = tokens[i + 1];
     if (!after || after.broken) return null;
-    const rest = after.kind === 'digits' ? parseDigits(tokens, i + 1) : after.kind === 'word' ? parseWords(tokens, i + 1) : null;
+    const rest =
+      after.kind === 'digits' ? parseDigits(tokens, i + 1) : after.kind === 'word' ? parseWords(tokens, i + 1) : null;
     return rest ? { ...rest, value: -rest.value } : null;
   }
   if (first === 'point') return decimals(tokens, i, 0);
@@ -307,7 +377,8 @@ function yearTail(tokens: Token[], j: number): Parsed | null {
   if (c.ordinal || c.kind === 'teen') return { value: c.value, next: j + 1, ordinal: c.ordinal };
   const u = wordAt(tokens, j + 1);
   const cu = u ? classify(u) : null;
-  if (u !== 'zero' && cu && cu.kind === 'unit' && cu.value > 0) return { value: c.value + cu.value, next: j + 2, ordinal: cu.ordinal };
+  if (u !== 'zero' && cu && cu.kind === 'unit' && cu.value > 0)
+    return { value: c.value + cu.value, next: j + 2, ordinal: cu.ordinal };
   return { value: c.value, next: j + 1, ordinal: false };
 }
 
@@ -329,7 +400,8 @@ function extend(tokens: Token[], p: Parsed): Parsed {
 function decimals(tokens: Token[], i: number, whole: number): Parsed | null {
   let digits = '';
   let j = i + 1;
-  for (let w = wordAt(tokens, j); w !== null && Object.hasOwn(DECIMAL_DIGITS, w); w = wordAt(tokens, ++j)) digits += String(DECIMAL_DIGITS[w]);
+  for (let w = wordAt(tokens, j); w !== null && Object.hasOwn(DECIMAL_DIGITS, w); w = wordAt(tokens, ++j))
+    digits += String(DECIMAL_DIGITS[w]);
   if (!digits) return null;
   let value = whole + Number(`0.${digits}`);
   const scale = wordAt(tokens, j);

@@ -29,7 +29,8 @@ export interface TurnPassRate {
 /** One row per turn index seen in any run (0 … highest), in index order. */
 export function turnPassRates(runs: ReadonlyArray<ReadonlyArray<TurnOutcomeInput>>): TurnPassRate[] {
   let turns = 0;
-  for (const run of runs) for (const t of run) if (Number.isInteger(t.index) && t.index >= 0) turns = Math.max(turns, t.index + 1);
+  for (const run of runs)
+    for (const t of run) if (Number.isInteger(t.index) && t.index >= 0) turns = Math.max(turns, t.index + 1);
   const rows: TurnPassRate[] = Array.from({ length: turns }, (_, i) => ({
     turn_index: i,
     runs: runs.length,

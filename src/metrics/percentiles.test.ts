@@ -52,7 +52,16 @@ describe('percentile input', () => {
 describe('latencyStats', () => {
   it('summarizes unsorted values, skipping nulls and non-finite values', () => {
     const shuffled = [800, null, 120, 1500, 210, 200, undefined, 250, 150, Number.NaN, 300, 420, 180];
-    expect(latencyStats(shuffled)).toEqual({ count: 10, min: 120, mean: 413, p50: 210, p90: 800, p95: 1500, p99: 1500, max: 1500 });
+    expect(latencyStats(shuffled)).toEqual({
+      count: 10,
+      min: 120,
+      mean: 413,
+      p50: 210,
+      p90: 800,
+      p95: 1500,
+      p99: 1500,
+      max: 1500,
+    });
   });
 
   it('is null when nothing was measured', () => {

@@ -46,7 +46,10 @@ export function percentile(sortedAsc: readonly number[], p: number, method: Perc
 }
 
 /** count, min, mean, p50, p90, p95, p99, max of the finite values; null when there are none. */
-export function latencyStats(values: Iterable<number | null | undefined>, method: PercentileMethod = 'nearest-rank'): LatencyStats | null {
+export function latencyStats(
+  values: Iterable<number | null | undefined>,
+  method: PercentileMethod = 'nearest-rank',
+): LatencyStats | null {
   const sorted: number[] = [];
   for (const v of values) if (typeof v === 'number' && Number.isFinite(v)) sorted.push(v);
   if (sorted.length === 0) return null;

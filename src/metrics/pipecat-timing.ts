@@ -80,7 +80,9 @@ export function pipecatTiming(tl: TurnTimeline): PipecatTiming {
     ...timing,
     voice_to_voice_ms: inputDuration > 0 ? timing.bot_speech_onset_ms : null,
     speech_padding_ms:
-      timing.bot_speech_onset_ms !== null && timing.bot_started_speaking_ms !== null ? timing.bot_speech_onset_ms - timing.bot_started_speaking_ms : null,
+      timing.bot_speech_onset_ms !== null && timing.bot_started_speaking_ms !== null
+        ? timing.bot_speech_onset_ms - timing.bot_started_speaking_ms
+        : null,
   };
 }
 

@@ -24,7 +24,13 @@ describe('TimelineBuilder: windows and routing', () => {
       user_speech_end_at_ms: 1400,
       events: { user_started_speaking: [400], llm_started: [1700], llm_text: [1900, 1950] },
     });
-    expect(t1).toMatchObject({ index: 1, kind: 'text', send_at_ms: 5000, window_end_at_ms: 9000, events: { llm_started: [5300] } });
+    expect(t1).toMatchObject({
+      index: 1,
+      kind: 'text',
+      send_at_ms: 5000,
+      window_end_at_ms: 9000,
+      events: { llm_started: [5300] },
+    });
     expect(t1.user_speech_end_at_ms).toBeNull();
   });
 
@@ -209,13 +215,30 @@ describe('TimelineBuilder: the bot metrics of a turn', () => {
       1000,
     );
     b.addBotMetrics({ ttfb: [{ processor: 'CartesiaTTSService#0', value: 0.25 }] }, 1500);
-    b.addBotMetrics({ processing: [{ processor: 'OpenAILLMService#0', value: 0.8 }, { processor: 'OpenAILLMService#0', value: 0.35 }] }, 1600);
+    b.addBotMetrics(
+      {
+        processing: [
+          { processor: 'OpenAILLMService#0', value: 0.8 },
+          { processor: 'OpenAILLMService#0', value: 0.35 },
+        ],
+      },
+      1600,
+    );
     b.addBotMetrics({ characters: [{ processor: 'CartesiaTTSService#0', value: 42 }] }, 1700);
-    b.addBotMetrics({ ttfat: [{ processor: 'OpenAILLMService#0', ttfat: 0.5, ttfb: 0.412, thinking_time: 0.088 }] }, 1700);
-    b.addBotMetrics({ ttfa: [{ processor: 'CartesiaTTSService#0', ttfa: 0.2, ttfb: 0.18, leading_silence: 0.02 }] }, 1700);
+    b.addBotMetrics(
+      { ttfat: [{ processor: 'OpenAILLMService#0', ttfat: 0.5, ttfb: 0.412, thinking_time: 0.088 }] },
+      1700,
+    );
+    b.addBotMetrics(
+      { ttfa: [{ processor: 'CartesiaTTSService#0', ttfa: 0.2, ttfb: 0.18, leading_silence: 0.02 }] },
+      1700,
+    );
     b.addBotMetrics({ stt_usage: [{ processor: 'DeepgramSTTService#0', value: { audio_seconds: 1.25 } }] }, 1700);
     b.addBotMetrics({ tokens: [{ prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 }] }, 1800);
-    b.addBotMetrics({ tokens: [{ prompt_tokens: 130, completion_tokens: 5, total_tokens: 135, reasoning_tokens: 3 }] }, 1900);
+    b.addBotMetrics(
+      { tokens: [{ prompt_tokens: 130, completion_tokens: 5, total_tokens: 135, reasoning_tokens: 3 }] },
+      1900,
+    );
     b.end(3000);
     const [t0] = b.takeCompleted();
     expect({ ...t0.bot_metrics }).toEqual({
@@ -223,7 +246,13 @@ describe('TimelineBuilder: the bot metrics of a turn', () => {
       'CartesiaTTSService#0': { ttfb_ms: 180.5, characters: 42, ttfa_ms: 200, reports: 4 },
       'DeepgramSTTService#0': { stt_audio_ms: 1250, reports: 1 },
     });
-    expect(t0.bot_tokens).toEqual({ prompt_tokens: 230, completion_tokens: 25, total_tokens: 255, reasoning_tokens: 3, reports: 2 });
+    expect(t0.bot_tokens).toEqual({
+      prompt_tokens: 230,
+      completion_tokens: 25,
+      total_tokens: 255,
+      reasoning_tokens: 3,
+      reports: 2,
+    });
   });
 
   it('skips entries the bot got wrong instead of trusting them', () => {
@@ -231,7 +260,13 @@ describe('TimelineBuilder: the bot metrics of a turn', () => {
     b.beginTurn(0, 0, 'text');
     b.addBotMetrics(
       {
-        ttfb: [{ value: 0.2 }, { processor: 'X', value: '0.3' }, { processor: 'Y', value: Number.NaN }, 'junk', { processor: 'Z', value: 0.1 }],
+        ttfb: [
+          { value: 0.2 },
+          { processor: 'X', value: '0.3' },
+          { processor: 'Y', value: Number.NaN },
+          'junk',
+          { processor: 'Z', value: 0.1 },
+        ],
         processing: 'not a list',
         tokens: [{ prompt_tokens: 1 }],
         unknown_kind: [{ processor: 'Q', value: 1 }],

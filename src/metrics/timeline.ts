@@ -1,12 +1,6 @@
 import { accumulateBotMetrics, newBotMetricsAccumulator, type BotMetricsAccumulator } from './bot-metrics.js';
 import { TimelineError } from './errors.js';
-import type {
-  BotAudioBurst,
-  RtviMetricsInput,
-  TimelineEventName,
-  TurnKind,
-  TurnTimeline,
-} from './timeline-types.js';
+import type { BotAudioBurst, RtviMetricsInput, TimelineEventName, TurnKind, TurnTimeline } from './timeline-types.js';
 
 export interface TimelineOptions {
   /**
@@ -91,11 +85,17 @@ export class TimelineBuilder {
     this.checkOpen('beginTurn');
     checkTime('beginTurn', sendAtMs);
     if (!Number.isInteger(index) || index <= this.lastIndex) {
-      throw new TimelineError('beginTurn', `turn index ${index} must be an integer above the previous one (${this.lastIndex})`);
+      throw new TimelineError(
+        'beginTurn',
+        `turn index ${index} must be an integer above the previous one (${this.lastIndex})`,
+      );
     }
     const prev = this.live[this.live.length - 1];
     if (prev && sendAtMs < prev.sendAtMs) {
-      throw new TimelineError('beginTurn', `turn ${index} sent at ${sendAtMs} ms, before turn ${prev.index}'s send at ${prev.sendAtMs} ms`);
+      throw new TimelineError(
+        'beginTurn',
+        `turn ${index} sent at ${sendAtMs} ms, before turn ${prev.index}'s send at ${prev.sendAtMs} ms`,
+      );
     }
     if (prev) prev.windowEndAtMs = sendAtMs;
     this.lastIndex = index;
@@ -144,7 +144,8 @@ export class TimelineBuilder {
     this.checkOpen('addEvent');
     checkTime('addEvent', atMs);
     this.seen(atMs);
-    if (name === 'bot_started_speaking' || name === 'bot_stopped_speaking') insertRecent(this.reports, { atMs, open: name === 'bot_started_speaking' }, (r) => r.atMs);
+    if (name === 'bot_started_speaking' || name === 'bot_stopped_speaking')
+      insertRecent(this.reports, { atMs, open: name === 'bot_started_speaking' }, (r) => r.atMs);
     if (name === 'bot_stream_end') insertRecent(this.streamEnds, atMs, (t) => t);
     if (name === 'bot_audio_started') this.startBurst(atMs);
     else if (name === 'bot_audio_stopped') this.stopBurst(atMs);
@@ -300,7 +301,10 @@ export class TimelineBuilder {
     return {
       ...snapshot(t, bySessionEnd),
       bot_audio_before_send: t.carried ? { ...t.carried } : null,
-      bot_speaking_reports: around(this.reports, t.sendAtMs, end, (r) => r.atMs).map((r) => ({ at_ms: r.atMs, open: r.open })),
+      bot_speaking_reports: around(this.reports, t.sendAtMs, end, (r) => r.atMs).map((r) => ({
+        at_ms: r.atMs,
+        open: r.open,
+      })),
       bot_stream_ends: around(this.streamEnds, t.sendAtMs, end, (x) => x),
     };
   }
@@ -318,7 +322,8 @@ function snapshot(t: LiveTurn, bySessionEnd: boolean): TurnTimeline {
   const services = Object.create(null) as TurnTimeline['bot_metrics'];
   for (const [name, s] of Object.entries(t.botMetrics.services)) services[name] = { ...s };
   // Audio carried in from before the send only matters if it was still playing then.
-  const carried = t.carried && (t.carried.offset_at_ms === null || t.carried.offset_at_ms > t.sendAtMs) ? { ...t.carried } : null;
+  const carried =
+    t.carried && (t.carried.offset_at_ms === null || t.carried.offset_at_ms > t.sendAtMs) ? { ...t.carried } : null;
   return {
     index: t.index,
     kind: t.kind,
@@ -363,5 +368,6 @@ function bump(map: Map<string, number>, key: string, n: number): void {
 }
 
 function checkTime(method: string, atMs: number): void {
-  if (!Number.isFinite(atMs)) throw new TimelineError(method, `time must be a finite number of ms, got ${String(atMs)}`);
+  if (!Number.isFinite(atMs))
+    throw new TimelineError(method, `time must be a finite number of ms, got ${String(atMs)}`);
 }

@@ -26,7 +26,11 @@ export interface WerFailure {
 }
 
 /** One failure per violated bound, `user_wer` first; none when the block is absent. */
-export function checkWer(turnIndex: number, assertions: WerAssertions | undefined, measured: WerMeasurements): WerFailure[] {
+export function checkWer(
+  turnIndex: number,
+  assertions: WerAssertions | undefined,
+  measured: WerMeasurements,
+): WerFailure[] {
   if (!assertions) return [];
   const failures: WerFailure[] = [];
   const fail = (reason: string): void => {
@@ -37,7 +41,9 @@ export function checkWer(turnIndex: number, assertions: WerAssertions | undefine
     if (!bound || (bound.min === undefined && bound.max === undefined)) continue;
     const value = measured.rates[metric];
     if (value === null || value === undefined || !Number.isFinite(value)) {
-      fail(`${metric} not measurable (bound ${describe(bound)}): ${measured.unmeasured?.[metric] ?? 'no measurement was recorded'}`);
+      fail(
+        `${metric} not measurable (bound ${describe(bound)}): ${measured.unmeasured?.[metric] ?? 'no measurement was recorded'}`,
+      );
       continue;
     }
     if (bound.max !== undefined && value > bound.max) fail(`${metric} ${value.toFixed(3)} exceeds max ${bound.max}`);
@@ -47,5 +53,7 @@ export function checkWer(turnIndex: number, assertions: WerAssertions | undefine
 }
 
 function describe(b: { min?: number; max?: number }): string {
-  return [b.min !== undefined ? `min ${b.min}` : '', b.max !== undefined ? `max ${b.max}` : ''].filter(Boolean).join(', ');
+  return [b.min !== undefined ? `min ${b.min}` : '', b.max !== undefined ? `max ${b.max}` : '']
+    .filter(Boolean)
+    .join(', ');
 }

@@ -12,7 +12,17 @@ describe('normalizeWords', () => {
 
   it('splits hyphenated words and keeps numbers as written', () => {
     expect(normalizeWords('A cold-hearted man paid $3.50 for 2 tickets, 1,000 times.')).toEqual([
-      'a', 'cold', 'hearted', 'man', 'paid', '3.50', 'for', '2', 'tickets', '1000', 'times',
+      'a',
+      'cold',
+      'hearted',
+      'man',
+      'paid',
+      '3.50',
+      'for',
+      '2',
+      'tickets',
+      '1000',
+      'times',
     ]);
     expect(normalizeWords('four')).not.toEqual(normalizeWords('4'));
   });
@@ -35,7 +45,14 @@ describe('wordErrorRate', () => {
 
   it('counts substitutions, deletions and insertions against the reference length', () => {
     const r = wordErrorRate('the cat sat on the mat', 'the cat sat on mat today');
-    expect(r).toMatchObject({ hits: 5, substitutions: 0, deletions: 1, insertions: 1, reference_words: 6, hypothesis_words: 6 });
+    expect(r).toMatchObject({
+      hits: 5,
+      substitutions: 0,
+      deletions: 1,
+      insertions: 1,
+      reference_words: 6,
+      hypothesis_words: 6,
+    });
     expect(r.wer).toBeCloseTo(2 / 6, 10);
     expect(r.alignment).toEqual([
       { op: 'match', ref: 'the', hyp: 'the' },
@@ -67,7 +84,10 @@ describe('corpusWordErrorRate', () => {
   it('pools errors over all reference words rather than averaging per-utterance rates', () => {
     const r = corpusWordErrorRate([
       { reference: 'a', hypothesis: 'b' },
-      { reference: 'one two three four five six seven eight nine', hypothesis: 'one two three four five six seven eight nine' },
+      {
+        reference: 'one two three four five six seven eight nine',
+        hypothesis: 'one two three four five six seven eight nine',
+      },
     ]);
     expect(r.wer).toBeCloseTo(1 / 10, 10);
     expect(r.reference_words).toBe(10);
@@ -88,7 +108,19 @@ function sclite(pairs: Array<[string, string]>): Array<{ C: number; S: number; D
     const line = (words: string[], i: number): string => `${words.join(' ')} (spk_u${String(i).padStart(3, '0')})`;
     writeFileSync(join(dir, 'ref.trn'), `${pairs.map(([r], i) => line(normalizeWords(r), i)).join('\n')}\n`);
     writeFileSync(join(dir, 'hyp.trn'), `${pairs.map(([, h], i) => line(normalizeWords(h), i)).join('\n')}\n`);
-    const args = ['-r', join(dir, 'ref.trn'), 'trn', '-h', join(dir, 'hyp.trn'), 'trn', '-i', 'spu_id', '-o', 'sgml', 'stdout'];
+    const args = [
+      '-r',
+      join(dir, 'ref.trn'),
+      'trn',
+      '-h',
+      join(dir, 'hyp.trn'),
+      'trn',
+      '-i',
+      'spu_id',
+      '-o',
+      'sgml',
+      'stdout',
+    ];
     const r = spawnSync(SCLITE, SCLITE.endsWith('sctk') ? ['sclite', ...args] : args, { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`sclite failed: ${r.stderr}`);
     const paths = [...r.stdout.matchAll(/<PATH id="\(spk_u(\d+)\)"[^>]*>\n([^<]*)<\/PATH>/g)];
@@ -132,19 +164,26 @@ describe('agreement with NIST sclite', () => {
     ['hello world', 'hello there world'],
     ['one two three four', 'won too three for'],
     ['he was not an ill disposed young man', 'he was not an illness those young man'],
-    ['and mister john dashwood had then leisure to consider', 'but mr john guess would have been at leisure to consider'],
+    [
+      'and mister john dashwood had then leisure to consider',
+      'but mr john guess would have been at leisure to consider',
+    ],
     ['what is the capital of france', ''],
     ['I would like to book a table for two people tonight.', 'i would like to but the table for two people tonight'],
   ];
 
   it('matches sclite on hand-picked pairs', () => {
     const ours = fixed.map(([r, h]) => wordErrorRate(r, h));
-    expect(ours.map((w) => ({ C: w.hits, S: w.substitutions, D: w.deletions, I: w.insertions }))).toEqual(sclite(fixed));
+    expect(ours.map((w) => ({ C: w.hits, S: w.substitutions, D: w.deletions, I: w.insertions }))).toEqual(
+      sclite(fixed),
+    );
   });
 
   it('matches sclite on 60 generated pairs full of ties', () => {
     const pairs = randomPairs(60);
     const ours = pairs.map(([r, h]) => wordErrorRate(r, h));
-    expect(ours.map((w) => ({ C: w.hits, S: w.substitutions, D: w.deletions, I: w.insertions }))).toEqual(sclite(pairs));
+    expect(ours.map((w) => ({ C: w.hits, S: w.substitutions, D: w.deletions, I: w.insertions }))).toEqual(
+      sclite(pairs),
+    );
   });
 });

@@ -38,7 +38,10 @@ const DEL_COST = 3;
 
 /** The words WER is computed on. */
 export function normalizeWords(text: string): string[] {
-  const lowered = text.normalize('NFKC').toLowerCase().replace(/[\u2018\u2019\u02bc]/g, "'");
+  const lowered = text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\u2018\u2019\u02bc]/g, "'");
   const tokens: string[] = [];
   for (const raw of lowered.split(/[\s\-\u2010-\u2015/]+/)) {
     // Keep letters, digits, apostrophes and dots; then drop dots not between digits and outer apostrophes.

@@ -41,7 +41,8 @@ export interface DifferenceInterval {
 
 export function wilsonInterval(successes: number, trials: number, z: number = Z_95): ProportionInterval {
   checkCounts('wilsonInterval', successes, trials);
-  if (!(Number.isFinite(z) && z > 0)) throw new StatsInputError('wilsonInterval', `z must be a positive number, got ${z}`);
+  if (!(Number.isFinite(z) && z > 0))
+    throw new StatsInputError('wilsonInterval', `z must be a positive number, got ${z}`);
   const p = successes / trials;
   const z2 = z * z;
   const denominator = 1 + z2 / trials;
@@ -68,7 +69,8 @@ export function newcombeDifference(
 }
 
 function checkCounts(fn: string, successes: number, trials: number): void {
-  if (!Number.isInteger(trials) || trials < 1) throw new StatsInputError(fn, `trials must be a whole number ≥ 1, got ${trials}`);
+  if (!Number.isInteger(trials) || trials < 1)
+    throw new StatsInputError(fn, `trials must be a whole number ≥ 1, got ${trials}`);
   if (!Number.isInteger(successes) || successes < 0 || successes > trials) {
     throw new StatsInputError(fn, `successes must be a whole number from 0 to ${trials}, got ${successes}`);
   }

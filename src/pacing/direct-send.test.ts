@@ -50,7 +50,12 @@ describe('DirectSender', () => {
   });
 
   /** A `ws` server here and a `ws` client to it, with the socket the client's handshake ran on. */
-  async function pair(): Promise<{ client: WebSocket; socket: Socket; server: WebSocket; received: { data: Buffer; isBinary: boolean }[] }> {
+  async function pair(): Promise<{
+    client: WebSocket;
+    socket: Socket;
+    server: WebSocket;
+    received: { data: Buffer; isBinary: boolean }[];
+  }> {
     const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
     await new Promise<void>((r) => wss.once('listening', () => r()));
     const received: { data: Buffer; isBinary: boolean }[] = [];
@@ -86,7 +91,12 @@ describe('DirectSender', () => {
     client.send('through ws');
     for (const p of sends.slice(1)) if (!direct.send(p)) client.send(p);
     await until(() => received.length === 4);
-    expect(received.map((m) => (m.isBinary ? [...m.data] : m.data.toString('utf8')))).toEqual(['one', 'through ws', [1, 2, 3], 'x'.repeat(70_000)]);
+    expect(received.map((m) => (m.isBinary ? [...m.data] : m.data.toString('utf8')))).toEqual([
+      'one',
+      'through ws',
+      [1, 2, 3],
+      'x'.repeat(70_000),
+    ]);
     expect(direct.direct).toBeGreaterThanOrEqual(1);
   });
 

@@ -12,9 +12,25 @@ export type ToPacer =
   | { t: 'send'; sock: number; payload: string | Uint8Array }
   | { t: 'close'; sock: number; code?: number; reason?: string }
   | { t: 'terminate'; sock: number }
-  | { t: 'stream'; stream: number; sock: number; codec: CodecName; sampleRate: number; label: string; recordFrames?: number }
+  | {
+      t: 'stream';
+      stream: number;
+      sock: number;
+      codec: CodecName;
+      sampleRate: number;
+      label: string;
+      recordFrames?: number;
+    }
   /** The samples are a copy, transferred: the worker owns them from here. */
-  | { t: 'enqueue'; stream: number; utt: number; samples: Int16Array; label: string | null; notBeforeMs?: number; voiced?: AudibleBounds | null }
+  | {
+      t: 'enqueue';
+      stream: number;
+      utt: number;
+      samples: Int16Array;
+      label: string | null;
+      notBeforeMs?: number;
+      voiced?: AudibleBounds | null;
+    }
   | { t: 'cancel'; stream: number; utt: number }
   | { t: 'stop'; stream: number; reason: 'stopped' | 'aborted' };
 
@@ -34,6 +50,13 @@ export type FromPacer =
   | { t: 'close'; sock: number; code: number; reason: string }
   | { t: 'started'; stream: number; startMs: number }
   | { t: 'frames'; frames: Float64Array }
-  | { t: 'utt'; stream: number; utt: number; phase: 'started' | 'finished'; timing: UtteranceTiming; end: MicStreamStats['end'] }
+  | {
+      t: 'utt';
+      stream: number;
+      utt: number;
+      phase: 'started' | 'finished';
+      timing: UtteranceTiming;
+      end: MicStreamStats['end'];
+    }
   /** The stream's final stats and exact frame records (FrameLog order: index, due, sent, speech). */
   | { t: 'ended'; stream: number; stats: MicStreamStats; records: Float64Array };

@@ -38,7 +38,12 @@ export class RemoteSocket extends EventEmitter implements SocketLike {
   close(code?: number, reason?: string): void {
     if (this.readyState === CLOSED) return;
     this.readyState = CLOSING;
-    this.post({ t: 'close', sock: this.id, ...(code !== undefined ? { code } : {}), ...(reason !== undefined ? { reason } : {}) });
+    this.post({
+      t: 'close',
+      sock: this.id,
+      ...(code !== undefined ? { code } : {}),
+      ...(reason !== undefined ? { reason } : {}),
+    });
   }
 
   terminate(): void {
@@ -58,7 +63,8 @@ export class RemoteSocket extends EventEmitter implements SocketLike {
         this.emit('message', Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength), m.isBinary, m.at);
         return;
       case 'error':
-        if (this.listenerCount('error') > 0) this.emit('error', Object.assign(new Error(m.message), m.code ? { code: m.code } : {}));
+        if (this.listenerCount('error') > 0)
+          this.emit('error', Object.assign(new Error(m.message), m.code ? { code: m.code } : {}));
         return;
       case 'close':
         this.readyState = CLOSED;

@@ -4,15 +4,30 @@ import { RemoteSocket } from './remote-socket.js';
 import { RemoteStream, type SentFrame } from './remote-stream.js';
 
 const timingOf = (id: number, state: 'playing' | 'completed' | 'cancelled', first: number | null) => ({
-  id, label: null, state, sampleRate: 16000, samplesTotal: 640, samplesSent: 640,
-  firstFrameDueMs: first, lastFrameDueMs: first, firstSentMs: first, lastSentMs: first, utteranceStartMs: first, utteranceEndMs: first,
+  id,
+  label: null,
+  state,
+  sampleRate: 16000,
+  samplesTotal: 640,
+  samplesSent: 640,
+  firstFrameDueMs: first,
+  lastFrameDueMs: first,
+  firstSentMs: first,
+  lastSentMs: first,
+  utteranceStartMs: first,
+  utteranceEndMs: first,
 });
 
 describe('RemoteStream', () => {
   it('sends a copy of each utterance ahead, rebuilds the frames reported back, and resolves the utterance as reported', async () => {
     const posted: ToPacer[] = [];
     const frames: SentFrame[] = [];
-    const s = new RemoteStream(3, { sampleRate: 16000, label: 'a', onFrame: (f) => frames.push({ ...f, samples: f.samples.slice() }) }, 20, (m) => posted.push(m));
+    const s = new RemoteStream(
+      3,
+      { sampleRate: 16000, label: 'a', onFrame: (f) => frames.push({ ...f, samples: f.samples.slice() }) },
+      20,
+      (m) => posted.push(m),
+    );
     const samples = Int16Array.from({ length: 640 }, (_, i) => i + 1);
     const u = s.enqueue(samples, { label: 'q' });
     const sent = posted[0] as Extract<ToPacer, { t: 'enqueue' }>;
@@ -23,7 +38,11 @@ describe('RemoteStream', () => {
     s.onFrame(0, 100, 100.2, 0);
     s.onFrame(1, 120, 120.1, 1);
     s.onFrame(2, 140, 140.3, 1);
-    expect(frames.map((f) => [f.index, f.speech, f.samples[0]])).toEqual([[0, false, 0], [1, true, 1], [2, true, 321]]);
+    expect(frames.map((f) => [f.index, f.speech, f.samples[0]])).toEqual([
+      [0, false, 0],
+      [1, true, 1],
+      [2, true, 321],
+    ]);
     expect(s.frameRecords().map((r) => r.sentMs)).toEqual([100.2, 120.1, 140.3]);
     expect(s.stats().lateness.maxMs).toBeCloseTo(0.3, 6);
 
@@ -63,7 +82,11 @@ describe('RemoteSocket', () => {
   it('opens, relays sends, emits inbound frames with their arrival time, and closes', () => {
     const posted: ToPacer[] = [];
     let closed = 0;
-    const sock = new RemoteSocket(5, (m) => posted.push(m), () => closed++);
+    const sock = new RemoteSocket(
+      5,
+      (m) => posted.push(m),
+      () => closed++,
+    );
     const cb: Array<Error | undefined> = [];
     sock.send('early', { binary: false }, (e) => cb.push(e));
     expect(cb[0]?.message).toMatch(/not open/);
@@ -89,7 +112,9 @@ describe('RemoteSocket', () => {
   });
   it("passes an utterance's voiced span on to the pacer thread (the clean voice's, under channel noise)", () => {
     const posted: ToPacer[] = [];
-    const s = new RemoteStream(4, { sampleRate: 16000, label: 'v', onFrame: () => undefined }, 20, (m) => posted.push(m));
+    const s = new RemoteStream(4, { sampleRate: 16000, label: 'v', onFrame: () => undefined }, 20, (m) =>
+      posted.push(m),
+    );
     s.enqueue(new Int16Array(640), { label: 'noisy', voiced: { first: 100, end: 500 } });
     s.enqueue(new Int16Array(640), { label: 'plain' });
     const [noisy, plain] = posted as Array<Extract<ToPacer, { t: 'enqueue' }>>;

@@ -1,4 +1,10 @@
-import { FrameLog, type AudibleBounds, type FrameRecord, type MicStreamStats, type UtteranceTiming } from '../audio/index.js';
+import {
+  FrameLog,
+  type AudibleBounds,
+  type FrameRecord,
+  type MicStreamStats,
+  type UtteranceTiming,
+} from '../audio/index.js';
 import type { ToPacer } from './messages.js';
 import { FrameReplay } from './replay.js';
 
@@ -76,15 +82,28 @@ export class RemoteStream {
   }
 
   /** Queues `samples` after what is queued; they cross to the pacer thread now, long before they are due. */
-  enqueue(samples: Int16Array, options: { label?: string; notBeforeMs?: number; voiced?: AudibleBounds | null } = {}): RemoteUtterance {
+  enqueue(
+    samples: Int16Array,
+    options: { label?: string; notBeforeMs?: number; voiced?: AudibleBounds | null } = {},
+  ): RemoteUtterance {
     const utt = this.nextUtt++;
     let resolveStarted!: (t: UtteranceTiming) => void;
     let resolveFinished!: (t: UtteranceTiming) => void;
     const started = new Promise<UtteranceTiming>((r) => (resolveStarted = r));
     const finished = new Promise<UtteranceTiming>((r) => (resolveFinished = r));
     const timing: UtteranceTiming = {
-      id: utt, label: options.label ?? null, state: 'queued', sampleRate: this.options.sampleRate, samplesTotal: samples.length, samplesSent: 0,
-      firstFrameDueMs: null, lastFrameDueMs: null, firstSentMs: null, lastSentMs: null, utteranceStartMs: null, utteranceEndMs: null,
+      id: utt,
+      label: options.label ?? null,
+      state: 'queued',
+      sampleRate: this.options.sampleRate,
+      samplesTotal: samples.length,
+      samplesSent: 0,
+      firstFrameDueMs: null,
+      lastFrameDueMs: null,
+      firstSentMs: null,
+      lastSentMs: null,
+      utteranceStartMs: null,
+      utteranceEndMs: null,
     };
     if (this.end !== null) {
       const t = { ...timing, state: 'cancelled' as const };
@@ -94,7 +113,15 @@ export class RemoteStream {
       this.utts.set(utt, { resolveStarted, resolveFinished, timing });
       this.replay.add(utt, samples);
       const copy = samples.slice();
-      this.post({ t: 'enqueue', stream: this.id, utt, samples: copy, label: options.label ?? null, ...(options.notBeforeMs !== undefined ? { notBeforeMs: options.notBeforeMs } : {}), ...(options.voiced !== undefined ? { voiced: options.voiced } : {}) });
+      this.post({
+        t: 'enqueue',
+        stream: this.id,
+        utt,
+        samples: copy,
+        label: options.label ?? null,
+        ...(options.notBeforeMs !== undefined ? { notBeforeMs: options.notBeforeMs } : {}),
+        ...(options.voiced !== undefined ? { voiced: options.voiced } : {}),
+      });
     }
     return { started, finished, cancel: () => this.utts.has(utt) && this.post({ t: 'cancel', stream: this.id, utt }) };
   }
@@ -107,10 +134,21 @@ export class RemoteStream {
   stats(): MicStreamStats {
     if (this.final) return this.final.stats;
     return {
-      stream: this.options.label, sampleRate: this.options.sampleRate, frameMs: this.frameMs, startMs: this.startMs ?? NaN,
-      frameSlots: this.log.count, framesSent: this.log.count, speechFrames: this.speech, silenceFrames: this.silence,
-      skippedSilenceFrames: 0, preparedFrames: 0, lastDueMs: null, lateness: this.log.latenessSummary(),
-      recordsKept: this.log.keptCount, recordsTruncated: this.log.truncated, end: this.end,
+      stream: this.options.label,
+      sampleRate: this.options.sampleRate,
+      frameMs: this.frameMs,
+      startMs: this.startMs ?? NaN,
+      frameSlots: this.log.count,
+      framesSent: this.log.count,
+      speechFrames: this.speech,
+      silenceFrames: this.silence,
+      skippedSilenceFrames: 0,
+      preparedFrames: 0,
+      lastDueMs: null,
+      lateness: this.log.latenessSummary(),
+      recordsKept: this.log.keptCount,
+      recordsTruncated: this.log.truncated,
+      end: this.end,
     };
   }
 
@@ -153,7 +191,9 @@ export class RemoteStream {
   onEnded(stats: MicStreamStats | null, records: Float64Array | null): void {
     if (this.final) return;
     const recs: FrameRecord[] = [];
-    if (records) for (let i = 0; i + 3 < records.length; i += 4) recs.push({ index: records[i], dueMs: records[i + 1], sentMs: records[i + 2], speech: records[i + 3] === 1 });
+    if (records)
+      for (let i = 0; i + 3 < records.length; i += 4)
+        recs.push({ index: records[i], dueMs: records[i + 1], sentMs: records[i + 2], speech: records[i + 3] === 1 });
     const s = stats ?? { ...this.stats(), end: { reason: 'pacer_closed' as const } };
     this.end = s.end;
     this.final = { stats: s, records: stats ? recs : this.log.records() };

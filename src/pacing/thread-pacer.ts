@@ -37,7 +37,11 @@ export interface ThreadPacerStats {
 function startWorker(workerData: PacerWorkerData): Worker {
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url), { workerData });
   // tsx's ESM API (its `import` build, beside the `require` one that resolves here).
-  const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const api = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
   const entry = new URL('./worker.ts', import.meta.url).href;
   const boot = `import(${JSON.stringify(api)}).then((t) => t.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
   return new Worker(boot, { eval: true, workerData });
@@ -98,9 +102,19 @@ export class ThreadPacer {
   readonly openSocket: SocketOpener = (url, options) => {
     if (this.closed) throw new AudioOptionError('pacer', 'closed', 'an open pacer (openSocket after close)');
     const id = this.nextId++;
-    const socket = new RemoteSocket(id, (m) => this.post(m), (s) => this.release(() => this.sockets.delete(s.id)));
+    const socket = new RemoteSocket(
+      id,
+      (m) => this.post(m),
+      (s) => this.release(() => this.sockets.delete(s.id)),
+    );
     this.sockets.set(id, socket);
-    this.post({ t: 'open', sock: id, url, maxPayload: options.maxPayload, ...(options.headers ? { headers: options.headers } : {}) });
+    this.post({
+      t: 'open',
+      sock: id,
+      url,
+      maxPayload: options.maxPayload,
+      ...(options.headers ? { headers: options.headers } : {}),
+    });
     return socket;
   };
 
@@ -118,12 +132,25 @@ export class ThreadPacer {
     this.streams.set(id, stream);
     this.created++;
     void stream.ended.then(() => this.release(() => this.streams.delete(id)));
-    this.post({ t: 'stream', stream: id, sock: socket.id, codec, sampleRate: options.sampleRate, label: options.label, ...(options.recordFrames !== undefined ? { recordFrames: options.recordFrames } : {}) });
+    this.post({
+      t: 'stream',
+      stream: id,
+      sock: socket.id,
+      codec,
+      sampleRate: options.sampleRate,
+      label: options.label,
+      ...(options.recordFrames !== undefined ? { recordFrames: options.recordFrames } : {}),
+    });
     return stream;
   }
 
   stats(): ThreadPacerStats {
-    return { frameMs: this.frameMs, activeStreams: this.streams.size, streamsCreated: this.created, frameLateness: this.lateness.summary() };
+    return {
+      frameMs: this.frameMs,
+      activeStreams: this.streams.size,
+      streamsCreated: this.created,
+      frameLateness: this.lateness.summary(),
+    };
   }
 
   /**
@@ -150,7 +177,11 @@ export class ThreadPacer {
   private start(): void {
     if (this.worker || this.closed) return;
     const { leadMs, directSend } = this.options;
-    const worker = startWorker({ mainTimeOrigin: performance.timeOrigin, ...(leadMs !== undefined ? { leadMs } : {}), ...(directSend !== undefined ? { directSend } : {}) });
+    const worker = startWorker({
+      mainTimeOrigin: performance.timeOrigin,
+      ...(leadMs !== undefined ? { leadMs } : {}),
+      ...(directSend !== undefined ? { directSend } : {}),
+    });
     this.worker = worker;
     worker.unref();
     this.ready = new Promise((resolve, reject) => {

@@ -133,7 +133,13 @@ function startStream(m: Extract<ToPacer, { t: 'stream' }>): void {
       if (frame.payload !== null && ws && ws.readyState === WebSocket.OPEN && !fast?.send(frame.payload)) {
         ws.send(frame.payload, { binary: typeof frame.payload !== 'string' }, () => {});
       }
-      report(m.stream, frame.index, frame.dueMs, frame.sentMs, frame.utteranceId === null ? 0 : uttOf(m.stream, frame.utteranceId));
+      report(
+        m.stream,
+        frame.index,
+        frame.dueMs,
+        frame.sentMs,
+        frame.utteranceId === null ? 0 : uttOf(m.stream, frame.utteranceId),
+      );
     },
   });
   lines.set(m.stream, { stream, utts: new Map(), abort });
@@ -159,7 +165,11 @@ function uttOf(stream: number, localId: number): number {
 function enqueue(m: Extract<ToPacer, { t: 'enqueue' }>): void {
   const line = lines.get(m.stream);
   if (!line) return;
-  const u = line.stream.enqueue(m.samples, { ...(m.label !== null ? { label: m.label } : {}), ...(m.notBeforeMs !== undefined ? { notBeforeMs: m.notBeforeMs } : {}), ...(m.voiced !== undefined ? { voiced: m.voiced } : {}) });
+  const u = line.stream.enqueue(m.samples, {
+    ...(m.label !== null ? { label: m.label } : {}),
+    ...(m.notBeforeMs !== undefined ? { notBeforeMs: m.notBeforeMs } : {}),
+    ...(m.voiced !== undefined ? { voiced: m.voiced } : {}),
+  });
   let ids = uttIds.get(m.stream);
   if (!ids) {
     ids = new Map();
@@ -183,7 +193,8 @@ port.on('message', (m: ToPacer) => {
       return open(m);
     case 'send': {
       const ws = sockets.get(m.sock);
-      if (ws && ws.readyState === WebSocket.OPEN) ws.send(m.payload, { binary: typeof m.payload !== 'string' }, () => {});
+      if (ws && ws.readyState === WebSocket.OPEN)
+        ws.send(m.payload, { binary: typeof m.payload !== 'string' }, () => {});
       return;
     }
     case 'close': {

@@ -35,7 +35,10 @@ export class ClientMessages {
     return {
       type: 'send-text',
       id: this.id(),
-      data: { content, options: { run_immediately: options.runImmediately ?? true, audio_response: options.audioResponse ?? true } },
+      data: {
+        content,
+        options: { run_immediately: options.runImmediately ?? true, audio_response: options.audioResponse ?? true },
+      },
     };
   }
 
@@ -71,7 +74,11 @@ export class ClientMessages {
 
   /** One context message for a bot older than Pipecat 1.0 (see `AppendToContextMessage`); never runs the LLM. */
   appendToContext(message: LlmContextMessage): AppendToContextMessage {
-    return { type: 'append-to-context', id: this.id(), data: { role: message.role, content: message.content ?? '', run_immediately: false } };
+    return {
+      type: 'append-to-context',
+      id: this.id(),
+      data: { role: message.role, content: message.content ?? '', run_immediately: false },
+    };
   }
 
   disconnectBot(): DisconnectBotMessage {

@@ -55,7 +55,12 @@ export type InboundItem<M> =
   | { kind: 'invalid'; violation: ProtocolViolation };
 
 export type OutboundAudio = Omit<AudioItem, 'numChannels'> & { numChannels?: number };
-export type OutboundItem<M> = { kind: 'rtvi'; message: M } | OutboundAudio | TextItem | TranscriptionItem | InterruptionItem;
+export type OutboundItem<M> =
+  | { kind: 'rtvi'; message: M }
+  | OutboundAudio
+  | TextItem
+  | TranscriptionItem
+  | InterruptionItem;
 
 export interface WireCodec<Out, In> {
   readonly name: CodecName;
@@ -91,7 +96,7 @@ export const WIRE_CAPABILITIES = {
   report_level: "raise the bot's function-call report level (eval-configure function_call_report_level)",
   vad_events: 'turn on raw VAD events (eval-configure vad_user_speaking)',
   markers: "turn on the LLM's turn-completion markers (eval-configure bot_llm_marker)",
-  images: "register the image a vision bot asks for (eval-image)",
+  images: 'register the image a vision bot asks for (eval-image)',
   cancel: 'end the bot (eval-cancel)',
   url_flags: 'per-connection flags on the connect URL (skip_tts, user_audio, capture_bot_audio, trigger_disconnect)',
   bot_audio: "the bot's audio reaches the client",

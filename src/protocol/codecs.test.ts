@@ -16,9 +16,19 @@ describe('codec table', () => {
   });
 
   it('declares what each wire carries beyond RTVI: the eval wire its eval-* controls, protobuf bare audio frames', () => {
-    expect([...CODECS['pipecat-eval'].capabilities].sort()).toEqual(['bot_audio', 'cancel', 'context', 'images', 'markers', 'report_level', 'url_flags', 'vad_events']);
+    expect([...CODECS['pipecat-eval'].capabilities].sort()).toEqual([
+      'bot_audio',
+      'cancel',
+      'context',
+      'images',
+      'markers',
+      'report_level',
+      'url_flags',
+      'vad_events',
+    ]);
     expect([...CODECS.protobuf.capabilities].sort()).toEqual(['bare_audio', 'bot_audio']);
-    for (const name of CODEC_NAMES) for (const c of CODECS[name].capabilities) expect(Object.keys(WIRE_CAPABILITIES)).toContain(c);
+    for (const name of CODEC_NAMES)
+      for (const c of CODECS[name].capabilities) expect(Object.keys(WIRE_CAPABILITIES)).toContain(c);
   });
 
   it('names the known codecs when asked for an unknown one', () => {
@@ -85,7 +95,13 @@ describe('what each codec cannot carry', () => {
     expect(client.decode(server.encode({ kind: 'text', text: 'hi' })!)).toEqual({ kind: 'text', text: 'hi' });
     const t = { kind: 'transcription', text: 'hello', userId: 'u1', timestamp: '2026-01-01T00:00:00Z' } as const;
     expect(server.decode(client.encode(t)!)).toEqual(t);
-    const stereo = { kind: 'audio', pcm: Int16Array.from([1, 2, 3, 4]), sampleRate: 48000, numChannels: 2, pts: 5 } as const;
+    const stereo = {
+      kind: 'audio',
+      pcm: Int16Array.from([1, 2, 3, 4]),
+      sampleRate: 48000,
+      numChannels: 2,
+      pts: 5,
+    } as const;
     expect(client.decode(server.encode(stereo)!)).toEqual(stereo);
   });
 });

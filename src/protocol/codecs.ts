@@ -8,13 +8,24 @@ import { protobufClientCodec, protobufServerCodec } from './protobuf-codec.js';
 
 export const CODECS: Readonly<Record<CodecName, CodecFactory>> = {
   'pipecat-eval': {
-    description: "Pipecat's eval transport (bot.py -t eval): RTVI JSON text frames, audio as raw-audio / eval-bot-audio",
-    capabilities: new Set(['context', 'report_level', 'vad_events', 'markers', 'images', 'cancel', 'url_flags', 'bot_audio']),
+    description:
+      "Pipecat's eval transport (bot.py -t eval): RTVI JSON text frames, audio as raw-audio / eval-bot-audio",
+    capabilities: new Set([
+      'context',
+      'report_level',
+      'vad_events',
+      'markers',
+      'images',
+      'cancel',
+      'url_flags',
+      'bot_audio',
+    ]),
     client: evalClientCodec,
     server: evalServerCodec,
   },
   protobuf: {
-    description: "Pipecat's WebSocket transport with ProtobufFrameSerializer: binary pipecat.Frame, audio as AudioRawFrame",
+    description:
+      "Pipecat's WebSocket transport with ProtobufFrameSerializer: binary pipecat.Frame, audio as AudioRawFrame",
     // The eval-* messages reach a production RTVIProcessor as plain client messages and are dropped.
     capabilities: new Set(['bot_audio', 'bare_audio']),
     client: protobufClientCodec,

@@ -25,9 +25,17 @@ describe('connect: retry until the connect timeout', () => {
   it('connects to a bot that starts listening only after the first attempts failed', async () => {
     const port = await freePort();
     const started = performance.now();
-    const connecting = connect(`ws://127.0.0.1:${port}`, { codec: 'pipecat-eval', connectTimeoutMs: 5000, retryIntervalMs: 50 });
+    const connecting = connect(`ws://127.0.0.1:${port}`, {
+      codec: 'pipecat-eval',
+      connectTimeoutMs: 5000,
+      retryIntervalMs: 50,
+    });
     await new Promise((r) => setTimeout(r, 300));
-    const server = await WireServer.listen({ codec: 'pipecat-eval', port, onConnection: (p) => p.connection.send({ type: 'bot-llm-started' }) });
+    const server = await WireServer.listen({
+      codec: 'pipecat-eval',
+      port,
+      onConnection: (p) => p.connection.send({ type: 'bot-llm-started' }),
+    });
     cleanups.push(() => server.close());
     const connection = await connecting;
     expect(performance.now() - started).toBeGreaterThanOrEqual(300);
@@ -38,7 +46,9 @@ describe('connect: retry until the connect timeout', () => {
   it('nothing listening: a ConnectError when the timeout expires, not before and not much after', async () => {
     const port = await freePort();
     const started = performance.now();
-    const err = await expectConnectError(connect(`ws://127.0.0.1:${port}`, { codec: 'protobuf', connectTimeoutMs: 600, retryIntervalMs: 50 }));
+    const err = await expectConnectError(
+      connect(`ws://127.0.0.1:${port}`, { codec: 'protobuf', connectTimeoutMs: 600, retryIntervalMs: 50 }),
+    );
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(590);
     expect(elapsed).toBeLessThan(600 + 250);
@@ -46,7 +56,11 @@ describe('connect: retry until the connect timeout', () => {
     expect(err.lastCause).toContain('ECONNREFUSED');
     expect(err.timeoutMs).toBe(600);
     expect(err.elapsedMs).toBeGreaterThanOrEqual(590);
-    expect(err.message).toMatch(new RegExp(`^could not connect to ws://127\\.0\\.0\\.1:${port} within 600 ms \\(\\d+ attempts\\): .*ECONNREFUSED`));
+    expect(err.message).toMatch(
+      new RegExp(
+        `^could not connect to ws://127\\.0\\.0\\.1:${port} within 600 ms \\(\\d+ attempts\\): .*ECONNREFUSED`,
+      ),
+    );
   });
 
   it('a server that accepts TCP but never answers the handshake: ConnectError at the timeout', async () => {
@@ -59,7 +73,9 @@ describe('connect: retry until the connect timeout', () => {
     });
     const port = (tcp.address() as { port: number }).port;
     const started = performance.now();
-    const err = await expectConnectError(connect(`ws://127.0.0.1:${port}`, { codec: 'pipecat-eval', connectTimeoutMs: 400 }));
+    const err = await expectConnectError(
+      connect(`ws://127.0.0.1:${port}`, { codec: 'pipecat-eval', connectTimeoutMs: 400 }),
+    );
     expect(performance.now() - started).toBeLessThan(400 + 250);
     expect(err.attempts).toBe(1);
     expect(err.lastCause).toBe('no answer to the opening handshake');
@@ -70,7 +86,9 @@ describe('connect: retry until the connect timeout', () => {
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise((resolve) => http.close(resolve)));
     const port = (http.address() as { port: number }).port;
-    const err = await expectConnectError(connect(`ws://127.0.0.1:${port}/ws`, { codec: 'pipecat-eval', connectTimeoutMs: 300, retryIntervalMs: 50 }));
+    const err = await expectConnectError(
+      connect(`ws://127.0.0.1:${port}/ws`, { codec: 'pipecat-eval', connectTimeoutMs: 300, retryIntervalMs: 50 }),
+    );
     expect(err.lastCause).toBe('Unexpected server response: 404');
   });
 
@@ -79,9 +97,9 @@ describe('connect: retry until the connect timeout', () => {
     const ac = new AbortController();
     const started = performance.now();
     setTimeout(() => ac.abort(new Error('run cancelled')), 100);
-    await expect(connect(`ws://127.0.0.1:${port}`, { codec: 'pipecat-eval', connectTimeoutMs: 10_000, signal: ac.signal })).rejects.toThrow(
-      'run cancelled',
-    );
+    await expect(
+      connect(`ws://127.0.0.1:${port}`, { codec: 'pipecat-eval', connectTimeoutMs: 10_000, signal: ac.signal }),
+    ).rejects.toThrow('run cancelled');
     // At once: far inside the 10 s connect budget (the margin is a timer delayed on a loaded machine).
     expect(performance.now() - started).toBeLessThan(1500);
   });
@@ -89,8 +107,12 @@ describe('connect: retry until the connect timeout', () => {
   it('bad arguments fail at once with usage errors, without retrying', async () => {
     const started = performance.now();
     await expect(connect('http://127.0.0.1:1', { codec: 'pipecat-eval' })).rejects.toThrow(InvalidUrlError);
-    await expect(connect('ws://127.0.0.1:1', { codec: 'pipecat-eval', connectTimeoutMs: -5 })).rejects.toThrow(WireOptionError);
-    await expect(connect('ws://127.0.0.1:1', { codec: 'pipecat-eval', maxQueuedItems: 0 })).rejects.toThrow('maxQueuedItems');
+    await expect(connect('ws://127.0.0.1:1', { codec: 'pipecat-eval', connectTimeoutMs: -5 })).rejects.toThrow(
+      WireOptionError,
+    );
+    await expect(connect('ws://127.0.0.1:1', { codec: 'pipecat-eval', maxQueuedItems: 0 })).rejects.toThrow(
+      'maxQueuedItems',
+    );
     await expect(connect('ws://127.0.0.1:1', { codec: 'json' as 'protobuf' })).rejects.toThrow(UnknownCodecError);
     // No retries: retrying would go on until the default connect timeout (seconds).
     expect(performance.now() - started).toBeLessThan(1000);
@@ -123,7 +145,10 @@ describe('connect: the first frames are never lost', () => {
     connection.send(ids.clientReady({ library: 'earshot' }));
     const peer = await nextPeer();
     const ready = await peer.connection.receive();
-    expect(ready).toMatchObject({ kind: 'rtvi', message: { type: 'client-ready', id: '1', data: { version: '2.1.0', about: { library: 'earshot' } } } });
+    expect(ready).toMatchObject({
+      kind: 'rtvi',
+      message: { type: 'client-ready', id: '1', data: { version: '2.1.0', about: { library: 'earshot' } } },
+    });
     peer.connection.send({ type: 'bot-ready', id: '1', data: { version: '2.1.0' } });
     expect(await connection.receive()).toMatchObject({ kind: 'rtvi', message: { type: 'bot-ready', id: '1' } });
     await connection.close();

@@ -59,7 +59,13 @@ export async function connect(url: string, options: ConnectOptions): Promise<Cli
     for (;;) {
       attempts++;
       try {
-        return await openOnce(url, { maxPayload, headers: options.headers }, options.openSocket ?? openWs, budget.signal, (socket) => new WireConnection(socket, codec, options));
+        return await openOnce(
+          url,
+          { maxPayload, headers: options.headers },
+          options.openSocket ?? openWs,
+          budget.signal,
+          (socket) => new WireConnection(socket, codec, options),
+        );
       } catch (err) {
         if (err instanceof InvalidUrlError) throw err;
         // An attempt cut short by the deadline knows less than one that failed on its own.
@@ -96,7 +102,8 @@ class BudgetSpent extends Error {
 }
 
 /** Compression off: it costs CPU at audio rates and blurs arrival times; Pipecat does not need it. */
-export const openWs: SocketOpener = (url, options) => new WebSocket(url, { maxPayload: options.maxPayload, perMessageDeflate: false, headers: options.headers });
+export const openWs: SocketOpener = (url, options) =>
+  new WebSocket(url, { maxPayload: options.maxPayload, perMessageDeflate: false, headers: options.headers });
 
 function openOnce(
   url: string,

@@ -11,7 +11,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function pairUp(codec: (typeof CODEC_NAMES)[number], clientOptions: Parameters<typeof connect>[1] extends infer O ? Partial<O> : never = {}, serverOptions = {}) {
+async function pairUp(
+  codec: (typeof CODEC_NAMES)[number],
+  clientOptions: Parameters<typeof connect>[1] extends infer O ? Partial<O> : never = {},
+  serverOptions = {},
+) {
   const test: TestServer = await startServer(codec, serverOptions);
   cleanups.push(() => test.server.close());
   const client = await connect(test.server.url(), { codec, ...clientOptions });
@@ -21,7 +25,9 @@ async function pairUp(codec: (typeof CODEC_NAMES)[number], clientOptions: Parame
 }
 
 function kinds(items: Array<Received<ServerInbound>>): string[] {
-  return items.map((i) => (i.kind === 'rtvi' ? i.message.type : i.kind === 'invalid' ? `invalid:${i.violation.code}` : i.kind));
+  return items.map((i) =>
+    i.kind === 'rtvi' ? i.message.type : i.kind === 'invalid' ? `invalid:${i.violation.code}` : i.kind,
+  );
 }
 
 async function receiveAll(connection: ClientConnection): Promise<Array<Received<ServerInbound>>> {
@@ -34,9 +40,14 @@ describe.each(CODEC_NAMES)('WireConnection over %s', (codec) => {
   it('carries RTVI messages and audio both ways', async () => {
     const { client, peer } = await pairUp(codec);
     const pcm = Int16Array.from({ length: 320 }, (_, i) => i - 160);
-    expect(client.send({ type: 'send-text', id: '1', data: { content: 'hi', options: { run_immediately: true } } })).toBe(true);
+    expect(
+      client.send({ type: 'send-text', id: '1', data: { content: 'hi', options: { run_immediately: true } } }),
+    ).toBe(true);
     expect(client.sendAudio(pcm, 16000)).toBe(true);
-    expect(await peer.receive()).toMatchObject({ kind: 'rtvi', message: { type: 'send-text', data: { content: 'hi' } } });
+    expect(await peer.receive()).toMatchObject({
+      kind: 'rtvi',
+      message: { type: 'send-text', data: { content: 'hi' } },
+    });
     expect(await peer.receive()).toMatchObject({ kind: 'audio', pcm, sampleRate: 16000, numChannels: 1 });
     peer.send({ type: 'bot-tts-text', data: { text: 'hello' } });
     peer.sendAudio(pcm, 24000);
@@ -80,7 +91,10 @@ describe.each(CODEC_NAMES)('WireConnection over %s', (codec) => {
     const { client, peer } = await pairUp(codec);
     peer.sendRaw(codec === 'pipecat-eval' ? new Uint8Array([1, 2, 3]) : 'hello');
     peer.send({ type: 'bot-ready', data: { version: '2.1.0' } });
-    expect(kinds([(await client.receive())!, (await client.receive())!])).toEqual(['invalid:wrong_frame_type', 'bot-ready']);
+    expect(kinds([(await client.receive())!, (await client.receive())!])).toEqual([
+      'invalid:wrong_frame_type',
+      'bot-ready',
+    ]);
     expect(client.isOpen).toBe(true);
     expect(client.stats().violations).toBe(1);
   });
@@ -103,7 +117,10 @@ describe('WireConnection and WebSocket-level faults', () => {
     const socket = (peer as unknown as { socket: { send(data: Buffer, options: { binary: boolean }): void } }).socket;
     socket.send(Buffer.from([0x7b, 0xc3, 0x28, 0x7d]), { binary: false });
     const item = await client.receive();
-    expect(item).toMatchObject({ kind: 'invalid', violation: { code: 'bad_frame', reason: expect.stringContaining('WS_ERR_INVALID_UTF8') } });
+    expect(item).toMatchObject({
+      kind: 'invalid',
+      violation: { code: 'bad_frame', reason: expect.stringContaining('WS_ERR_INVALID_UTF8') },
+    });
     expect(await client.closed).toMatchObject({ code: 1007, byPeer: false });
   });
 });

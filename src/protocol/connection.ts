@@ -65,7 +65,9 @@ export function positiveOption(name: string, value: number | undefined, fallback
 }
 
 /** The options with defaults applied; a WireOptionError for any out of range. */
-export function validateConnectionOptions(options: ConnectionOptions): Required<Omit<ConnectionOptions, 'signal' | 'clock'>> {
+export function validateConnectionOptions(
+  options: ConnectionOptions,
+): Required<Omit<ConnectionOptions, 'signal' | 'clock'>> {
   return {
     maxPayloadBytes: positiveOption('maxPayloadBytes', options.maxPayloadBytes, DEFAULT_MAX_PAYLOAD_BYTES),
     maxQueuedItems: positiveOption('maxQueuedItems', options.maxQueuedItems, DEFAULT_MAX_QUEUED_ITEMS),
@@ -76,7 +78,10 @@ export function validateConnectionOptions(options: ConnectionOptions): Required<
 
 const WS_ERROR_VIOLATIONS: Record<string, ViolationCode> = { WS_ERR_UNSUPPORTED_MESSAGE_LENGTH: 'oversized' };
 // The status ws sends when its receiver refuses a frame (RFC 6455 §7.4.1).
-const WS_ERROR_CLOSE_CODES: Record<string, number> = { WS_ERR_UNSUPPORTED_MESSAGE_LENGTH: 1009, WS_ERR_INVALID_UTF8: 1007 };
+const WS_ERROR_CLOSE_CODES: Record<string, number> = {
+  WS_ERR_UNSUPPORTED_MESSAGE_LENGTH: 1009,
+  WS_ERR_INVALID_UTF8: 1007,
+};
 
 export class WireConnection<Out, In> {
   readonly codec: WireCodec<Out, In>;
@@ -206,7 +211,9 @@ export class WireConnection<Out, In> {
     const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     this.counters.framesReceived++;
     this.counters.bytesReceived += buf.byteLength;
-    const frame: WirePayload = isBinary ? new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength) : buf.toString('utf8');
+    const frame: WirePayload = isBinary
+      ? new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength)
+      : buf.toString('utf8');
     let item: InboundItem<In>;
     try {
       item = this.codec.decode(frame);

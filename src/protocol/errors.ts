@@ -8,7 +8,14 @@ export class ConnectError extends EarshotError {
   readonly timeoutMs: number;
   /** The last attempt's failure, in words (`connect ECONNREFUSED 127.0.0.1:7860`). */
   readonly lastCause: string;
-  constructor(fields: { url: string; attempts: number; elapsedMs: number; timeoutMs: number; lastCause: string; cause?: unknown }) {
+  constructor(fields: {
+    url: string;
+    attempts: number;
+    elapsedMs: number;
+    timeoutMs: number;
+    lastCause: string;
+    cause?: unknown;
+  }) {
     super(
       `could not connect to ${fields.url} within ${fields.timeoutMs} ms (${fields.attempts} attempt${fields.attempts === 1 ? '' : 's'}): ${fields.lastCause}`,
       { cause: fields.cause },

@@ -15,7 +15,11 @@ import { violation } from './violation.js';
 function binaryViolation(frame: Uint8Array): { kind: 'invalid'; violation: ReturnType<typeof violation> } {
   return {
     kind: 'invalid',
-    violation: violation('wrong_frame_type', `binary frame (${frame.byteLength} bytes) on the pipecat-eval codec, which carries JSON text frames only`, frame),
+    violation: violation(
+      'wrong_frame_type',
+      `binary frame (${frame.byteLength} bytes) on the pipecat-eval codec, which carries JSON text frames only`,
+      frame,
+    ),
   };
 }
 
@@ -59,7 +63,10 @@ export function evalServerCodec(): ServerCodec {
           return rtviJson(item.message);
         case 'audio':
           if ((item.numChannels ?? 1) !== 1) return null;
-          return rtviJson({ type: 'eval-bot-audio', data: { audio: base64Pcm(item.pcm), sampleRate: item.sampleRate } });
+          return rtviJson({
+            type: 'eval-bot-audio',
+            data: { audio: base64Pcm(item.pcm), sampleRate: item.sampleRate },
+          });
         default:
           return null;
       }

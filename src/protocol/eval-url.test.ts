@@ -31,13 +31,21 @@ describe('eval connect URL', () => {
   });
 
   it('round-trips every flag', () => {
-    const flags = { skipTts: true, userAudio: true, captureBotAudio: true, record: 'out/rec.wav', triggerDisconnect: true };
+    const flags = {
+      skipTts: true,
+      userAudio: true,
+      captureBotAudio: true,
+      record: 'out/rec.wav',
+      triggerDisconnect: true,
+    };
     expect(parseEvalFlags(buildEvalUrl('ws://127.0.0.1:9000', flags))).toEqual(flags);
   });
 
   it('refuses URLs a WebSocket cannot connect to, saying why', () => {
     expect(() => parseBotUrl('localhost:7860')).toThrow(InvalidUrlError);
-    expect(() => parseBotUrl('http://localhost:7860')).toThrow('invalid bot URL "http://localhost:7860": scheme http: is not ws: or wss:');
+    expect(() => parseBotUrl('http://localhost:7860')).toThrow(
+      'invalid bot URL "http://localhost:7860": scheme http: is not ws: or wss:',
+    );
     expect(() => parseBotUrl('ws://localhost:7860/#x')).toThrow('#fragment');
     expect(() => buildEvalUrl('not a url', { skipTts: true })).toThrow('not a URL');
   });

@@ -42,7 +42,12 @@ describe('InboundQueue', () => {
 
   it('bounds by bytes as well as by count', () => {
     const q = new InboundQueue<Item>(100, 25);
-    expect([q.push(item(1, 10)), q.push(item(2, 10)), q.push(item(3, 10)), q.push(item(4, 5))]).toEqual([true, true, false, true]);
+    expect([q.push(item(1, 10)), q.push(item(2, 10)), q.push(item(3, 10)), q.push(item(4, 5))]).toEqual([
+      true,
+      true,
+      false,
+      true,
+    ]);
     expect(ns(q.drain())).toEqual([1, 2, 'overflow:1', 4]);
   });
 

@@ -69,7 +69,15 @@ export class InboundQueue<T extends Stamped & { kind: string }> {
         this.pending.lastAt = item.at;
       } else {
         const at = item.at;
-        this.pending = { kind: 'overflow', dropped: 1, droppedBytes: item.bytes, firstAt: at, lastAt: at, at, bytes: 0 };
+        this.pending = {
+          kind: 'overflow',
+          dropped: 1,
+          droppedBytes: item.bytes,
+          firstAt: at,
+          lastAt: at,
+          at,
+          bytes: 0,
+        };
       }
       return false;
     }

@@ -40,14 +40,26 @@ function audioOrViolation(
  */
 export function botAudioFromMessage(message: ServerInbound, raw: unknown): InboundItem<ServerInbound> {
   if (message.type !== 'eval-bot-audio') return { kind: 'rtvi', message };
-  return audioOrViolation(pcmFromBase64(message.data.audio, 'eval-bot-audio: data.audio'), message.data.sampleRate, 1, raw, 'eval-bot-audio:');
+  return audioOrViolation(
+    pcmFromBase64(message.data.audio, 'eval-bot-audio: data.audio'),
+    message.data.sampleRate,
+    1,
+    raw,
+    'eval-bot-audio:',
+  );
 }
 
 /** Server role: `raw-audio` / `raw-audio-batch` become one audio item (a batch is concatenated). */
 export function micAudioFromMessage(message: ClientInbound, raw: unknown): InboundItem<ClientInbound> {
   if (message.type === 'raw-audio') {
     const { base64Audio, sampleRate, numChannels } = message.data;
-    return audioOrViolation(pcmFromBase64(base64Audio, 'raw-audio: data.base64Audio'), sampleRate, numChannels, raw, 'raw-audio:');
+    return audioOrViolation(
+      pcmFromBase64(base64Audio, 'raw-audio: data.base64Audio'),
+      sampleRate,
+      numChannels,
+      raw,
+      'raw-audio:',
+    );
   }
   if (message.type === 'raw-audio-batch') {
     const { base64AudioBatch, sampleRate, numChannels } = message.data;

@@ -8,7 +8,11 @@ import type { ClientMessage, ClientMessageType, ServerMessage, ServerMessageType
 type ByType<U extends { type: string }, T extends string> = Extract<U, { type: T }>;
 
 export const SERVER_SAMPLES: { [T in ServerMessageType]: ByType<ServerMessage, T> } = {
-  'bot-ready': { type: 'bot-ready', id: '1', data: { version: '2.1.0', about: { library: 'pipecat-ai', library_version: '0.0.110' } } },
+  'bot-ready': {
+    type: 'bot-ready',
+    id: '1',
+    data: { version: '2.1.0', about: { library: 'pipecat-ai', library_version: '0.0.110' } },
+  },
   error: { type: 'error', data: { error: 'LLM service unavailable', fatal: false } },
   'error-response': { type: 'error-response', id: '7', data: { error: 'Unsupported type foo' } },
   'server-response': { type: 'server-response', id: '8', data: { t: 'get-weather', d: { temp_c: 21 } } },
@@ -20,7 +24,12 @@ export const SERVER_SAMPLES: { [T in ServerMessageType]: ByType<ServerMessage, T
   'user-mute-stopped': { type: 'user-mute-stopped' },
   'user-transcription': {
     type: 'user-transcription',
-    data: { text: 'What is the capital of France?', final: true, user_id: 'eval-user', timestamp: '2026-01-01T10:00:00.000+00:00' },
+    data: {
+      text: 'What is the capital of France?',
+      final: true,
+      user_id: 'eval-user',
+      timestamp: '2026-01-01T10:00:00.000+00:00',
+    },
   },
   'user-llm-text': { type: 'user-llm-text', data: { text: 'What is the capital of France?' } },
   'bot-started-speaking': { type: 'bot-started-speaking' },
@@ -29,7 +38,10 @@ export const SERVER_SAMPLES: { [T in ServerMessageType]: ByType<ServerMessage, T
   'bot-llm-started': { type: 'bot-llm-started' },
   'bot-llm-text': { type: 'bot-llm-text', data: { text: 'The capital ' } },
   'bot-llm-stopped': { type: 'bot-llm-stopped' },
-  'bot-llm-marker': { type: 'bot-llm-marker', data: { text: '●', kind: 'complete', raw: '● The capital of France is Paris.', markers: ['●', '◐', '○'] } },
+  'bot-llm-marker': {
+    type: 'bot-llm-marker',
+    data: { text: '●', kind: 'complete', raw: '● The capital of France is Paris.', markers: ['●', '◐', '○'] },
+  },
   'bot-tts-started': { type: 'bot-tts-started' },
   'bot-tts-text': { type: 'bot-tts-text', data: { text: 'The capital of France is Paris.' } },
   'bot-tts-stopped': { type: 'bot-tts-stopped' },
@@ -78,8 +90,16 @@ export const SERVER_SAMPLES: { [T in ServerMessageType]: ByType<ServerMessage, T
 };
 
 export const CLIENT_SAMPLES: { [T in ClientMessageType]: ByType<ClientMessage, T> } = {
-  'client-ready': { type: 'client-ready', id: '1', data: { version: '2.1.0', about: { library: 'earshot', library_version: '0.1.0' } } },
-  'send-text': { type: 'send-text', id: '2', data: { content: 'Hello there', options: { run_immediately: true, audio_response: false } } },
+  'client-ready': {
+    type: 'client-ready',
+    id: '1',
+    data: { version: '2.1.0', about: { library: 'earshot', library_version: '0.1.0' } },
+  },
+  'send-text': {
+    type: 'send-text',
+    id: '2',
+    data: { content: 'Hello there', options: { run_immediately: true, audio_response: false } },
+  },
   'raw-audio': { type: 'raw-audio', id: '3', data: { base64Audio: 'AQACAP//', sampleRate: 16000, numChannels: 1 } },
   'raw-audio-batch': {
     type: 'raw-audio-batch',
@@ -87,21 +107,53 @@ export const CLIENT_SAMPLES: { [T in ClientMessageType]: ByType<ClientMessage, T
     data: { base64AudioBatch: ['AQACAA==', '//8AAA=='], sampleRate: 16000, numChannels: 1 },
   },
   dtmf: { type: 'dtmf', id: '5', data: { buttons: ['1', '2', '#'] } },
-  'client-message': { type: 'client-message', id: '6', data: { t: 'eval-configure', d: { function_call_report_level: { '*': 'full' }, vad_user_speaking: true, bot_llm_marker: true } } },
+  'client-message': {
+    type: 'client-message',
+    id: '6',
+    data: {
+      t: 'eval-configure',
+      d: { function_call_report_level: { '*': 'full' }, vad_user_speaking: true, bot_llm_marker: true },
+    },
+  },
   'disconnect-bot': { type: 'disconnect-bot', id: '7' },
-  'append-to-context': { type: 'append-to-context', id: '9', data: { role: 'system', content: 'Be terse.', run_immediately: false } },
+  'append-to-context': {
+    type: 'append-to-context',
+    id: '9',
+    data: { role: 'system', content: 'Be terse.', run_immediately: false },
+  },
   'llm-function-call-result': {
     type: 'llm-function-call-result',
     id: '8',
-    data: { function_name: 'get_weather', tool_call_id: 'call_1', arguments: { location: 'Paris' }, result: { temp_c: 21 } },
+    data: {
+      function_name: 'get_weather',
+      tool_call_id: 'call_1',
+      arguments: { location: 'Paris' },
+      result: { temp_c: 21 },
+    },
   },
 };
 
 /** Every eval control message and an application one, as `client-message`s. */
 export const CLIENT_MESSAGE_SAMPLES: ClientMessage[] = [
   CLIENT_SAMPLES['client-message'],
-  { type: 'client-message', id: '10', data: { t: 'eval-configure', d: { function_call_report_level: { get_weather: 'name', '*': 'none' } } } },
-  { type: 'client-message', id: '11', data: { t: 'eval-context', d: { messages: [{ role: 'system', content: 'Be terse.' }, { role: 'user', content: 'Hi' }] } } },
+  {
+    type: 'client-message',
+    id: '10',
+    data: { t: 'eval-configure', d: { function_call_report_level: { get_weather: 'name', '*': 'none' } } },
+  },
+  {
+    type: 'client-message',
+    id: '11',
+    data: {
+      t: 'eval-context',
+      d: {
+        messages: [
+          { role: 'system', content: 'Be terse.' },
+          { role: 'user', content: 'Hi' },
+        ],
+      },
+    },
+  },
   { type: 'client-message', id: '12', data: { t: 'eval-image', d: { image: 'iVBORw0KGgo=', format: 'image/png' } } },
   { type: 'client-message', id: '13', data: { t: 'eval-cancel', d: {} } },
   { type: 'client-message', id: '14', data: { t: 'my-app-ping', d: [1, 'two', null] } },

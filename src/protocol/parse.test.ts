@@ -70,12 +70,16 @@ describe('parseServerMessage', () => {
   });
 
   it('rejects data of the wrong shape: missing required fields, nested entries, non-object data', () => {
-    expect(violationOf(parseServerMessage(wire({ type: 'bot-llm-text', data: {} }))).reason).toBe('bot-llm-text: data.text: missing');
+    expect(violationOf(parseServerMessage(wire({ type: 'bot-llm-text', data: {} }))).reason).toBe(
+      'bot-llm-text: data.text: missing',
+    );
     expect(violationOf(parseServerMessage(wire({ type: 'bot-tts-text', data: 'Paris' }))).reason).toBe(
       'bot-tts-text: data: expected object, got string',
     );
     const badMetric = wire({ type: 'metrics', data: { ttfb: [{ processor: 'LLM', value: '0.4' }] } });
-    expect(violationOf(parseServerMessage(badMetric)).reason).toBe('metrics: data.ttfb[0].value: expected finite number, got string');
+    expect(violationOf(parseServerMessage(badMetric)).reason).toBe(
+      'metrics: data.ttfb[0].value: expected finite number, got string',
+    );
     const badStatus = wire({ type: 'bot-output', data: { text: 'x', aggregated_by: 'word', spoken_status: 'done' } });
     expect(violationOf(parseServerMessage(badStatus)).reason).toContain('expected one of new|in-progress|completed');
   });
@@ -94,9 +98,15 @@ describe('parseServerMessage', () => {
 
   it('keeps extra fields a newer peer adds, and drops optional fields that are null', () => {
     const r = parseServerMessage(
-      wire({ type: 'llm-function-call-in-progress', data: { tool_call_id: 'c', function_name: null, arguments: null, extra: 1 } }),
+      wire({
+        type: 'llm-function-call-in-progress',
+        data: { tool_call_id: 'c', function_name: null, arguments: null, extra: 1 },
+      }),
     );
-    expect(r).toEqual({ ok: true, message: { type: 'llm-function-call-in-progress', data: { tool_call_id: 'c', extra: 1 } } });
+    expect(r).toEqual({
+      ok: true,
+      message: { type: 'llm-function-call-in-progress', data: { tool_call_id: 'c', extra: 1 } },
+    });
   });
 
   it('ignores data sent on messages that have none', () => {
@@ -118,7 +128,20 @@ describe('parseServerMessage', () => {
     const cyclic: Record<string, unknown> = { label: 'nope' };
     cyclic.self = cyclic;
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
-    const odd: unknown[] = [undefined, null, 0, NaN, Symbol('s'), 10n, () => 1, cyclic, deep, new Uint8Array(3), '\u0000', '{"label":'];
+    const odd: unknown[] = [
+      undefined,
+      null,
+      0,
+      NaN,
+      Symbol('s'),
+      10n,
+      () => 1,
+      cyclic,
+      deep,
+      new Uint8Array(3),
+      '\u0000',
+      '{"label":',
+    ];
     for (const raw of odd) {
       const r = parseServerMessage(raw);
       expect(r.ok).toBe(false);
@@ -139,7 +162,9 @@ describe('parseClientMessage', () => {
   });
 
   it('requires a request id, as Pipecat does', () => {
-    expect(violationOf(parseClientMessage(wire({ type: 'send-text', data: { content: 'hi' } }))).reason).toBe('send-text: id: missing');
+    expect(violationOf(parseClientMessage(wire({ type: 'send-text', data: { content: 'hi' } }))).reason).toBe(
+      'send-text: id: missing',
+    );
   });
 
   it('rejects each typed field given a value of the wrong type', () => {
@@ -149,7 +174,9 @@ describe('parseClientMessage', () => {
       for (const [key, value] of Object.entries(sample.data)) {
         if (FREE_FORM.has(key)) continue;
         const broken = { ...sample, data: { ...sample.data, [key]: wrongTyped(value) } };
-        expect(violationOf(parseClientMessage(wire(broken))).reason, `${sample.type}.${key}`).toContain(`${sample.type}: data.${key}`);
+        expect(violationOf(parseClientMessage(wire(broken))).reason, `${sample.type}.${key}`).toContain(
+          `${sample.type}: data.${key}`,
+        );
         checked++;
       }
     }
@@ -157,14 +184,17 @@ describe('parseClientMessage', () => {
   });
 
   it('checks DTMF keys and that there is at least one', () => {
-    expect(violationOf(parseClientMessage(wire({ type: 'dtmf', id: '1', data: { buttons: ['1', 'A'] } }))).reason).toContain(
-      'data.buttons[1]: expected one of 0|1|2|3|4|5|6|7|8|9|*|#, got "A"',
+    expect(
+      violationOf(parseClientMessage(wire({ type: 'dtmf', id: '1', data: { buttons: ['1', 'A'] } }))).reason,
+    ).toContain('data.buttons[1]: expected one of 0|1|2|3|4|5|6|7|8|9|*|#, got "A"');
+    expect(violationOf(parseClientMessage(wire({ type: 'dtmf', id: '1', data: { buttons: [] } }))).reason).toContain(
+      'at least 1',
     );
-    expect(violationOf(parseClientMessage(wire({ type: 'dtmf', id: '1', data: { buttons: [] } }))).reason).toContain('at least 1');
   });
 
   it('checks the payloads of eval control messages', () => {
-    const cm = (t: string, d?: unknown): string => wire({ type: 'client-message', id: '9', data: d === undefined ? { t } : { t, d } });
+    const cm = (t: string, d?: unknown): string =>
+      wire({ type: 'client-message', id: '9', data: d === undefined ? { t } : { t, d } });
     const reasons = [
       cm('eval-configure', { function_call_report_level: { '*': 'everything' } }),
       cm('eval-configure', { vad_user_speaking: 'true' }),

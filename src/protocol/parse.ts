@@ -50,9 +50,11 @@ function parseWith(raw: unknown, table: Record<string, DataSchema>, from: 'serve
     return bad('wrong_label', `label: expected "${RTVI_LABEL}", got ${got}`);
   }
   const type = value.type;
-  if (typeof type !== 'string' || type.length === 0) return bad('bad_envelope', `type: expected non-empty string, got ${describe(type)}`);
+  if (typeof type !== 'string' || type.length === 0)
+    return bad('bad_envelope', `type: expected non-empty string, got ${describe(type)}`);
   const id = value.id;
-  if (id !== undefined && id !== null && typeof id !== 'string') return bad('bad_envelope', `id: expected string, got ${describe(id)}`);
+  if (id !== undefined && id !== null && typeof id !== 'string')
+    return bad('bad_envelope', `id: expected string, got ${describe(id)}`);
   const hasId = typeof id === 'string';
   if (from === 'client' && !hasId) {
     const shown = type.length > 60 ? `${type.slice(0, 60)}…` : type;

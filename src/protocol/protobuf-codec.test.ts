@@ -42,7 +42,20 @@ describe('protobuf codec: bytes on the wire (pipecat frames.proto)', () => {
 
   it('decodes the audio Pipecat sends: id and name set, sample rate 24 kHz', () => {
     const name = Buffer.from('OutputAudioRawFrame#0');
-    const inner = bytes(0x08, 0x07, 0x12, name.length, name, 0x1a, 0x04, [0x10, 0x00, 0xf0, 0xff], 0x20, [0xc0, 0xbb, 0x01], 0x28, 0x01);
+    const inner = bytes(
+      0x08,
+      0x07,
+      0x12,
+      name.length,
+      name,
+      0x1a,
+      0x04,
+      [0x10, 0x00, 0xf0, 0xff],
+      0x20,
+      [0xc0, 0xbb, 0x01],
+      0x28,
+      0x01,
+    );
     const item = client.decode(bytes(0x12, inner.length, inner));
     expect(item).toEqual({ kind: 'audio', pcm: Int16Array.from([16, -16]), sampleRate: 24000, numChannels: 1 });
   });
@@ -60,13 +73,21 @@ describe('protobuf codec: bytes on the wire (pipecat frames.proto)', () => {
   });
 
   it('treats a missing num_channels (proto3 zero) as mono', () => {
-    expect(server.decode(bytes(0x12, 0x07, 0x1a, 0x02, [0x05, 0x00], 0x20, [0x80, 0x7d]))).toMatchObject({ numChannels: 1, pcm: Int16Array.from([5]) });
+    expect(server.decode(bytes(0x12, 0x07, 0x1a, 0x02, [0x05, 0x00], 0x20, [0x80, 0x7d]))).toMatchObject({
+      numChannels: 1,
+      pcm: Int16Array.from([5]),
+    });
   });
 
   it('decodes text and transcription frames', () => {
     expect(client.decode(bytes(0x0a, 0x04, 0x1a, 0x02, [0x68, 0x69]))).toEqual({ kind: 'text', text: 'hi' });
     const t = bytes(0x1a, 0x02, [0x68, 0x69], 0x22, 0x01, 0x75, 0x2a, 0x01, 0x74);
-    expect(server.decode(bytes(0x1a, t.length, t))).toEqual({ kind: 'transcription', text: 'hi', userId: 'u', timestamp: 't' });
+    expect(server.decode(bytes(0x1a, t.length, t))).toEqual({
+      kind: 'transcription',
+      text: 'hi',
+      userId: 'u',
+      timestamp: 't',
+    });
   });
 
   it('skips fields it does not know (a newer frames.proto)', () => {
@@ -96,7 +117,9 @@ describe('protobuf codec: what is not a pipecat.Frame', () => {
   });
 
   it('bad audio inside a valid frame is a violation', () => {
-    expect(violation(client.decode(bytes(0x12, 0x05, 0x1a, 0x01, 0x05, 0x28, 0x01))).reason).toBe('AudioRawFrame.sample_rate: missing');
+    expect(violation(client.decode(bytes(0x12, 0x05, 0x1a, 0x01, 0x05, 0x28, 0x01))).reason).toBe(
+      'AudioRawFrame.sample_rate: missing',
+    );
     expect(violation(client.decode(bytes(0x12, 0x06, 0x1a, 0x01, 0x05, 0x20, 0x80, 0x7d))).reason).toBe(
       'AudioRawFrame.audio: 1 bytes is not a whole number of 16-bit samples',
     );
@@ -110,7 +133,9 @@ describe('protobuf codec: what is not a pipecat.Frame', () => {
     };
     expect(violation(client.decode(msg('not json'))).code).toBe('not_json');
     expect(violation(client.decode(msg('{"label":"x","type":"bot-ready"}'))).code).toBe('wrong_label');
-    expect(violation(server.decode(msg('{"label":"rtvi-ai","type":"dtmf","id":"1","data":{"buttons":"12"}}'))).code).toBe('bad_data');
+    expect(
+      violation(server.decode(msg('{"label":"rtvi-ai","type":"dtmf","id":"1","data":{"buttons":"12"}}'))).code,
+    ).toBe('bad_data');
   });
 
   it('never throws on random bytes', () => {

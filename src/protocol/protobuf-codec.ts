@@ -136,12 +136,16 @@ function decodeFrame<M>(frame: WirePayload, parse: (json: string) => ParseResult
       const sampleRate = a.sample_rate ?? 0;
       const numChannels = a.num_channels || 1; // absent (0) on the wire means mono
       const pcm = pcmFromBytes(a.audio ?? new Uint8Array(0));
-      const bad = (reason: string): InboundItem<M> => ({ kind: 'invalid', violation: violation('bad_audio', reason, frame) });
+      const bad = (reason: string): InboundItem<M> => ({
+        kind: 'invalid',
+        violation: violation('bad_audio', reason, frame),
+      });
       if (sampleRate <= 0) return bad('AudioRawFrame.sample_rate: missing');
       const format = audioFormatProblem(sampleRate, numChannels, 'AudioRawFrame:');
       if (format) return bad(format);
       if (!pcm) return bad(`AudioRawFrame.audio: ${a.audio?.byteLength} bytes is not a whole number of 16-bit samples`);
-      if (pcm.length % numChannels !== 0) return bad(`AudioRawFrame: ${pcm.length} samples do not divide into ${numChannels} channels`);
+      if (pcm.length % numChannels !== 0)
+        return bad(`AudioRawFrame: ${pcm.length} samples do not divide into ${numChannels} channels`);
       return a.pts === undefined
         ? { kind: 'audio', pcm, sampleRate, numChannels }
         : { kind: 'audio', pcm, sampleRate, numChannels, pts: a.pts };

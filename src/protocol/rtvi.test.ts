@@ -92,11 +92,30 @@ describe('RTVI message types', () => {
   it('a switch over every server message type is complete (assertNever compiles)', () => {
     const counts: Record<string, number> = {};
     for (const sample of Object.values(SERVER_SAMPLES)) counts[category(sample)] = (counts[category(sample)] ?? 0) + 1;
-    expect(counts).toEqual({ control: 6, user: 7, 'user-text': 2, 'bot-audio': 6, 'bot-text': 9, 'function-call': 4, metrics: 1, ui: 2 });
+    expect(counts).toEqual({
+      control: 6,
+      user: 7,
+      'user-text': 2,
+      'bot-audio': 6,
+      'bot-text': 9,
+      'function-call': 4,
+      metrics: 1,
+      ui: 2,
+    });
   });
 
   it('a switch over every client message type is complete', () => {
-    expect(Object.values(CLIENT_SAMPLES).map(clientCategory)).toEqual(['lifecycle', 'input', 'audio', 'audio', 'input', 'app', 'lifecycle', 'app', 'app']);
+    expect(Object.values(CLIENT_SAMPLES).map(clientCategory)).toEqual([
+      'lifecycle',
+      'input',
+      'audio',
+      'audio',
+      'input',
+      'app',
+      'lifecycle',
+      'app',
+      'app',
+    ]);
   });
 
   it('a switch that misses a case does not compile', () => {
@@ -139,7 +158,14 @@ describe('RTVI message types', () => {
           assertNever(ev);
       }
     }
-    expect(seen).toEqual(['configure:*', 'configure:get_weather+*', 'context:2', 'image:image/png', 'cancel', 'custom:my-app-ping']);
+    expect(seen).toEqual([
+      'configure:*',
+      'configure:get_weather+*',
+      'context:2',
+      'image:image/png',
+      'cancel',
+      'custom:my-app-ping',
+    ]);
     expect(EVAL_CLIENT_MESSAGE_TYPES).toEqual(['eval-configure', 'eval-context', 'eval-image', 'eval-cancel']);
   });
 });

@@ -113,11 +113,17 @@ export type BotLlmStoppedMessage = Bare<'bot-llm-stopped'>;
  * text before the bot held anything back, `markers` every marker the protocol
  * recognizes. Sent only when enabled (eval-configure `bot_llm_marker`).
  */
-export type BotLlmMarkerMessage = WithData<'bot-llm-marker', { text: string; kind?: string; raw?: string; markers?: string[] }>;
+export type BotLlmMarkerMessage = WithData<
+  'bot-llm-marker',
+  { text: string; kind?: string; raw?: string; markers?: string[] }
+>;
 export type BotTtsStartedMessage = Bare<'bot-tts-started'>;
 export type BotTtsTextMessage = WithData<'bot-tts-text', TextData>;
 export type BotTtsStoppedMessage = Bare<'bot-tts-stopped'>;
-export type BotTtsAudioMessage = WithData<'bot-tts-audio', { audio: string; sample_rate: number; num_channels: number }>;
+export type BotTtsAudioMessage = WithData<
+  'bot-tts-audio',
+  { audio: string; sample_rate: number; num_channels: number }
+>;
 export type BotTranscriptionMessage = WithData<'bot-transcription', TextData>;
 
 export type SpokenStatus = 'new' | 'in-progress' | 'completed';
@@ -246,11 +252,19 @@ export interface DisconnectBotMessage {
  * `error-response` "Unsupported type"). The only standard way to seed a
  * context over a production transport, for the bots that still read it.
  */
-export type AppendToContextMessage = Request<'append-to-context', { role: string; content: unknown; run_immediately?: boolean }>;
+export type AppendToContextMessage = Request<
+  'append-to-context',
+  { role: string; content: unknown; run_immediately?: boolean }
+>;
 /** The result of a function the client ran on the bot's behalf. */
 export type LlmFunctionCallResultMessage = Request<
   'llm-function-call-result',
-  { function_name: string; tool_call_id: string; arguments: Record<string, unknown>; result: Record<string, unknown> | string }
+  {
+    function_name: string;
+    tool_call_id: string;
+    arguments: Record<string, unknown>;
+    result: Record<string, unknown> | string;
+  }
 >;
 
 export type ClientMessage =

@@ -49,7 +49,12 @@ export const SERVER_DATA: { [T in ServerMessageType]: DataSchema } = {
   'user-mute-stopped': null,
   // Pipecat always sends user_id and timestamp; other RTVI servers may not, and
   // nothing in earshot reads them, so they are not required.
-  'user-transcription': object({ text: string, final: boolean, user_id: optional(string), timestamp: optional(string) }),
+  'user-transcription': object({
+    text: string,
+    final: boolean,
+    user_id: optional(string),
+    timestamp: optional(string),
+  }),
   'user-llm-text': text,
   'bot-started-speaking': null,
   'bot-stopped-speaking': null,
@@ -57,7 +62,12 @@ export const SERVER_DATA: { [T in ServerMessageType]: DataSchema } = {
   'bot-llm-started': null,
   'bot-llm-text': text,
   'bot-llm-stopped': null,
-  'bot-llm-marker': object({ text: string, kind: optional(string), raw: optional(string), markers: optional(arrayOf(string)) }),
+  'bot-llm-marker': object({
+    text: string,
+    kind: optional(string),
+    raw: optional(string),
+    markers: optional(arrayOf(string)),
+  }),
   'bot-tts-started': null,
   'bot-tts-text': text,
   'bot-tts-stopped': null,
@@ -88,8 +98,16 @@ export const SERVER_DATA: { [T in ServerMessageType]: DataSchema } = {
   metrics: object({
     ttfb: optional(arrayOf(metricValue)),
     processing: optional(arrayOf(metricValue)),
-    ttfa: optional(arrayOf(object({ processor: string, model: optional(string), ttfa: number, ttfb: number, leading_silence: number }))),
-    ttfat: optional(arrayOf(object({ processor: string, model: optional(string), ttfat: number, ttfb: number, thinking_time: number }))),
+    ttfa: optional(
+      arrayOf(
+        object({ processor: string, model: optional(string), ttfa: number, ttfb: number, leading_silence: number }),
+      ),
+    ),
+    ttfat: optional(
+      arrayOf(
+        object({ processor: string, model: optional(string), ttfat: number, ttfb: number, thinking_time: number }),
+      ),
+    ),
     tokens: optional(arrayOf(object({ prompt_tokens: integer, completion_tokens: integer, total_tokens: integer }))),
     characters: optional(arrayOf(metricValue)),
   }),
@@ -135,7 +153,11 @@ export const CLIENT_DATA: { [T in ClientMessageType]: DataSchema } = {
     options: optional(object({ run_immediately: optional(boolean), audio_response: optional(boolean) })),
   }),
   'raw-audio': object({ base64Audio: string, sampleRate: positiveInteger, numChannels: positiveInteger }),
-  'raw-audio-batch': object({ base64AudioBatch: arrayOf(string), sampleRate: positiveInteger, numChannels: positiveInteger }),
+  'raw-audio-batch': object({
+    base64AudioBatch: arrayOf(string),
+    sampleRate: positiveInteger,
+    numChannels: positiveInteger,
+  }),
   dtmf: object({ buttons: arrayOf(oneOf(KEYPAD_ENTRIES), 1) }),
   'client-message': object({ t: string, d: optional(anything) }),
   'disconnect-bot': null,

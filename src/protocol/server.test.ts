@@ -33,7 +33,10 @@ describe('WireServer', () => {
     cleanups.push(() => server.close());
     const a = await connect(server.url(), { codec: 'protobuf' });
     const b = await connect(server.url({ userAudio: true }), { codec: 'protobuf' });
-    cleanups.push(() => a.close(), () => b.close());
+    cleanups.push(
+      () => a.close(),
+      () => b.close(),
+    );
     const [pa, pb] = [await nextPeer(), await nextPeer()];
     pa.connection.send({ type: 'bot-llm-text', data: { text: 'to a' } });
     pb.connection.send({ type: 'bot-llm-text', data: { text: 'to b' } });
@@ -60,9 +63,13 @@ describe('WireServer', () => {
   it('refuses a port already in use with a ListenError naming it', async () => {
     const { server } = await startServer('pipecat-eval');
     cleanups.push(() => server.close());
-    const err = await WireServer.listen({ codec: 'pipecat-eval', port: server.port, onConnection: () => {} }).catch((e: unknown) => e);
+    const err = await WireServer.listen({ codec: 'pipecat-eval', port: server.port, onConnection: () => {} }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ListenError);
-    expect((err as ListenError).message).toMatch(new RegExp(`^cannot listen on 127\\.0\\.0\\.1:${server.port}: .*EADDRINUSE`));
+    expect((err as ListenError).message).toMatch(
+      new RegExp(`^cannot listen on 127\\.0\\.0\\.1:${server.port}: .*EADDRINUSE`),
+    );
   });
 
   it('close() ends every connection with 1001 and stops listening', async () => {

@@ -58,7 +58,12 @@ export class WireServer {
     const host = options.host ?? '127.0.0.1';
     const requestedPort = options.port ?? 0;
     return new Promise((resolve, reject) => {
-      const wss = new WebSocketServer({ host, port: requestedPort, maxPayload: limits.maxPayloadBytes, perMessageDeflate: false });
+      const wss = new WebSocketServer({
+        host,
+        port: requestedPort,
+        maxPayload: limits.maxPayloadBytes,
+        perMessageDeflate: false,
+      });
       wss.once('error', (err) => reject(new ListenError(host, requestedPort, err)));
       wss.once('listening', () => {
         const address = wss.address();
@@ -102,6 +107,11 @@ export class WireServer {
       return;
     }
     const target = request.url ?? '/';
-    options.onConnection({ connection, flags: parseEvalFlags(target), target, remoteAddress: request.socket.remoteAddress ?? '' });
+    options.onConnection({
+      connection,
+      flags: parseEvalFlags(target),
+      target,
+      remoteAddress: request.socket.remoteAddress ?? '',
+    });
   }
 }

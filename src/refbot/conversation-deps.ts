@@ -54,4 +54,7 @@ export interface ConversationDeps {
   onDisconnectHandler: () => void;
 }
 
-export type TurnInput = { kind: 'text'; text: string } | { kind: 'dtmf'; digits: string; text: string } | { kind: 'audio'; text: string; userEndMs: number | null };
+export type TurnInput =
+  | { kind: 'text'; text: string }
+  | { kind: 'dtmf'; digits: string; text: string }
+  | { kind: 'audio'; text: string; userEndMs: number | null };

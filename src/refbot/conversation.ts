@@ -5,7 +5,13 @@
  * connection. The message order it produces is described in index.ts.
  */
 import { errorMessage } from '../core/errors.js';
-import { asEvalData, type ClientInbound, type FunctionCallReportLevel, RTVI_PROTOCOL_VERSION, type ServerMessage } from '../protocol/index.js';
+import {
+  asEvalData,
+  type ClientInbound,
+  type FunctionCallReportLevel,
+  RTVI_PROTOCOL_VERSION,
+  type ServerMessage,
+} from '../protocol/index.js';
 import { BrainMemory, type Reply } from './brain/brain.js';
 import { type ConversationState, interruptible, sends, takesTurns } from './conversation-state.js';
 import { Flood, sendGarbage, sendHugeFrame, sendMalformed } from './faults/output.js';
@@ -66,7 +72,8 @@ export class Conversation {
       replying: () => interruptible(this.state) !== null,
       send: (m) => this.send(m),
       bargeIn: (edge) => this.interrupt('barge_in', edge),
-      answer: (text, userEndMs, preamble) => this.userTurn({ kind: 'audio', text, userEndMs }, preamble, this.speaks(true)),
+      answer: (text, userEndMs, preamble) =>
+        this.userTurn({ kind: 'audio', text, userEndMs }, preamble, this.speaks(true)),
       reportError: (text) => this.reportError(text),
       ...(deps.backchannelMaxMs !== undefined ? { backchannelMaxMs: deps.backchannelMaxMs } : {}),
     });
@@ -83,7 +90,11 @@ export class Conversation {
 
   /** pipecat-eval carries bot audio only when asked (`capture_bot_audio`); protobuf always. `audio-burst` always. */
   get audioOnWire(): boolean {
-    return this.deps.codec === 'protobuf' || this.deps.peer.flags.captureBotAudio === true || this.deps.faults.audioBurst === true;
+    return (
+      this.deps.codec === 'protobuf' ||
+      this.deps.peer.flags.captureBotAudio === true ||
+      this.deps.faults.audioBurst === true
+    );
   }
 
   /** Reads the connection until it closes, then cleans up. */
@@ -105,7 +116,10 @@ export class Conversation {
             this.tones?.push(item.pcm, item.sampleRate, item.numChannels);
             break;
           case 'invalid':
-            this.send({ type: 'error', data: { error: `Invalid RTVI transport message: ${item.violation.reason}`, fatal: false } });
+            this.send({
+              type: 'error',
+              data: { error: `Invalid RTVI transport message: ${item.violation.reason}`, fatal: false },
+            });
             break;
           case 'overflow':
             this.deps.log(`conn ${conn}: client flooded the inbound queue; ${item.dropped} message(s) dropped`);
@@ -161,7 +175,10 @@ export class Conversation {
         const control = asEvalData(message.data);
         if (!control) return this.deps.log(`conn ${this.deps.conn}: client-message "${message.data.t}" ignored`);
         // Only Pipecat's eval serializer reads these; its production transport hands them to the app, which drops them.
-        if (this.deps.codec !== 'pipecat-eval') return this.deps.log(`conn ${this.deps.conn}: client-message "${control.t}" ignored: only the eval transport reads it`);
+        if (this.deps.codec !== 'pipecat-eval')
+          return this.deps.log(
+            `conn ${this.deps.conn}: client-message "${control.t}" ignored: only the eval transport reads it`,
+          );
         switch (control.t) {
           case 'eval-configure':
             if (control.d.function_call_report_level) this.levels = { ...control.d.function_call_report_level };
@@ -174,7 +191,9 @@ export class Conversation {
               this.memory,
             );
           case 'eval-image':
-            return this.deps.log(`conn ${this.deps.conn}: eval-image received (${control.d.image.length} base64 chars); this bot has no camera to serve it to`);
+            return this.deps.log(
+              `conn ${this.deps.conn}: eval-image received (${control.d.image.length} base64 chars); this bot has no camera to serve it to`,
+            );
           case 'eval-cancel':
             this.deps.log(`conn ${this.deps.conn}: eval-cancel: shutting down`);
             return this.deps.onCancel('eval-cancel');
@@ -195,7 +214,12 @@ export class Conversation {
         // Audio arrives as audio items (the codec decodes it); results: this bot runs its own functions.
         return;
       case 'unknown':
-        if (message.id !== undefined) this.send({ type: 'error-response', id: message.id, data: { error: `Unsupported type ${message.rtviType}` } });
+        if (message.id !== undefined)
+          this.send({
+            type: 'error-response',
+            id: message.id,
+            data: { error: `Unsupported type ${message.rtviType}` },
+          });
         return;
     }
   }
@@ -210,9 +234,19 @@ export class Conversation {
     }
     const major = Number(version.split('.')[0]);
     if (!/^\d+\.\d+\.\d+$/.test(version) || (major !== 1 && major !== Number(RTVI_PROTOCOL_VERSION.split('.')[0]))) {
-      this.send({ type: 'error-response', id, data: { error: `RTVI version ${version} is not compatible with server protocol ${RTVI_PROTOCOL_VERSION}. Compatibility issues may occur.` } });
+      this.send({
+        type: 'error-response',
+        id,
+        data: {
+          error: `RTVI version ${version} is not compatible with server protocol ${RTVI_PROTOCOL_VERSION}. Compatibility issues may occur.`,
+        },
+      });
     }
-    this.send({ type: 'bot-ready', id, data: { version: RTVI_PROTOCOL_VERSION, about: { library: 'earshot-refbot' } } });
+    this.send({
+      type: 'bot-ready',
+      id,
+      data: { version: RTVI_PROTOCOL_VERSION, about: { library: 'earshot-refbot' } },
+    });
     truth.write({ event: 'bot_ready', conn });
     this.ready();
   }
@@ -245,8 +279,15 @@ export class Conversation {
   }
 
   private onDtmfEntry(text: string, digits: string): void {
-    const transcription: ServerMessage = { type: 'user-transcription', data: { text, final: true, user_id: '', timestamp: new Date().toISOString() } };
-    const preamble: ServerMessage[] = [{ type: 'user-started-speaking' }, transcription, { type: 'user-stopped-speaking' }];
+    const transcription: ServerMessage = {
+      type: 'user-transcription',
+      data: { text, final: true, user_id: '', timestamp: new Date().toISOString() },
+    };
+    const preamble: ServerMessage[] = [
+      { type: 'user-started-speaking' },
+      transcription,
+      { type: 'user-stopped-speaking' },
+    ];
     this.userTurn({ kind: 'dtmf', digits, text }, preamble, this.speaks(true));
   }
 
@@ -263,7 +304,10 @@ export class Conversation {
     const turn = ++this.turns;
     if (faults.hangAfterTurn !== undefined && turn > faults.hangAfterTurn) return this.hang(turn);
     for (const m of preamble) this.send(m);
-    const reply = input.kind === 'dtmf' ? brain.respond({ kind: 'dtmf', digits: input.digits }, this.memory) : brain.respond({ kind: 'text', text: input.text }, this.memory);
+    const reply =
+      input.kind === 'dtmf'
+        ? brain.respond({ kind: 'dtmf', digits: input.digits }, this.memory)
+        : brain.respond({ kind: 'text', text: input.text }, this.memory);
     truth.write({ event: 'user_turn', conn, turn, input: input.kind, text: input.text, source: reply.source });
     this.send({ type: 'user-llm-text', data: { text: input.text } });
     this.startReply(reply, {
@@ -282,11 +326,21 @@ export class Conversation {
     const id = ++this.replies;
     if (faults.garbage) {
       const n = sendGarbage(peer.connection, conn * 1000 + id);
-      return truth.write({ event: 'fault', conn, fault: 'garbage', action: `reply ${id} replaced by ${n} garbage frames` });
+      return truth.write({
+        event: 'fault',
+        conn,
+        fault: 'garbage',
+        action: `reply ${id} replaced by ${n} garbage frames`,
+      });
     }
     if (faults.malformedRtvi) {
       const n = sendMalformed(peer.connection, this.deps.codec);
-      return truth.write({ event: 'fault', conn, fault: 'malformed-rtvi', action: `reply ${id} replaced by ${n} malformed messages` });
+      return truth.write({
+        event: 'fault',
+        conn,
+        fault: 'malformed-rtvi',
+        action: `reply ${id} replaced by ${n} malformed messages`,
+      });
     }
     if (this.state.phase === 'replying') this.state.reply.abort();
     const run = new ReplyRun(
@@ -335,7 +389,13 @@ export class Conversation {
     if (this.deps.codec === 'protobuf') peer.connection.sendItem({ kind: 'interruption' });
     for (const m of interruptedTail(info, (name) => this.level(name))) this.send(m);
     truth.write({ event: 'bot_interrupted', conn, cause });
-    if (info.audio) run.audio.writeStopped(cause === 'barge_in' ? 'barge_in' : 'interrupted', info.audio, edge?.voicedMs ?? null, edge?.detectedMs ?? null);
+    if (info.audio)
+      run.audio.writeStopped(
+        cause === 'barge_in' ? 'barge_in' : 'interrupted',
+        info.audio,
+        edge?.voicedMs ?? null,
+        edge?.detectedMs ?? null,
+      );
     return true;
   }
 
@@ -346,7 +406,12 @@ export class Conversation {
   // ------------------------------------------------------------ faults and errors
 
   private hang(turn: number): void {
-    this.deps.truth.write({ event: 'fault', conn: this.deps.conn, fault: 'hang-after-turn', action: `silent from turn ${turn} on; socket left open` });
+    this.deps.truth.write({
+      event: 'fault',
+      conn: this.deps.conn,
+      fault: 'hang-after-turn',
+      action: `silent from turn ${turn} on; socket left open`,
+    });
     this.deps.log(`conn ${this.deps.conn}: fault hang-after-turn: turn ${turn} is not answered, nor anything after it`);
     const { state } = this;
     this.state = { phase: 'hung' };
@@ -355,7 +420,12 @@ export class Conversation {
   }
 
   private crash(): void {
-    this.deps.truth.write({ event: 'fault', conn: this.deps.conn, fault: 'crash-after-turn', action: `crashed in turn ${this.turns}` });
+    this.deps.truth.write({
+      event: 'fault',
+      conn: this.deps.conn,
+      fault: 'crash-after-turn',
+      action: `crashed in turn ${this.turns}`,
+    });
     this.deps.onCrash();
   }
 

@@ -67,7 +67,13 @@
  * - `noRtvi` (protobuf only): no RTVI at all, no client-ready awaited: it
  *   greets on connect and talks in bare audio frames.
  */
-export { startRefbot, type RefbotExit, type RefbotExitReason, type RefbotHandle, type RefbotOptions } from './server.js';
+export {
+  startRefbot,
+  type RefbotExit,
+  type RefbotExitReason,
+  type RefbotHandle,
+  type RefbotOptions,
+} from './server.js';
 export {
   AUDIO_BURST_MS,
   CRASH_EXIT_CODE,
@@ -97,4 +103,10 @@ export {
   type PlannedCall,
   type Reply,
 } from './brain/brain.js';
-export { DEFAULT_DTMF_IDLE_TIMEOUT_MS, DtmfAggregator, DtmfKeyError, type DtmfAggregatorOptions, type DtmfEntry } from './input/dtmf-aggregator.js';
+export {
+  DEFAULT_DTMF_IDLE_TIMEOUT_MS,
+  DtmfAggregator,
+  DtmfKeyError,
+  type DtmfAggregatorOptions,
+  type DtmfEntry,
+} from './input/dtmf-aggregator.js';

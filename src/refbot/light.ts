@@ -81,7 +81,11 @@ export class LightConversation {
     truth.write({ event: 'connection_open', conn, target: peer.target, flags: { ...peer.flags } });
     for await (const item of peer.connection) {
       if (item.kind === 'rtvi' && item.message.type === 'client-ready') {
-        this.send({ type: 'bot-ready', id: item.message.id, data: { version: RTVI_PROTOCOL_VERSION, about: { library: 'earshot-refbot (light)' } } });
+        this.send({
+          type: 'bot-ready',
+          id: item.message.id,
+          data: { version: RTVI_PROTOCOL_VERSION, about: { library: 'earshot-refbot (light)' } },
+        });
         truth.write({ event: 'bot_ready', conn });
       } else if (item.kind === 'audio') this.hear(item.pcm, item.sampleRate, item.at);
     }
@@ -110,7 +114,17 @@ export class LightConversation {
     if (b) {
       if (!this.hearing) {
         this.turn++;
-        truth.write({ event: 'user_speech_started', conn, turn: this.turn, in_sample_rate: rate, in_vad_start_sample: null, in_voiced_start_sample: from + b.first, voiced_start_ms: msOf(from + b.first), detected_ms: this.d.clock.now(), barge_in: this.speaking });
+        truth.write({
+          event: 'user_speech_started',
+          conn,
+          turn: this.turn,
+          in_sample_rate: rate,
+          in_vad_start_sample: null,
+          in_voiced_start_sample: from + b.first,
+          voiced_start_ms: msOf(from + b.first),
+          detected_ms: this.d.clock.now(),
+          barge_in: this.speaking,
+        });
         this.send({ type: 'user-started-speaking' });
       }
       this.hearing = { lastSample: from + b.end, lastMs: msOf(from + b.end) };
@@ -119,7 +133,17 @@ export class LightConversation {
     const h = this.hearing;
     if (!h || atMs - h.lastMs < this.d.light.endSilenceMs) return;
     this.hearing = null;
-    truth.write({ event: 'user_speech_stopped', conn, turn: this.turn, in_sample_rate: rate, in_vad_end_sample: null, in_voiced_end_sample: h.lastSample, voiced_end_ms: h.lastMs, received_ms: null, detected_ms: this.d.clock.now() });
+    truth.write({
+      event: 'user_speech_stopped',
+      conn,
+      turn: this.turn,
+      in_sample_rate: rate,
+      in_vad_end_sample: null,
+      in_voiced_end_sample: h.lastSample,
+      voiced_end_ms: h.lastMs,
+      received_ms: null,
+      detected_ms: this.d.clock.now(),
+    });
     this.send({ type: 'user-stopped-speaking' });
     this.speak(this.turn, h.lastMs);
   }
@@ -155,8 +179,18 @@ export class LightConversation {
         if (i === audibleFrame) {
           const audibleMs = sentMs + ((this.audible.first - i * spf) * 1000) / rate;
           truth.write({
-            event: 'bot_audio_started', conn, reply: replyNo, turn, out_sample_rate: rate, out_first_sample: firstOut, first_sent_ms: firstSentMs,
-            out_first_audible_sample: firstOut + this.audible.first, audible_ms: audibleMs, voice_to_voice_ms: audibleMs - userEndMs, response_delay_ms: 0, on_wire: onWire,
+            event: 'bot_audio_started',
+            conn,
+            reply: replyNo,
+            turn,
+            out_sample_rate: rate,
+            out_first_sample: firstOut,
+            first_sent_ms: firstSentMs,
+            out_first_audible_sample: firstOut + this.audible.first,
+            audible_ms: audibleMs,
+            voice_to_voice_ms: audibleMs - userEndMs,
+            response_delay_ms: 0,
+            on_wire: onWire,
           });
         }
         if (i === endFrame) audibleEndMs = sentMs + ((this.audible.end - i * spf) * 1000) / rate;
@@ -164,9 +198,17 @@ export class LightConversation {
         this.speaking = false;
         this.send({ type: 'bot-stopped-speaking' });
         truth.write({
-          event: 'bot_audio_stopped', conn, reply: replyNo, reason: 'completed', out_sample_rate: rate, out_end_sample: this.outSamples,
-          stopped_ms: sentMs + (pcm.length * 1000) / rate, out_audible_end_sample: firstOut + this.audible.end, audible_end_ms: audibleEndMs,
-          interruption_ms: null, stop_after_detect_ms: null,
+          event: 'bot_audio_stopped',
+          conn,
+          reply: replyNo,
+          reason: 'completed',
+          out_sample_rate: rate,
+          out_end_sample: this.outSamples,
+          stopped_ms: sentMs + (pcm.length * 1000) / rate,
+          out_audible_end_sample: firstOut + this.audible.end,
+          audible_end_ms: audibleEndMs,
+          interruption_ms: null,
+          stop_after_detect_ms: null,
         });
       });
       this.cancels.add(cancel);

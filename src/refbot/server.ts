@@ -11,7 +11,14 @@ import { createServer, type Server } from 'node:http';
 import { monotonicClock, type Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import { PreciseTimerDriver, type TimerDriver } from '../core/timers.js';
-import { type CodecName, FUNCTION_CALL_REPORT_LEVELS, type FunctionCallReportLevel, isCodecName, ListenError, WireServer } from '../protocol/index.js';
+import {
+  type CodecName,
+  FUNCTION_CALL_REPORT_LEVELS,
+  type FunctionCallReportLevel,
+  isCodecName,
+  ListenError,
+  WireServer,
+} from '../protocol/index.js';
 import { FLITE_VOICES } from '../speech/index.js';
 import { type Brain, loadBrain } from './brain/brain.js';
 import { Conversation } from './conversation.js';
@@ -114,19 +121,31 @@ export interface RefbotHandle {
 
 export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHandle> {
   const wire = options.wire ?? 'pipecat-eval';
-  if (!isCodecName(wire)) throw new RefbotOptionError('wire', `expected pipecat-eval or protobuf, got "${String(wire)}"`);
-  const faults = Array.isArray(options.faults) ? parseFaults(options.faults) : ((options.faults as Faults | undefined) ?? {});
+  if (!isCodecName(wire))
+    throw new RefbotOptionError('wire', `expected pipecat-eval or protobuf, got "${String(wire)}"`);
+  const faults = Array.isArray(options.faults)
+    ? parseFaults(options.faults)
+    : ((options.faults as Faults | undefined) ?? {});
   const voiceName = options.voice ?? 'slt';
-  if (!(FLITE_VOICES as readonly string[]).includes(voiceName)) throw new RefbotOptionError('voice', `unknown Flite voice "${voiceName}" (known: ${FLITE_VOICES.join(', ')})`);
+  if (!(FLITE_VOICES as readonly string[]).includes(voiceName))
+    throw new RefbotOptionError('voice', `unknown Flite voice "${voiceName}" (known: ${FLITE_VOICES.join(', ')})`);
   const responseDelayMs = nonNegative('responseDelayMs', options.responseDelayMs ?? 0);
   const sentenceGapMs = nonNegative('sentenceGapMs', options.sentenceGapMs ?? 0);
   const ttsLeadInMs = nonNegative('ttsLeadInMs', options.ttsLeadInMs ?? DEFAULT_TTS_LEAD_IN_MS);
   if (options.reportLevel !== undefined && !FUNCTION_CALL_REPORT_LEVELS.includes(options.reportLevel)) {
-    throw new RefbotOptionError('reportLevel', `expected ${FUNCTION_CALL_REPORT_LEVELS.join(', ')}, got "${String(options.reportLevel)}"`);
+    throw new RefbotOptionError(
+      'reportLevel',
+      `expected ${FUNCTION_CALL_REPORT_LEVELS.join(', ')}, got "${String(options.reportLevel)}"`,
+    );
   }
-  if (options.noRtvi && wire !== 'protobuf') throw new RefbotOptionError('noRtvi', `a bot without RTVI speaks bare audio frames, which only the protobuf wire carries (got ${wire})`);
+  if (options.noRtvi && wire !== 'protobuf')
+    throw new RefbotOptionError(
+      'noRtvi',
+      `a bot without RTVI speaks bare audio frames, which only the protobuf wire carries (got ${wire})`,
+    );
   const sampleRate = options.sampleRate ?? 16000;
-  if (!Number.isInteger(sampleRate) || sampleRate < 8000 || sampleRate > 48000) throw new RefbotOptionError('sampleRate', `expected an integer from 8000 to 48000, got ${sampleRate}`);
+  if (!Number.isInteger(sampleRate) || sampleRate < 8000 || sampleRate > 48000)
+    throw new RefbotOptionError('sampleRate', `expected an integer from 8000 to 48000, got ${sampleRate}`);
   const brain = typeof options.brain === 'object' ? options.brain : loadBrain(options.brain);
   const clock = options.clock ?? monotonicClock;
   const timers = options.timers ?? new PreciseTimerDriver({ clock });
@@ -141,13 +160,18 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
   const models = new SpeechModels();
   const conversations = new Set<Conversation>();
   const lights = new Set<LightConversation>();
-  const light = options.light ? { ...DEFAULT_LIGHT, ...(typeof options.light === 'object' ? options.light : {}) } : null;
+  const light = options.light
+    ? { ...DEFAULT_LIGHT, ...(typeof options.light === 'object' ? options.light : {}) }
+    : null;
   if (light) for (const [k, v] of Object.entries(light)) nonNegative(`light.${k}`, v);
   const lightReply = light ? await tts.synthesize(LIGHT_REPLY_TEXT) : null;
   if (light && lightReply && light.replyOffsetMs < minimumReplyOffsetMs(light, lightReply, sampleRate)) {
     await tts.close();
     const least = Math.ceil(minimumReplyOffsetMs(light, lightReply, sampleRate));
-    throw new RefbotOptionError('light.replyOffsetMs', `the reply cannot start ${light.replyOffsetMs} ms after the user's speech: the turn ends ${light.endSilenceMs} ms after it and the reply's leading silence comes first; use at least ${least} ms`);
+    throw new RefbotOptionError(
+      'light.replyOffsetMs',
+      `the reply cannot start ${light.replyOffsetMs} ms after the user's speech: the turn ends ${light.endSilenceMs} ms after it and the reply's leading silence comes first; use at least ${least} ms`,
+    );
   }
   let stopping: Promise<RefbotExit> | null = null;
   let refuser: Server | null = null;
@@ -162,7 +186,12 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
         if (hard) c.terminate();
       }
       for (const c of lights) c.shutdown();
-      await Promise.all([server?.close(), refuser && new Promise<void>((r) => refuser!.close(() => r())), tts.close(), models.close()]);
+      await Promise.all([
+        server?.close(),
+        refuser && new Promise<void>((r) => refuser!.close(() => r())),
+        tts.close(),
+        models.close(),
+      ]);
       truth.write({ event: 'exit', reason: exit.reason, exit_code: exit.exitCode });
       truth.close();
       resolveClosed(exit);
@@ -186,7 +215,18 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
         // A huge-frame client must not take the bot's memory; the harness side has its own limit.
         onConnection: (peer) => {
           if (light && lightReply) {
-            const c = new LightConversation({ conn: ++nextConn, peer, codec: wire, clock, timers, truth, reply: lightReply, botSampleRate: sampleRate, light, log });
+            const c = new LightConversation({
+              conn: ++nextConn,
+              peer,
+              codec: wire,
+              clock,
+              timers,
+              truth,
+              reply: lightReply,
+              botSampleRate: sampleRate,
+              light,
+              log,
+            });
             lights.add(c);
             c.run().then(
               () => lights.delete(c),
@@ -225,8 +265,14 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
             onCancel: (how) => void stop({ reason: how, exitCode: 0 }, false),
             onCrash: () => void stop({ reason: 'crash', exitCode: CRASH_EXIT_CODE }, true),
             onDisconnectHandler: () => {
-              log(`conn ${conversation.id}: on_client_disconnected ran${wire === 'protobuf' ? '' : ' (trigger_disconnect)'}${options.exitOnDisconnect ? '; exiting' : ''}`);
-              truth.write({ event: 'disconnect_handler', conn: conversation.id, exit: options.exitOnDisconnect === true });
+              log(
+                `conn ${conversation.id}: on_client_disconnected ran${wire === 'protobuf' ? '' : ' (trigger_disconnect)'}${options.exitOnDisconnect ? '; exiting' : ''}`,
+              );
+              truth.write({
+                event: 'disconnect_handler',
+                conn: conversation.id,
+                exit: options.exitOnDisconnect === true,
+              });
               if (options.exitOnDisconnect) void stop({ reason: 'disconnect', exitCode: 0 }, false);
             },
           });
@@ -249,7 +295,18 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
   }
 
   const url = `ws://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  truth.write({ event: 'listening', url, wire, ...(light ? { light } : {}), response_delay_ms: responseDelayMs, sentence_gap_ms: sentenceGapMs, tts_lead_in_ms: ttsLeadInMs, rtvi: options.noRtvi !== true, faults: describeFaults(faults), pid: process.pid });
+  truth.write({
+    event: 'listening',
+    url,
+    wire,
+    ...(light ? { light } : {}),
+    response_delay_ms: responseDelayMs,
+    sentence_gap_ms: sentenceGapMs,
+    tts_lead_in_ms: ttsLeadInMs,
+    rtvi: options.noRtvi !== true,
+    faults: describeFaults(faults),
+    pid: process.pid,
+  });
   options.signal?.addEventListener('abort', () => void stop({ reason: 'closed', exitCode: 0 }, false), { once: true });
   return {
     url,
@@ -278,6 +335,7 @@ function listenRefusing(host: string, port: number): Promise<Server> {
 }
 
 function nonNegative(option: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new RefbotOptionError(option, `expected a number of ms >= 0, got ${value}`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new RefbotOptionError(option, `expected a number of ms >= 0, got ${value}`);
   return value;
 }

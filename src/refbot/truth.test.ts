@@ -17,10 +17,19 @@ describe('TruthLog: one JSON line per fact', () => {
     log.write({ event: 'bot_ready', conn: 1 });
     log.write({ event: 'user_transcription', conn: 1, turn: 1, text: 'hello', stt_ms: 512.34567, t_ms: 2000.0001 });
     log.close();
-    const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines[0]).toEqual({ event: 'bot_ready', t_ms: 1234.568, epoch_ms: expect.any(Number), conn: 1 });
     expect(lines[0].epoch_ms as number).toBeCloseTo(performance.timeOrigin + 1234.568, 2);
-    expect(lines[1]).toMatchObject({ event: 'user_transcription', t_ms: 2000, stt_ms: 512.346, text: 'hello', turn: 1 });
+    expect(lines[1]).toMatchObject({
+      event: 'user_transcription',
+      t_ms: 2000,
+      stt_ms: 512.346,
+      text: 'hello',
+      turn: 1,
+    });
   });
 
   it('appends to an existing log', () => {

@@ -65,7 +65,17 @@ export interface TruthBase {
 
 export type TruthEvent =
   /** The server listens. */
-  | { event: 'listening'; url: string; wire: string; response_delay_ms: number; sentence_gap_ms: number; tts_lead_in_ms: number; rtvi: boolean; faults: string[]; pid: number }
+  | {
+      event: 'listening';
+      url: string;
+      wire: string;
+      response_delay_ms: number;
+      sentence_gap_ms: number;
+      tts_lead_in_ms: number;
+      rtvi: boolean;
+      faults: string[];
+      pid: number;
+    }
   | { event: 'connection_open'; conn: number; target: string; flags: Record<string, unknown> }
   | { event: 'bot_ready'; conn: number }
   /**
@@ -179,7 +189,9 @@ export class TruthLog {
     try {
       this.fd = openSync(path, 'a');
     } catch (err) {
-      throw new RefbotError(`cannot open the truth log ${path}: ${err instanceof Error ? err.message : String(err)}`, { exitCode: 2 });
+      throw new RefbotError(`cannot open the truth log ${path}: ${err instanceof Error ? err.message : String(err)}`, {
+        exitCode: 2,
+      });
     }
   }
 

@@ -9,7 +9,13 @@ import { VirtualTerminal } from './terminal.testutil.js';
 describe('dot reporter', () => {
   it('prints one mark per scenario run, then each failure with kind and reason, then a tally', () => {
     const stdout = new VirtualTerminal(false);
-    const dot = createDotReporter({ stdout, stderr: stdout, env: {}, clock: new ManualClock(), redactor: new Redactor({}) });
+    const dot = createDotReporter({
+      stdout,
+      stderr: stdout,
+      env: {},
+      clock: new ManualClock(),
+      redactor: new Redactor({}),
+    });
     const results = [
       makeResult({ file: 'a.yaml' }),
       makeResult({ file: 'b.yaml', status: 'failed' }),
@@ -34,7 +40,13 @@ describe('dot reporter', () => {
 
   it('wraps long runs of marks at the terminal width', () => {
     const stdout = new VirtualTerminal(false, 21);
-    const dot = createDotReporter({ stdout, stderr: stdout, env: {}, clock: new ManualClock(), redactor: new Redactor({}) });
+    const dot = createDotReporter({
+      stdout,
+      stderr: stdout,
+      env: {},
+      clock: new ManualClock(),
+      redactor: new Redactor({}),
+    });
     for (let i = 0; i < 45; i++) dot.onScenarioEnd?.(makeResult({ file: `s${i}.yaml` }));
     expect(stdout.screen().map((l) => l.length)).toEqual([20, 20, 5]);
   });

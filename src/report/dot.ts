@@ -16,8 +16,14 @@ export function createDotReporter(options: ReporterOptions): Reporter {
     printsToTerminal: true,
     onScenarioEnd(result) {
       const mark = MARK[result.status];
-      const colored = result.status === 'passed' ? p.green(mark) : result.status === 'skipped' || result.status === 'inconclusive' ? p.yellow(mark) : p.red(mark);
-      if (result.status === 'failed' || result.status === 'error' || result.status === 'inconclusive') failed.push(result);
+      const colored =
+        result.status === 'passed'
+          ? p.green(mark)
+          : result.status === 'skipped' || result.status === 'inconclusive'
+            ? p.yellow(mark)
+            : p.red(mark);
+      if (result.status === 'failed' || result.status === 'error' || result.status === 'inconclusive')
+        failed.push(result);
       column += 1;
       options.stdout.write(column % width === 0 ? `${colored}\n` : colored);
     },
@@ -26,7 +32,8 @@ export function createDotReporter(options: ReporterOptions): Reporter {
       failed.forEach((r, i) => {
         lines.push('', `${i + 1}) ${safe(scenarioLabel(startOf(r)))} ${p.dim(safe(r.file))}`);
         for (const f of r.failures) lines.push(`   ${p.red(safe(failureLine(f)))}`);
-        if (r.status === 'inconclusive') for (const x of inconclusiveOf(r)) lines.push(`   ${p.yellow(safe(inconclusiveLine(x)))}`);
+        if (r.status === 'inconclusive')
+          for (const x of inconclusiveOf(r)) lines.push(`   ${p.yellow(safe(inconclusiveLine(x)))}`);
         if (r.failures.length === 0 && r.error) lines.push(`   ${p.red(safe(r.error))}`);
       });
       const c = summary.counts;

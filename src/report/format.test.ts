@@ -4,7 +4,14 @@ import { fitLine, formatDuration, scenarioLabel, terminalSafe, visibleLength } f
 describe('format', () => {
   it('shows durations in the unit a person reads fastest', () => {
     expect([0, 412.4, 999, 1000, 1234, 59_949, 60_000, 123_456].map(formatDuration)).toEqual([
-      '0 ms', '412 ms', '999 ms', '1.0 s', '1.2 s', '59.9 s', '1m 00s', '2m 03s',
+      '0 ms',
+      '412 ms',
+      '999 ms',
+      '1.0 s',
+      '1.2 s',
+      '59.9 s',
+      '1m 00s',
+      '2m 03s',
     ]);
     expect(formatDuration(Number.NaN)).toBe('–');
   });
@@ -15,7 +22,9 @@ describe('format', () => {
   });
 
   it('removes escape sequences, control and bidi characters from untrusted text, and caps its length', () => {
-    expect(terminalSafe('a\u001b[31mred\u001b[0m\u001b]8;;http://x\u0007link\u001b]8;;\u0007\u0000\u202eb')).toBe('aredlinkb');
+    expect(terminalSafe('a\u001b[31mred\u001b[0m\u001b]8;;http://x\u0007link\u001b]8;;\u0007\u0000\u202eb')).toBe(
+      'aredlinkb',
+    );
     expect(terminalSafe('one\ntwo\r\n\tthree')).toBe('one two three');
     expect(terminalSafe('x'.repeat(500), 10)).toBe(`${'x'.repeat(9)}…`);
   });

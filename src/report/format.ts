@@ -34,7 +34,10 @@ export function turnInput(turn: TurnResult): string {
 }
 
 export function failureLine(f: Failure): string {
-  const where = f.turn_index === null ? '' : ` turn ${f.turn_index + 1}${f.expectation_index === null ? '' : `.${f.expectation_index + 1}`}`;
+  const where =
+    f.turn_index === null
+      ? ''
+      : ` turn ${f.turn_index + 1}${f.expectation_index === null ? '' : `.${f.expectation_index + 1}`}`;
   return `${f.kind}${where}${f.event ? ` ${f.event}` : ''}: ${f.reason}`;
 }
 
@@ -48,7 +51,10 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2
  * characters removed, newlines and tabs shown as spaces, long text cut.
  */
 export function terminalSafe(text: string, maxLength = 300): string {
-  const clean = text.replace(ESCAPE_SEQUENCE, '').replace(/[\r\n\t]+/g, ' ').replace(CONTROL, '');
+  const clean = text
+    .replace(ESCAPE_SEQUENCE, '')
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(CONTROL, '');
   return clean.length > maxLength ? `${clean.slice(0, maxLength - 1)}…` : clean;
 }
 
@@ -94,7 +100,10 @@ export function colorEnabled(stream: TerminalStream, env: NodeJS.ProcessEnv): bo
 }
 
 export function paint(enabled: boolean): Paint {
-  const wrap = (open: number, close: number) => (s: string): string => (enabled ? `\u001b[${open}m${s}\u001b[${close}m` : s);
+  const wrap =
+    (open: number, close: number) =>
+    (s: string): string =>
+      enabled ? `\u001b[${open}m${s}\u001b[${close}m` : s;
   return { green: wrap(32, 39), red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
 }
 

@@ -11,7 +11,12 @@ import { VirtualTerminal } from './terminal.testutil.js';
 
 const results = [
   makeResult({ file: 'scenarios/a.yaml' }),
-  makeResult({ file: 'scenarios/b.yaml', bot: 'bot.py', status: 'failed', reply: '| <b>bold</b> **x** [l](http://e.x) sk-gh-secret-77' }),
+  makeResult({
+    file: 'scenarios/b.yaml',
+    bot: 'bot.py',
+    status: 'failed',
+    reply: '| <b>bold</b> **x** [l](http://e.x) sk-gh-secret-77',
+  }),
   makeResult({ file: 'scenarios/c.yaml', status: 'error' }),
 ];
 results[1].failures[0].reason = 'got | <b>bold</b> **x** [l](http://e.x) sk-gh-secret-77\n::warning::injected';
@@ -19,7 +24,13 @@ results[1].failures[0].reason = 'got | <b>bold</b> **x** [l](http://e.x) sk-gh-s
 function run(env: NodeJS.ProcessEnv): { stdout: VirtualTerminal; stderr: VirtualTerminal } {
   const stdout = new VirtualTerminal(false);
   const stderr = new VirtualTerminal(false);
-  const reporter = createGithubReporter({ stdout, stderr, env, clock: new ManualClock(), redactor: new Redactor({ GH_TOKEN: 'sk-gh-secret-77' }) });
+  const reporter = createGithubReporter({
+    stdout,
+    stderr,
+    env,
+    clock: new ManualClock(),
+    redactor: new Redactor({ GH_TOKEN: 'sk-gh-secret-77' }),
+  });
   for (const r of results) reporter.onScenarioEnd?.(r);
   reporter.onEnd?.(summarize(results, { wall_ms: 12_000 }));
   return { stdout, stderr };
@@ -50,7 +61,9 @@ describe('github reporter', () => {
 
   it('skips with a note when $GITHUB_STEP_SUMMARY is not set', () => {
     const { stderr, stdout } = run({});
-    expect(stderr.raw).toBe('earshot: github reporter skipped: $GITHUB_STEP_SUMMARY is not set (not running in GitHub Actions?)\n');
+    expect(stderr.raw).toBe(
+      'earshot: github reporter skipped: $GITHUB_STEP_SUMMARY is not set (not running in GitHub Actions?)\n',
+    );
     expect(stdout.raw).toBe('');
   });
 
@@ -59,7 +72,9 @@ describe('github reporter', () => {
     const { stdout } = run({ GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: file });
     const lines = stdout.raw.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^::error file=scenarios\/b\.yaml,title=earshot%3A b \[bot\.py\]::text_mismatch turn 2\.1 response: got /);
+    expect(lines[0]).toMatch(
+      /^::error file=scenarios\/b\.yaml,title=earshot%3A b \[bot\.py\]::text_mismatch turn 2\.1 response: got /,
+    );
     expect(lines[0]).toContain('%0A::warning::injected');
     expect(lines[0]).not.toContain('sk-gh-secret-77');
     expect(workflowEscape('a%b\r\nc:d,e', true)).toBe('a%25b%0D%0Ac%3Ad%2Ce');

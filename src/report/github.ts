@@ -1,13 +1,27 @@
 import { appendFileSync } from 'node:fs';
 import type { Redactor } from '../core/redact.js';
-import { exitCodeOf, inconclusiveLine, inconclusiveOf, latestAttempts, type RunSummary, type ScenarioOutcome, type ScenarioResult } from '../results/index.js';
+import {
+  exitCodeOf,
+  inconclusiveLine,
+  inconclusiveOf,
+  latestAttempts,
+  type RunSummary,
+  type ScenarioOutcome,
+  type ScenarioResult,
+} from '../results/index.js';
 import type { Reporter, ReporterOptions } from './reporter.js';
 import { failureLine, formatDuration, scenarioLabel, startOf } from './format.js';
 
 const MAX_ROWS = 200;
 const MAX_FAILURES = 100;
 const MAX_ANNOTATIONS = 50;
-const ICON: Record<ScenarioOutcome['outcome'], string> = { passed: '✅', failed: '❌', flaky: '⚠️', inconclusive: '❔', skipped: '⏭️' };
+const ICON: Record<ScenarioOutcome['outcome'], string> = {
+  passed: '✅',
+  failed: '❌',
+  flaky: '⚠️',
+  inconclusive: '❔',
+  skipped: '⏭️',
+};
 /** The headline's mark by exit status: 0 passed, 1 failed, 3 nothing failed but something was inconclusive. */
 const HEAD_ICON = { 0: '✅', 1: '❌', 3: '❔' } as const;
 
@@ -23,7 +37,11 @@ export function markdownText(text: string, max = 300): string {
 }
 
 /** The job summary: outcome counts, a table of scenarios (not passing first), then the failures. */
-export function renderGithubSummary(results: readonly ScenarioResult[], summary: RunSummary, redactor: Redactor): string {
+export function renderGithubSummary(
+  results: readonly ScenarioResult[],
+  summary: RunSummary,
+  redactor: Redactor,
+): string {
   const t = (s: string, max?: number): string => markdownText(redactor.text(s), max);
   const o = summary.outcomes;
   const head = [`${o.passed} passed`];
@@ -46,7 +64,9 @@ export function renderGithubSummary(results: readonly ScenarioResult[], summary:
   for (const s of rows.slice(0, MAX_ROWS)) {
     const rate = s.pass_rate === null ? '–' : `${Math.round(s.pass_rate * 100)}%`;
     const p50 = s.duration_ms ? formatDuration(s.duration_ms.p50) : '–';
-    lines.push(`| ${ICON[s.outcome]} | ${t(s.name, 80)} | ${t(s.bot ?? '', 60)} | ${s.runs} | ${rate} | ${p50} | ${t(s.file, 120)} |`);
+    lines.push(
+      `| ${ICON[s.outcome]} | ${t(s.name, 80)} | ${t(s.bot ?? '', 60)} | ${s.runs} | ${rate} | ${p50} | ${t(s.file, 120)} |`,
+    );
   }
   if (rows.length > MAX_ROWS) lines.push('', `…and ${rows.length - MAX_ROWS} more scenarios (see the HTML report).`);
   const failing = latestAttempts(results).filter((r) => r.status === 'failed' || r.status === 'error');
@@ -61,9 +81,17 @@ export function renderGithubSummary(results: readonly ScenarioResult[], summary:
   }
   const doubtful = latestAttempts(results).filter((r) => r.status === 'inconclusive');
   if (doubtful.length > 0) {
-    lines.push('', `<details><summary>Inconclusive (${doubtful.length}): earshot could not hear the bot reliably</summary>`, '');
+    lines.push(
+      '',
+      `<details><summary>Inconclusive (${doubtful.length}): earshot could not hear the bot reliably</summary>`,
+      '',
+    );
     for (const r of doubtful.slice(0, MAX_FAILURES)) {
-      lines.push(`- **${t(scenarioLabel(startOf(r)), 120)}** — ${inconclusiveOf(r).map((x) => t(inconclusiveLine(x))).join('; ')}`);
+      lines.push(
+        `- **${t(scenarioLabel(startOf(r)), 120)}** — ${inconclusiveOf(r)
+          .map((x) => t(inconclusiveLine(x)))
+          .join('; ')}`,
+      );
     }
     if (doubtful.length > MAX_FAILURES) lines.push(`- …and ${doubtful.length - MAX_FAILURES} more`);
     lines.push('', '</details>');
@@ -98,18 +126,27 @@ export function createGithubReporter(options: ReporterOptions): Reporter {
         const failing = latestAttempts(results).filter((r) => r.status === 'failed' || r.status === 'error');
         for (const r of failing.slice(0, MAX_ANNOTATIONS)) {
           const title = workflowEscape(options.redactor.text(`earshot: ${scenarioLabel(startOf(r))}`), true);
-          const message = workflowEscape(options.redactor.text(r.failures.map(failureLine).join('\n') || (r.error ?? r.status)));
+          const message = workflowEscape(
+            options.redactor.text(r.failures.map(failureLine).join('\n') || (r.error ?? r.status)),
+          );
           options.stdout.write(`::error file=${workflowEscape(r.file, true)},title=${title}::${message}\n`);
         }
         // Not an error: a warning the run's exit status 3 goes with.
-        for (const r of latestAttempts(results).filter((x) => x.status === 'inconclusive').slice(0, MAX_ANNOTATIONS)) {
-          const title = workflowEscape(options.redactor.text(`earshot: inconclusive: ${scenarioLabel(startOf(r))}`), true);
+        for (const r of latestAttempts(results)
+          .filter((x) => x.status === 'inconclusive')
+          .slice(0, MAX_ANNOTATIONS)) {
+          const title = workflowEscape(
+            options.redactor.text(`earshot: inconclusive: ${scenarioLabel(startOf(r))}`),
+            true,
+          );
           const message = workflowEscape(options.redactor.text(inconclusiveOf(r).map(inconclusiveLine).join('\n')));
           options.stdout.write(`::warning file=${workflowEscape(r.file, true)},title=${title}::${message}\n`);
         }
       }
       if (!file) {
-        options.stderr.write('earshot: github reporter skipped: $GITHUB_STEP_SUMMARY is not set (not running in GitHub Actions?)\n');
+        options.stderr.write(
+          'earshot: github reporter skipped: $GITHUB_STEP_SUMMARY is not set (not running in GitHub Actions?)\n',
+        );
         return;
       }
       appendFileSync(file, renderGithubSummary(results, summary, options.redactor));

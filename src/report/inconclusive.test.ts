@@ -24,7 +24,13 @@ import { VirtualTerminal } from './terminal.testutil.js';
 const redactor = new Redactor({});
 const doubtful = makeResult({ file: 'scenarios/heard.yaml', status: 'inconclusive' });
 const results: ScenarioResult[] = [makeResult({ file: 'scenarios/fine.yaml' }), doubtful];
-const options = (stdout: VirtualTerminal, env: NodeJS.ProcessEnv = {}) => ({ stdout, stderr: new VirtualTerminal(false), env, clock: new ManualClock(), redactor });
+const options = (stdout: VirtualTerminal, env: NodeJS.ProcessEnv = {}) => ({
+  stdout,
+  stderr: new VirtualTerminal(false),
+  env,
+  clock: new ManualClock(),
+  redactor,
+});
 
 describe('inconclusive in the terminal reporters', () => {
   it('list: a ? per inconclusive turn and scenario, the reason under it, a section and a count at the end', () => {
@@ -41,7 +47,9 @@ describe('inconclusive in the terminal reporters', () => {
       '      ? response inconclusive (transcribers_disagree): the check passes on the first transcript and fails on the second',
     );
     expect(screen).toContain('? heard (4.0 s)');
-    expect(screen).toContain('    inconclusive turn 2.1 response: transcribers_disagree: the check passes on the first transcript and fails on the second');
+    expect(screen).toContain(
+      '    inconclusive turn 2.1 response: transcribers_disagree: the check passes on the first transcript and fails on the second',
+    );
     expect(screen).toContain('Inconclusive (earshot could not hear the bot reliably; neither passed nor failed):');
     expect(screen).toContain('  ? heard 1/1 run scenarios/heard.yaml');
     expect(screen.at(-1)).toBe('1 passed · 1 inconclusive (2 runs in 1.0 s)');
@@ -69,13 +77,21 @@ describe('inconclusive in the file reporters', () => {
     const xml = renderJUnit(results, redactor);
     expect(xml).toContain('tests="4" failures="0" errors="0" skipped="1"');
     const skipped = /<skipped message="([^"]*)">([^<]*)<\/skipped>/.exec(xml);
-    expect(skipped?.[1]).toBe('inconclusive: transcribers_disagree: the check passes on the first transcript and fails on the second');
-    expect(skipped?.[2]).toContain('segment 2700–4400 ms (1632 ms speech): heard "the capital of france is paris", check "the capital of three and is yes" (WER 0.50); audio run.seg1.wav');
+    expect(skipped?.[1]).toBe(
+      'inconclusive: transcribers_disagree: the check passes on the first transcript and fails on the second',
+    );
+    expect(skipped?.[2]).toContain(
+      'segment 2700–4400 ms (1632 ms speech): heard "the capital of france is paris", check "the capital of three and is yes" (WER 0.50); audio run.seg1.wav',
+    );
     expect(skipped?.[2]).toContain('[inconclusive] response: "the capital of france is paris"');
     const file = join(mkdtempSync(join(tmpdir(), 'earshot-junit-inc-')), 'junit.xml');
     writeFileSync(file, xml);
     // The schema is earshot's rendition of the Jenkins/Ant format (src/report/testdata/junit.xsd).
-    execFileSync('/usr/bin/xmllint', ['--noout', '--schema', join(import.meta.dirname, 'testdata', 'junit.xsd'), file], { stdio: 'pipe' });
+    execFileSync(
+      '/usr/bin/xmllint',
+      ['--noout', '--schema', join(import.meta.dirname, 'testdata', 'junit.xsd'), file],
+      { stdio: 'pipe' },
+    );
   });
 
   it('github: a ❔ headline, the scenario row, a section of reasons, and ::warning (not ::error) annotations', () => {
@@ -89,7 +105,9 @@ describe('inconclusive in the file reporters', () => {
     const gh = createGithubReporter(options(term, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: file }));
     for (const r of results) gh.onScenarioEnd?.(r);
     gh.onEnd?.(summarize(results));
-    expect(term.raw).toMatch(/^::warning file=scenarios\/heard\.yaml,title=earshot%3A inconclusive%3A heard::inconclusive turn 2\.1 response/m);
+    expect(term.raw).toMatch(
+      /^::warning file=scenarios\/heard\.yaml,title=earshot%3A inconclusive%3A heard::inconclusive turn 2\.1 response/m,
+    );
     expect(term.raw).not.toContain('::error');
     expect(readFileSync(file, 'utf8')).toContain('❔');
   });
@@ -109,14 +127,24 @@ describe('inconclusive in the file reporters', () => {
     const back = readResultsDir(dir).results[1];
     expect(back.status).toBe('inconclusive');
     expect(back.passed).toBeUndefined();
-    expect(back.turns[1].expectations[0].inconclusive?.segments[0]).toMatchObject({ transcript: 'the capital of france is paris', check_transcript: 'the capital of three and is yes', snippet: 'run.seg1.wav' });
+    expect(back.turns[1].expectations[0].inconclusive?.segments[0]).toMatchObject({
+      transcript: 'the capital of france is paris',
+      check_transcript: 'the capital of three and is yes',
+      snippet: 'run.seg1.wav',
+    });
   });
 
   it('html: the status in the data island and its filter, the snippet linked from the report', () => {
     const dir = mkdtempSync(join(tmpdir(), 'earshot-html-inc-'));
-    const file = writeHtmlReport(results, summarize(results), { file: join(dir, 'reports', 'report.html'), resultsDir: dir, redactor });
+    const file = writeHtmlReport(results, summarize(results), {
+      file: join(dir, 'reports', 'report.html'),
+      resultsDir: dir,
+      redactor,
+    });
     const html = readFileSync(file, 'utf8');
-    const data = JSON.parse(/<script type="application\/json" id="earshot-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '{}') as {
+    const data = JSON.parse(
+      /<script type="application\/json" id="earshot-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '{}',
+    ) as {
       summary: { counts: Record<string, number> };
       results: Array<{ status: string; outcome: string; turns: ScenarioResult['turns'] }>;
     };

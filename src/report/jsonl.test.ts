@@ -10,7 +10,13 @@ import { createJsonlReporter } from './jsonl.js';
 import { createJsonReporter } from './json.js';
 import { VirtualTerminal } from './terminal.testutil.js';
 
-const base = (): { stdout: VirtualTerminal; stderr: VirtualTerminal; env: NodeJS.ProcessEnv; clock: ManualClock; redactor: Redactor } => ({
+const base = (): {
+  stdout: VirtualTerminal;
+  stderr: VirtualTerminal;
+  env: NodeJS.ProcessEnv;
+  clock: ManualClock;
+  redactor: Redactor;
+} => ({
   stdout: new VirtualTerminal(false),
   stderr: new VirtualTerminal(false),
   env: {},
@@ -32,7 +38,9 @@ describe('jsonl reporter', () => {
   it('starts from an empty file when asked to (a merge rewriting its output)', () => {
     const out = mkdtempSync(join(tmpdir(), 'earshot-jsonl-'));
     createJsonlReporter({ ...base(), outDir: out }).onScenarioEnd?.(makeResult({ file: 'old.yaml' }));
-    createJsonlReporter({ ...base(), outDir: out, truncateResults: true }).onScenarioEnd?.(makeResult({ file: 'new.yaml' }));
+    createJsonlReporter({ ...base(), outDir: out, truncateResults: true }).onScenarioEnd?.(
+      makeResult({ file: 'new.yaml' }),
+    );
     expect(readResultsDir(out).results.map((r) => r.file)).toEqual(['new.yaml']);
   });
 });

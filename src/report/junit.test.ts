@@ -63,14 +63,18 @@ describe('renderJUnit', () => {
 
   it('has one testsuite per scenario file and one testcase per turn of each run', () => {
     const xml = renderJUnit(suite(), redactor);
-    const suites = [...xml.matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)"/g)];
+    const suites = [
+      ...xml.matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)"/g),
+    ];
     expect(suites.map((m) => m.slice(1).join(' '))).toEqual([
       'scenarios/capital.yaml 6 1 0 0',
       'scenarios/down.yaml 3 0 1 2',
       'scenarios/hostile.yaml 2 1 0 0',
       'scenarios/later.yaml 2 0 0 2',
     ]);
-    expect(xml).toContain('<testcase name="turn 2: &quot;What is the capital of France?&quot; [voice-a.py] #2" classname="capital" time="1.500">');
+    expect(xml).toContain(
+      '<testcase name="turn 2: &quot;What is the capital of France?&quot; [voice-a.py] #2" classname="capital" time="1.500">',
+    );
     expect(xml).toMatch(/<testsuites name="earshot" tests="13" failures="2" errors="1" skipped="4" time="24\.00\d">/);
   });
 
@@ -80,7 +84,9 @@ describe('renderJUnit', () => {
       '<failure message="text_mismatch: response did not contain &quot;Paris&quot;: got &quot;Paris is the capital of France.&quot;" type="text_mismatch">',
     );
     expect(xml).toContain('<testcase name="setup" classname="down" time="0.000">');
-    expect(xml).toContain('<error message="connect_failed: nothing listens on ws://127.0.0.1:1 (ECONNREFUSED) after 3 attempts" type="connect_failed">');
+    expect(xml).toContain(
+      '<error message="connect_failed: nothing listens on ws://127.0.0.1:1 (ECONNREFUSED) after 3 attempts" type="connect_failed">',
+    );
     expect(xml).toContain('<skipped message="scenario skipped"/>');
   });
 

@@ -2,7 +2,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { Redactor } from '../core/redact.js';
-import { compareStrings, inconclusiveLine, inconclusiveOf, latestAttempts, type Failure, type ScenarioResult, type TurnResult } from '../results/index.js';
+import {
+  compareStrings,
+  inconclusiveLine,
+  inconclusiveOf,
+  latestAttempts,
+  type Failure,
+  type ScenarioResult,
+  type TurnResult,
+} from '../results/index.js';
 import type { Reporter, ReporterOptions } from './reporter.js';
 import { failureLine, turnInput } from './format.js';
 import { xmlAttr, xmlText } from './xml.js';
@@ -70,9 +78,17 @@ function casesOf(r: ScenarioResult): Case[] {
   const general = r.failures.filter((f) => f.turn_index === null || !r.turns.some((t) => t.index === f.turn_index));
   if (general.length > 0 || (r.status === 'error' && r.turns.every((t) => t.status !== 'failed'))) {
     // A simulation's verdict is over the whole call (goal, metrics, signals): its case is the conversation.
-    const setup: Case = { name: `${r.simulation ? 'conversation' : 'setup'}${suffix}`, classname: r.name, seconds: 0, failures: [], errors: [] };
-    for (const f of general) (ERROR_KINDS.has(f.kind) || r.status === 'error' ? setup.errors : setup.failures).push(problem(f, ''));
-    if (general.length === 0) setup.errors.push({ kind: 'harness_error', message: r.error ?? 'error', body: r.error ?? '' });
+    const setup: Case = {
+      name: `${r.simulation ? 'conversation' : 'setup'}${suffix}`,
+      classname: r.name,
+      seconds: 0,
+      failures: [],
+      errors: [],
+    };
+    for (const f of general)
+      (ERROR_KINDS.has(f.kind) || r.status === 'error' ? setup.errors : setup.failures).push(problem(f, ''));
+    if (general.length === 0)
+      setup.errors.push({ kind: 'harness_error', message: r.error ?? 'error', body: r.error ?? '' });
     cases.push(setup);
   }
   for (const turn of r.turns) {
@@ -91,7 +107,12 @@ function casesOf(r: ScenarioResult): Case[] {
     } else if (turn.status === 'inconclusive') {
       const doubts = inconclusiveOf({ turns: [turn] });
       c.skipped = `inconclusive: ${doubts.map((d) => `${d.kinds.join(', ')}: ${d.reason}`).join('; ')}`;
-      c.skippedBody = [...doubts.map(inconclusiveLine), ...doubts.flatMap((d) => d.segments.map(segmentLine)), '', turnDetail(turn)].join('\n');
+      c.skippedBody = [
+        ...doubts.map(inconclusiveLine),
+        ...doubts.flatMap((d) => d.segments.map(segmentLine)),
+        '',
+        turnDetail(turn),
+      ].join('\n');
     } else if (turn.status === 'not_run') {
       c.skipped = r.status === 'skipped' ? 'scenario skipped' : 'not run: an earlier turn failed or the run stopped';
     }
@@ -116,7 +137,10 @@ function turnDetail(turn: TurnResult): string {
 }
 
 function segmentLine(s: ReturnType<typeof inconclusiveOf>[number]['segments'][number]): string {
-  const check = s.check_transcript !== undefined ? `, check ${JSON.stringify(s.check_transcript)}${s.wer !== undefined ? ` (WER ${s.wer.toFixed(2)})` : ''}` : '';
+  const check =
+    s.check_transcript !== undefined
+      ? `, check ${JSON.stringify(s.check_transcript)}${s.wer !== undefined ? ` (WER ${s.wer.toFixed(2)})` : ''}`
+      : '';
   return `  segment ${Math.round(s.start_ms)}–${Math.round(s.end_ms)} ms (${Math.round(s.speech_ms)} ms speech): heard ${JSON.stringify(s.transcript)}${check}${s.snippet ? `; audio ${s.snippet}` : ''}`;
 }
 
@@ -124,9 +148,14 @@ function renderCase(c: Case, redactor: Redactor): string {
   const head = `    <testcase name="${xmlAttr(redactor.text(c.name))}" classname="${xmlAttr(redactor.text(c.classname))}" time="${secs(c.seconds)}"`;
   const body: string[] = [];
   if (c.skipped !== undefined && c.skippedBody !== undefined) {
-    body.push(`      <skipped message="${xmlAttr(redactor.text(c.skipped))}">${xmlText(redactor.text(c.skippedBody))}</skipped>\n`);
+    body.push(
+      `      <skipped message="${xmlAttr(redactor.text(c.skipped))}">${xmlText(redactor.text(c.skippedBody))}</skipped>\n`,
+    );
   } else if (c.skipped !== undefined) body.push(`      <skipped message="${xmlAttr(c.skipped)}"/>\n`);
-  for (const [tag, list] of [['error', c.errors], ['failure', c.failures]] as const) {
+  for (const [tag, list] of [
+    ['error', c.errors],
+    ['failure', c.failures],
+  ] as const) {
     for (const p of list) {
       body.push(
         `      <${tag} message="${xmlAttr(redactor.text(p.message))}" type="${xmlAttr(p.kind)}">` +

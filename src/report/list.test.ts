@@ -7,7 +7,10 @@ import { ListReporter } from './list.js';
 import { startOf } from './format.js';
 import { VirtualTerminal } from './terminal.testutil.js';
 
-function setup(isTTY: boolean, env: NodeJS.ProcessEnv = {}): { term: VirtualTerminal; clock: ManualClock; list: ListReporter } {
+function setup(
+  isTTY: boolean,
+  env: NodeJS.ProcessEnv = {},
+): { term: VirtualTerminal; clock: ManualClock; list: ListReporter } {
   const term = new VirtualTerminal(isTTY, 100);
   const clock = new ManualClock(0);
   const list = new ListReporter({
@@ -25,7 +28,11 @@ function play(list: ListReporter, clock: ManualClock, r: ScenarioResult): void {
   list.onScenarioStart(info);
   for (const t of r.turns) {
     clock.advance(t.duration_ms);
-    list.onTurnEnd(info, t, r.failures.filter((f) => f.turn_index === t.index));
+    list.onTurnEnd(
+      info,
+      t,
+      r.failures.filter((f) => f.turn_index === t.index),
+    );
   }
   list.onScenarioEnd(r);
 }
@@ -41,7 +48,15 @@ describe('list reporter, not a TTY (CI logs)', () => {
     const { term, list } = setup(false);
     const runs = [
       ...[0, 1, 2, 3, 4].map((i) => makeResult({ file: 'steady.yaml', name: 'steady', repeat_index: i })),
-      ...[0, 1, 2, 3, 4].map((i) => makeResult({ file: 'wobbly.yaml', name: 'wobbly', bot: 'bot.py', repeat_index: i, status: i < 3 ? 'passed' : 'failed' })),
+      ...[0, 1, 2, 3, 4].map((i) =>
+        makeResult({
+          file: 'wobbly.yaml',
+          name: 'wobbly',
+          bot: 'bot.py',
+          repeat_index: i,
+          status: i < 3 ? 'passed' : 'failed',
+        }),
+      ),
     ];
     list.onEnd(summarize(runs, { wall_ms: 1000 }));
     expect(term.screen().slice(-5)).toEqual([
@@ -88,10 +103,12 @@ describe('list reporter, not a TTY (CI logs)', () => {
   it('prints scenario-level failures with kind and reason', () => {
     const { term, clock, list } = setup(false);
     play(list, clock, makeResult({ file: 'c.yaml', status: 'error' }));
-    expect(term.screen()).toContain('    connect_failed: nothing listens on ws://127.0.0.1:1 (ECONNREFUSED) after 3 attempts');
+    expect(term.screen()).toContain(
+      '    connect_failed: nothing listens on ws://127.0.0.1:1 (ECONNREFUSED) after 3 attempts',
+    );
   });
 
-  it("says how a simulated call ended, and how often the caller spoke", () => {
+  it('says how a simulated call ended, and how often the caller spoke', () => {
     const { term, clock, list } = setup(false);
     const simulation = {
       ended_by: 'max_turns' as const,
@@ -105,7 +122,9 @@ describe('list reporter, not a TTY (CI logs)', () => {
       simulator: 'openai/m',
     };
     play(list, clock, { ...makeResult({ file: 'sim.yaml', status: 'failed' }), simulation });
-    expect(term.screen()).toContain('    call ended by max_turns after 3 caller turn(s): the caller reached max_turns (3)');
+    expect(term.screen()).toContain(
+      '    call ended by max_turns after 3 caller turn(s): the caller reached max_turns (3)',
+    );
   });
 
   it('names the scenario on turn lines while several run at once', () => {
@@ -139,12 +158,18 @@ describe('list reporter on a TTY', () => {
     clock.advance(2500);
     list.onTurnEnd(info, a.turns[0], []);
     const screen = term.screen();
-    expect(screen.slice(0, 2)).toEqual(['Running 4 scenario runs', '  ✓ turn 1 "Hello there" 900 ms · voice-to-voice 640 ms']);
+    expect(screen.slice(0, 2)).toEqual([
+      'Running 4 scenario runs',
+      '  ✓ turn 1 "Hello there" 900 ms · voice-to-voice 640 ms',
+    ]);
     expect(screen[2]).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] a turn 2\/2 2\.5 s$/);
     expect(screen[3]).toMatch(/^░{24} 0\/4 0 ✓ 0 ✗ 2\.5 s$/);
     expect(screen).toHaveLength(4);
     list.onScenarioEnd(a);
-    expect(term.screen().slice(2)).toEqual(['✓ [1/4] a (4.0 s)', `${'█'.repeat(6)}${'░'.repeat(18)} 1/4 1 ✓ 0 ✗ 2.5 s`]);
+    expect(term.screen().slice(2)).toEqual([
+      '✓ [1/4] a (4.0 s)',
+      `${'█'.repeat(6)}${'░'.repeat(18)} 1/4 1 ✓ 0 ✗ 2.5 s`,
+    ]);
   });
 
   it('redraws the spinner on its own while a scenario runs', async () => {
@@ -170,7 +195,13 @@ describe('list reporter on a TTY', () => {
 
   it('cuts live lines to the terminal width so redraws stay aligned', () => {
     const term = new VirtualTerminal(true, 30);
-    const list = new ListReporter({ stdout: term, stderr: term, env: { NO_COLOR: '1' }, clock: new ManualClock(), redactor: new Redactor({}) });
+    const list = new ListReporter({
+      stdout: term,
+      stderr: term,
+      env: { NO_COLOR: '1' },
+      clock: new ManualClock(),
+      redactor: new Redactor({}),
+    });
     live = list;
     list.onScenarioStart(startOf(makeResult({ file: 'a-scenario-with-a-very-long-name-indeed.yaml' })));
     for (const line of term.screen()) expect([...line].length).toBeLessThanOrEqual(29);

@@ -56,7 +56,9 @@ export class ListReporter implements Reporter {
   onBegin(run: RunStart): void {
     this.total = run.total;
     this.beganAtMs = this.options.clock.now();
-    const parts = [run.total === undefined ? 'Running' : `Running ${run.total} scenario run${run.total === 1 ? '' : 's'}`];
+    const parts = [
+      run.total === undefined ? 'Running' : `Running ${run.total} scenario run${run.total === 1 ? '' : 's'}`,
+    ];
     if (run.concurrency && run.concurrency > 1) parts.push(`${run.concurrency} at a time`);
     if (run.shard) parts.push(`shard ${run.shard}`);
     if (run.title) parts.push(this.safe(run.title));
@@ -81,15 +83,22 @@ export class ListReporter implements Reporter {
     const run = this.running.get(resultKey({ file: scenario.file, name: scenario.name, run: scenario }));
     if (run) run.turnsDone += 1;
     const prefix = this.running.size > 1 ? `${this.safe(scenarioLabel(scenario))} › ` : '';
-    const lines = [`  ${this.symbol(turn.status)} ${prefix}turn ${turn.index + 1} ${this.safe(turnInput(turn), 80)} ${this.p.dim(this.turnTiming(turn))}`];
+    const lines = [
+      `  ${this.symbol(turn.status)} ${prefix}turn ${turn.index + 1} ${this.safe(turnInput(turn), 80)} ${this.p.dim(this.turnTiming(turn))}`,
+    ];
     if (turn.status === 'failed' || turn.status === 'inconclusive') {
       for (const e of turn.expectations) {
         const f = failures.find((x) => x.expectation_index === e.index);
         const timing = e.matched_after_ms === undefined ? '' : ` ${this.p.dim(formatDuration(e.matched_after_ms))}`;
-        const why = f ? ` ${this.p.red(this.safe(`${f.kind}: ${f.reason}`))}` : e.inconclusive ? ` ${this.p.yellow(this.safe(`inconclusive (${e.inconclusive.kinds.join(', ')}): ${e.inconclusive.reason}`))}` : '';
+        const why = f
+          ? ` ${this.p.red(this.safe(`${f.kind}: ${f.reason}`))}`
+          : e.inconclusive
+            ? ` ${this.p.yellow(this.safe(`inconclusive (${e.inconclusive.kinds.join(', ')}): ${e.inconclusive.reason}`))}`
+            : '';
         lines.push(`      ${this.symbol(e.status)} ${e.event}${timing}${why}`);
       }
-      for (const f of failures.filter((x) => x.expectation_index === null)) lines.push(`      ${this.p.red(this.safe(failureLine(f)))}`);
+      for (const f of failures.filter((x) => x.expectation_index === null))
+        lines.push(`      ${this.p.red(this.safe(failureLine(f)))}`);
     }
     this.emit(lines);
   }
@@ -104,10 +113,16 @@ export class ListReporter implements Reporter {
     ];
     // A simulated call: how it ended, and how many times the caller spoke.
     const sim = result.simulation;
-    if (sim) lines.push(`    ${this.p.dim(this.safe(`call ended by ${sim.ended_by} after ${sim.persona_turns} caller turn(s): ${sim.end_detail}`))}`);
-    for (const f of result.failures.filter((x) => x.turn_index === null)) lines.push(`    ${this.p.red(this.safe(failureLine(f)))}`);
-    if (result.status === 'inconclusive') for (const r of inconclusiveOf(result)) lines.push(`    ${this.p.yellow(this.safe(inconclusiveLine(r)))}`);
-    if (result.error && !result.failures.some((f) => f.turn_index === null)) lines.push(`    ${this.p.red(this.safe(result.error))}`);
+    if (sim)
+      lines.push(
+        `    ${this.p.dim(this.safe(`call ended by ${sim.ended_by} after ${sim.persona_turns} caller turn(s): ${sim.end_detail}`))}`,
+      );
+    for (const f of result.failures.filter((x) => x.turn_index === null))
+      lines.push(`    ${this.p.red(this.safe(failureLine(f)))}`);
+    if (result.status === 'inconclusive')
+      for (const r of inconclusiveOf(result)) lines.push(`    ${this.p.yellow(this.safe(inconclusiveLine(r)))}`);
+    if (result.error && !result.failures.some((f) => f.turn_index === null))
+      lines.push(`    ${this.p.red(this.safe(result.error))}`);
     if (this.running.size === 0) this.stopTimer();
     this.emit(lines);
   }
@@ -121,14 +136,18 @@ export class ListReporter implements Reporter {
       lines.push(this.p.bold('Not passing:'));
       for (const s of bad) {
         const rate = s.runs > 1 ? ` ${s.passed}/${s.runs - s.skipped - s.inconclusive} passed` : '';
-        lines.push(`  ${this.outcomeWord(s.outcome)} ${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''}${rate} ${this.p.dim(this.safe(s.file))}`);
+        lines.push(
+          `  ${this.outcomeWord(s.outcome)} ${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''}${rate} ${this.p.dim(this.safe(s.file))}`,
+        );
       }
     }
     const doubtful = summary.scenarios.filter((s) => s.inconclusive > 0);
     if (doubtful.length > 0) {
       lines.push(this.p.bold('Inconclusive (earshot could not hear the bot reliably; neither passed nor failed):'));
       for (const s of doubtful) {
-        lines.push(`  ${this.p.yellow(SYMBOL.inconclusive)} ${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''} ${s.inconclusive}/${s.runs} run${s.runs === 1 ? '' : 's'} ${this.p.dim(this.safe(s.file))}`);
+        lines.push(
+          `  ${this.p.yellow(SYMBOL.inconclusive)} ${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''} ${s.inconclusive}/${s.runs} run${s.runs === 1 ? '' : 's'} ${this.p.dim(this.safe(s.file))}`,
+        );
       }
     }
     lines.push(...this.passRates(summary));
@@ -140,7 +159,9 @@ export class ListReporter implements Reporter {
     if (c.skipped) parts.push(this.p.yellow(`${c.skipped} skipped`));
     if (summary.outcomes.flaky) parts.push(this.p.yellow(`${summary.outcomes.flaky} flaky`));
     const wall = summary.wall_ms ?? this.options.clock.now() - this.beganAtMs;
-    lines.push(`${parts.join(' · ')} ${this.p.dim(`(${summary.results} run${summary.results === 1 ? '' : 's'} in ${formatDuration(wall)})`)}`);
+    lines.push(
+      `${parts.join(' · ')} ${this.p.dim(`(${summary.results} run${summary.results === 1 ? '' : 's'} in ${formatDuration(wall)})`)}`,
+    );
     this.emit(lines);
   }
 
@@ -148,7 +169,8 @@ export class ListReporter implements Reporter {
   private passRates(summary: RunSummary): string[] {
     const repeated = summary.scenarios.filter((s) => s.runs > 1 && s.pass_rate !== null && s.pass_rate_ci95);
     if (repeated.length === 0) return [];
-    const label = (s: (typeof repeated)[number]): string => `${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''}`;
+    const label = (s: (typeof repeated)[number]): string =>
+      `${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''}`;
     const width = Math.max(...repeated.map((s) => [...label(s)].length));
     const pct = (x: number): string => String(Math.round(x * 100));
     return [
@@ -200,14 +222,23 @@ export class ListReporter implements Reporter {
     const now = this.options.clock.now();
     const spin = this.p.yellow(SPINNER[this.frame % SPINNER.length]);
     const lines = [...this.running.values()].map((r) => {
-      const turns = r.info.turn_count > 0 ? ` turn ${Math.min(r.turnsDone + 1, r.info.turn_count)}/${r.info.turn_count}` : '';
-      return fitLine(`${spin} ${this.safe(scenarioLabel(r.info))}${this.p.dim(`${turns} ${formatDuration(now - r.startedAtMs)}`)}`, columns);
+      const turns =
+        r.info.turn_count > 0 ? ` turn ${Math.min(r.turnsDone + 1, r.info.turn_count)}/${r.info.turn_count}` : '';
+      return fitLine(
+        `${spin} ${this.safe(scenarioLabel(r.info))}${this.p.dim(`${turns} ${formatDuration(now - r.startedAtMs)}`)}`,
+        columns,
+      );
     });
     if (this.total && this.total > 1) {
       const filled = Math.round((this.done / this.total) * BAR_WIDTH);
       const bar = `${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}`;
       const tally = `${this.p.green(`${this.counts.passed} ✓`)} ${this.p.red(`${this.counts.failed + this.counts.error} ✗`)}`;
-      lines.push(fitLine(`${bar} ${this.done}/${this.total} ${tally} ${this.p.dim(formatDuration(now - this.beganAtMs))}`, columns));
+      lines.push(
+        fitLine(
+          `${bar} ${this.done}/${this.total} ${tally} ${this.p.dim(formatDuration(now - this.beganAtMs))}`,
+          columns,
+        ),
+      );
     }
     return lines;
   }

@@ -14,7 +14,13 @@ import { VirtualTerminal } from './terminal.testutil.js';
 import type { Reporter } from './reporter.js';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'earshot-reporters-'));
-const io = (): { stdout: VirtualTerminal; stderr: VirtualTerminal; clock: ManualClock; redactor: Redactor; env: NodeJS.ProcessEnv } => ({
+const io = (): {
+  stdout: VirtualTerminal;
+  stderr: VirtualTerminal;
+  clock: ManualClock;
+  redactor: Redactor;
+  env: NodeJS.ProcessEnv;
+} => ({
   stdout: new VirtualTerminal(false),
   stderr: new VirtualTerminal(false),
   clock: new ManualClock(),
@@ -71,7 +77,12 @@ describe('createReporters', () => {
   it("calls the caller's own reporters after the named ones; one that prints stands in for list", async () => {
     const seen: string[] = [];
     const quiet: Reporter = { name: 'mine', printsToTerminal: false, onScenarioEnd: (r) => void seen.push(r.name) };
-    expect(createReporters('junit', { ...io(), outDir: tmp(), extra: [quiet] }).names).toEqual(['list', 'junit', 'jsonl', 'mine']);
+    expect(createReporters('junit', { ...io(), outDir: tmp(), extra: [quiet] }).names).toEqual([
+      'list',
+      'junit',
+      'jsonl',
+      'mine',
+    ]);
     const loud: Reporter = { name: 'console', printsToTerminal: true };
     expect(createReporters('', { ...io(), extra: [loud] }).names).toEqual(['console']);
     await createReporters('dot', { ...io(), extra: [quiet] }).onScenarioEnd(makeResult({ name: 'x', file: 'x.yaml' }));
@@ -90,7 +101,9 @@ describe('createReporters', () => {
   });
 
   it('says which option a file reporter is missing', () => {
-    expect(() => createReporters('junit', io())).toThrow('reporter junit needs an output dir (--out DIR) or a file (junit=PATH)');
+    expect(() => createReporters('junit', io())).toThrow(
+      'reporter junit needs an output dir (--out DIR) or a file (junit=PATH)',
+    );
     expect(() => createReporters('html', io())).toThrow(UsageError);
   });
 
@@ -131,7 +144,16 @@ describe('ReporterSet', () => {
     await set.onScenarioEnd(r);
     await set.finish();
     expect(calls).toEqual([
-      'a:begin', 'b:begin', 'a:start x', 'b:start x', 'a:turn 1 1', 'b:turn 1 1', 'a:end x', 'b:end x', 'a:done 1', 'b:done 1',
+      'a:begin',
+      'b:begin',
+      'a:start x',
+      'b:start x',
+      'a:turn 1 1',
+      'b:turn 1 1',
+      'a:end x',
+      'b:end x',
+      'a:done 1',
+      'b:done 1',
     ]);
   });
 
@@ -152,14 +174,19 @@ describe('ReporterSet', () => {
     expect(seen).toEqual(['a', 'b']);
     expect(stderr.raw).toContain('earshot: reporter broken failed in onScenarioEnd: disk full');
     await expect(set.finish()).rejects.toThrow(ReporterError);
-    await expect(set.finish()).rejects.toThrow('reporting failed: broken (onScenarioEnd): disk full; broken (onScenarioEnd): disk full');
+    await expect(set.finish()).rejects.toThrow(
+      'reporting failed: broken (onScenarioEnd): disk full; broken (onScenarioEnd): disk full',
+    );
   });
 });
 
 describe('ReporterSet.replay (earshot merge)', () => {
   it('writes one result file, summary and report from finished results', async () => {
     const out = tmp();
-    const results = [makeResult({ file: 'b.yaml', shard: '2/2' }), makeResult({ file: 'a.yaml', shard: '1/2', status: 'failed' })];
+    const results = [
+      makeResult({ file: 'b.yaml', shard: '2/2' }),
+      makeResult({ file: 'a.yaml', shard: '1/2', status: 'failed' }),
+    ];
     const set = createReporters('junit', { ...io(), outDir: out, truncateResults: true });
     const summary = await set.replay(results, { started_at: '', total: 2, title: 'merge' }, { shards: ['1/2', '2/2'] });
     expect(summary).toMatchObject({ results: 2, ok: false, shards: ['1/2', '2/2'] });

@@ -63,7 +63,10 @@ export function parseReporterList(spec: string | readonly string[]): ReporterCho
     const choice: ReporterChoice = { name };
     if (eq >= 0) {
       const file = item.slice(eq + 1).trim();
-      if (!TAKES_FILE.has(name)) throw new ReporterSpecError(`reporter ${name} writes to the terminal and takes no file (got ${JSON.stringify(item)})`);
+      if (!TAKES_FILE.has(name))
+        throw new ReporterSpecError(
+          `reporter ${name} writes to the terminal and takes no file (got ${JSON.stringify(item)})`,
+        );
       if (file === '') throw new ReporterSpecError(`reporter ${name}: empty file after "=" (write ${name}=PATH)`);
       choice.file = file;
     }
@@ -106,7 +109,9 @@ export function createReporters(spec: string | readonly string[], options: Creat
   if ((options.alwaysJsonl ?? true) && options.outDir !== undefined && !choices.some((c) => c.name === 'jsonl')) {
     choices.push({ name: 'jsonl' });
   }
-  const reporters: Reporter[] = choices.map((c) => REPORTERS[c.name]({ ...base, ...(c.file === undefined ? {} : { file: c.file }) }));
+  const reporters: Reporter[] = choices.map((c) =>
+    REPORTERS[c.name]({ ...base, ...(c.file === undefined ? {} : { file: c.file }) }),
+  );
   reporters.push(...(options.extra ?? []));
   if (!reporters.some((r) => r.printsToTerminal)) reporters.unshift(REPORTERS.list(base));
   return new ReporterSet(reporters, base.stderr);

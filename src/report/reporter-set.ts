@@ -1,5 +1,12 @@
 import { EarshotError, errorMessage } from '../core/errors.js';
-import { summarize, type Failure, type RunSummary, type ScenarioResult, type SummaryOptions, type TurnResult } from '../results/index.js';
+import {
+  summarize,
+  type Failure,
+  type RunSummary,
+  type ScenarioResult,
+  type SummaryOptions,
+  type TurnResult,
+} from '../results/index.js';
 import type { Reporter, RunStart, ScenarioStart, TerminalStream } from './reporter.js';
 
 /** One or more reporters failed; the run itself and the other reporters went on. */

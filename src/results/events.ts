@@ -47,7 +47,13 @@ export interface MarkerEvent extends Base<'llm_marker'> {
 
 export type SignalEventName = Exclude<
   EventName,
-  'response' | 'llm_response' | 'tts_response' | 'user_transcription' | 'function_call' | 'function_call_stopped' | 'llm_marker'
+  | 'response'
+  | 'llm_response'
+  | 'tts_response'
+  | 'user_transcription'
+  | 'function_call'
+  | 'function_call_stopped'
+  | 'llm_marker'
 >;
 export type SignalEvent = Base<SignalEventName>;
 

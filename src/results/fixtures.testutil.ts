@@ -46,7 +46,13 @@ export function failedTurn(index: number, user: string, reply: string, started_a
 }
 
 /** A turn whose reply two transcribers heard differently: its `text_contains` verdict is inconclusive. */
-export function inconclusiveTurn(index: number, user: string, heard: string, checkHeard: string, started_at_ms = index * 2000): TurnResult {
+export function inconclusiveTurn(
+  index: number,
+  user: string,
+  heard: string,
+  checkHeard: string,
+  started_at_ms = index * 2000,
+): TurnResult {
   return {
     index,
     status: 'inconclusive',
@@ -119,7 +125,15 @@ export function makeResult(spec: ResultSpec): ScenarioResult {
       : status === 'failed'
         ? [passedTurn(0, 'Hello there', 'Hi! How can I help?'), failedTurn(1, 'What is the capital of France?', reply)]
         : status === 'inconclusive'
-          ? [passedTurn(0, 'Hello there', 'Hi! How can I help?'), inconclusiveTurn(1, 'What is the capital of France?', 'the capital of france is paris', 'the capital of three and is yes')]
+          ? [
+              passedTurn(0, 'Hello there', 'Hi! How can I help?'),
+              inconclusiveTurn(
+                1,
+                'What is the capital of France?',
+                'the capital of france is paris',
+                'the capital of three and is yes',
+              ),
+            ]
           : [notRunTurn(0, 'Hello there'), notRunTurn(1, 'What is the capital of France?')];
   const failures =
     status === 'failed'

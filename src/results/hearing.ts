@@ -20,7 +20,11 @@ export function turnStatusOf(failures: readonly Failure[], expectations: readonl
 /** Every inconclusive expectation of a result, in turn order. */
 export function inconclusiveOf(result: Pick<ScenarioResult, 'turns'>): InconclusiveRecord[] {
   return result.turns.flatMap((t) =>
-    t.expectations.flatMap((e) => (e.status === 'inconclusive' && e.inconclusive ? [{ turn_index: t.index, expectation_index: e.index, event: e.event, ...e.inconclusive }] : [])),
+    t.expectations.flatMap((e) =>
+      e.status === 'inconclusive' && e.inconclusive
+        ? [{ turn_index: t.index, expectation_index: e.index, event: e.event, ...e.inconclusive }]
+        : [],
+    ),
   );
 }
 
@@ -35,7 +39,15 @@ export function mapSnippets(turn: TurnResult, fn: (path: string) => string): Tur
   return {
     ...turn,
     expectations: turn.expectations.map((e) =>
-      e.inconclusive ? { ...e, inconclusive: { ...e.inconclusive, segments: e.inconclusive.segments.map((s) => (s.snippet ? { ...s, snippet: fn(s.snippet) } : s)) } } : e,
+      e.inconclusive
+        ? {
+            ...e,
+            inconclusive: {
+              ...e.inconclusive,
+              segments: e.inconclusive.segments.map((s) => (s.snippet ? { ...s, snippet: fn(s.snippet) } : s)),
+            },
+          }
+        : e,
     ),
   };
 }

@@ -43,11 +43,17 @@ const withoutShard = (r: ScenarioResult): ScenarioResult => ({ ...r, run: { ...r
 describe('mergeResults', () => {
   it('merges shards 1/3, 2/3, 3/3 into exactly the result set of the unsharded run', () => {
     const specs = suiteRuns();
-    const unsharded = writeRun(tmp(), specs.map((s) => execute(s)));
+    const unsharded = writeRun(
+      tmp(),
+      specs.map((s) => execute(s)),
+    );
     const shardDirs = [1, 2, 3].map((i) => {
       const mine = selectShard(specs, i, 3, { key: (s) => `${s.bot}|${s.file}|${s.repeat_index}` });
       expect(mine.length).toBeGreaterThan(0);
-      return writeRun(tmp(), mine.map((s) => execute(s, formatShard({ index: i, total: 3 }))));
+      return writeRun(
+        tmp(),
+        mine.map((s) => execute(s, formatShard({ index: i, total: 3 }))),
+      );
     });
     const merged = mergeResults(shardDirs);
     const expected = readResultsDir(unsharded).results.sort(compareResults);
@@ -60,7 +66,10 @@ describe('mergeResults', () => {
 
   it('gives the same order whatever order the shard dirs are passed in', () => {
     const a = writeRun(tmp(), [makeResult({ file: 'z.yaml' }), makeResult({ file: 'b.yaml', bot: 'y' })]);
-    const b = writeRun(tmp(), [makeResult({ file: 'b.yaml', bot: 'x' }), makeResult({ file: 'b.yaml', bot: 'x', repeat_index: 1 })]);
+    const b = writeRun(tmp(), [
+      makeResult({ file: 'b.yaml', bot: 'x' }),
+      makeResult({ file: 'b.yaml', bot: 'x', repeat_index: 1 }),
+    ]);
     const order = (dirs: string[]): string[] =>
       mergeResults(dirs).results.map((r) => `${r.file} ${r.run?.bot ?? ''} ${r.run?.repeat_index ?? 0}`);
     expect(order([a, b])).toEqual(['b.yaml x 0', 'b.yaml x 1', 'b.yaml y 0', 'z.yaml  0']);
@@ -78,7 +87,10 @@ describe('mergeResults', () => {
   it('lets a later attempt of a run replace an earlier one', () => {
     const first = writeRun(tmp(), [makeResult({ file: 'a.yaml', status: 'failed', attempt: 1 })]);
     const retry = writeRun(tmp(), [makeResult({ file: 'a.yaml', status: 'passed', attempt: 2 })]);
-    for (const dirs of [[first, retry], [retry, first]]) {
+    for (const dirs of [
+      [first, retry],
+      [retry, first],
+    ]) {
       const merged = mergeResults(dirs);
       expect(merged.results.map((r) => r.status)).toEqual(['passed']);
       expect(merged.superseded).toBe(1);
@@ -121,7 +133,8 @@ describe('mergeResults', () => {
     writeFileSync(join(shard, 'run.seg1.wav'), 'RIFF-segment');
     writeRun(shard, [makeResult({ file: 'heard.yaml', status: 'inconclusive', recording: 'recordings/a.wav' })]);
     const out = join(root, 'merged');
-    const snippet = (r: ScenarioResult): string | undefined => r.turns[1].expectations[0].inconclusive?.segments[0].snippet;
+    const snippet = (r: ScenarioResult): string | undefined =>
+      r.turns[1].expectations[0].inconclusive?.segments[0].snippet;
     const rebased = mergeResults([shard], { outDir: out });
     expect(snippet(rebased.results[0])).toBe('../shard-1/run.seg1.wav');
     const copied = mergeResults([shard], { outDir: out, artifacts: 'copy' });

@@ -55,7 +55,8 @@ export function mergeResults(dirs: readonly string[], options: MergeOptions = {}
   dirs.forEach((dir, sourceIndex) => {
     const file = readResultsDir(dir);
     sources.push({ dir, results: file.results.length, truncated: file.truncated });
-    if (file.truncated) warnings.push(`${file.path} ends in an incomplete line (a run was killed mid-write); it is left out`);
+    if (file.truncated)
+      warnings.push(`${file.path} ends in an incomplete line (a run was killed mid-write); it is left out`);
     for (const result of file.results) {
       const key = resultKey(result);
       const prev = chosen.get(key);
@@ -72,9 +73,7 @@ export function mergeResults(dirs: readonly string[], options: MergeOptions = {}
     }
   });
   const copied = new Map<string, string>();
-  const results = [...chosen.values()]
-    .map((c) => placeArtifacts(c, dirs, options, copied))
-    .sort(compareResults);
+  const results = [...chosen.values()].map((c) => placeArtifacts(c, dirs, options, copied)).sort(compareResults);
   const shards = [...new Set(results.flatMap((r) => (r.run?.shard ? [r.run.shard] : [])))].sort();
   const totals = new Set(shards.map((s) => s.split('/')[1]));
   if (totals.size > 1) warnings.push(`the inputs come from shardings of different sizes: ${shards.join(', ')}`);
@@ -93,7 +92,8 @@ function placeArtifacts(
   const to = options.outDir;
   const place = (path: string): string => {
     if (isAbsolute(path)) return path;
-    if (options.artifacts === 'copy' && !escapes(path)) return copyInto(resolve(from, path), to, path, c.sourceIndex, copied);
+    if (options.artifacts === 'copy' && !escapes(path))
+      return copyInto(resolve(from, path), to, path, c.sourceIndex, copied);
     return toPosix(relative(resolve(to), resolve(from, path)));
   };
   const artifacts: NonNullable<ScenarioResult['artifacts']> = {};
@@ -108,7 +108,13 @@ function placeArtifacts(
  * Copies under the same relative path; when this merge already put another
  * input's file there, under `input-<n>/` instead. `copied` maps target → source.
  */
-function copyInto(source: string, outDir: string, rel: string, sourceIndex: number, copied: Map<string, string>): string {
+function copyInto(
+  source: string,
+  outDir: string,
+  rel: string,
+  sourceIndex: number,
+  copied: Map<string, string>,
+): string {
   if (!existsSync(source)) return rel;
   let placed = toPosix(rel);
   let target = resolve(outDir, placed);

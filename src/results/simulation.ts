@@ -20,7 +20,14 @@ export type SimulationEntry =
       turn_index: number;
     }
   | { kind: 'bot'; at_ms: number; text: string }
-  | { kind: 'call'; at_ms: number; name?: string; tool_call_id?: string; args?: Record<string, unknown>; cancelled?: boolean }
+  | {
+      kind: 'call';
+      at_ms: number;
+      name?: string;
+      tool_call_id?: string;
+      args?: Record<string, unknown>;
+      cancelled?: boolean;
+    }
   | { kind: 'end_call'; at_ms: number; success: boolean; reason: string };
 
 /** A judge's answer on one question; `none` when it gave no usable answer (judge trouble, not bot trouble). */

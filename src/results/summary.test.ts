@@ -45,12 +45,24 @@ describe('summarize', () => {
 
   it('leaves inconclusive runs out of every pass rate, counts them apart, and exits 3 only when nothing failed', () => {
     const doubtful = (i: number) => makeResult({ file: 'heard.yaml', repeat_index: i, status: 'inconclusive' });
-    const runs = [makeResult({ file: 'heard.yaml', repeat_index: 0 }), doubtful(1), doubtful(2), makeResult({ file: 'heard.yaml', repeat_index: 3 })];
+    const runs = [
+      makeResult({ file: 'heard.yaml', repeat_index: 0 }),
+      doubtful(1),
+      doubtful(2),
+      makeResult({ file: 'heard.yaml', repeat_index: 3 }),
+    ];
     const s = summarize(runs);
     expect(s.counts).toMatchObject({ passed: 2, inconclusive: 2, failed: 0 });
     // 2 of 2 conclusive runs passed: neither 2/4 (a failure) nor 4/4 (a pass) of the inconclusive ones.
     expect(s.pass_rate).toBe(1);
-    expect(s.scenarios[0]).toMatchObject({ outcome: 'passed', ok: true, runs: 4, passed: 2, inconclusive: 2, pass_rate: 1 });
+    expect(s.scenarios[0]).toMatchObject({
+      outcome: 'passed',
+      ok: true,
+      runs: 4,
+      passed: 2,
+      inconclusive: 2,
+      pass_rate: 1,
+    });
     expect(s.scenarios[0].turns[1]).toMatchObject({ runs: 4, passed: 2, inconclusive: 2, pass_rate: 1 });
     expect(s.turns.inconclusive).toBe(2);
     expect(s.ok).toBe(true);
@@ -102,7 +114,9 @@ describe('summarize', () => {
   });
 
   it('gives per-turn pass rates and latency percentiles across repeats', () => {
-    const runs = [0, 1, 2].map((i) => makeResult({ file: 'a.yaml', repeat_index: i, status: i === 2 ? 'failed' : 'passed' }));
+    const runs = [0, 1, 2].map((i) =>
+      makeResult({ file: 'a.yaml', repeat_index: i, status: i === 2 ? 'failed' : 'passed' }),
+    );
     runs[0].turns[0].metrics = { voice_to_voice_ms: 500, yielded: true };
     runs[1].turns[0].metrics = { voice_to_voice_ms: 900, yielded: false };
     runs[2].turns[0].metrics = { voice_to_voice_ms: null };

@@ -162,10 +162,20 @@ function outcomeOf(runs: ScenarioResult[]): ScenarioOutcome {
   const rated = runs.length - n.skipped - n.inconclusive;
   const passRate = rate(n.passed, rated);
   const outcome: Outcome =
-    rated === 0 ? (n.inconclusive > 0 ? 'inconclusive' : 'skipped') : n.passed === rated ? 'passed' : n.passed === 0 ? 'failed' : 'flaky';
+    rated === 0
+      ? n.inconclusive > 0
+        ? 'inconclusive'
+        : 'skipped'
+      : n.passed === rated
+        ? 'passed'
+        : n.passed === 0
+          ? 'failed'
+          : 'flaky';
   const threshold = runs.find((r) => r.run?.pass_threshold !== undefined)?.run?.pass_threshold;
   const ok =
-    outcome === 'skipped' || outcome === 'inconclusive' || (threshold !== undefined ? (passRate ?? 0) >= threshold : outcome === 'passed');
+    outcome === 'skipped' ||
+    outcome === 'inconclusive' ||
+    (threshold !== undefined ? (passRate ?? 0) >= threshold : outcome === 'passed');
   const result: ScenarioOutcome = {
     name: last.name,
     file: id.file,

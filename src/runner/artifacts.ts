@@ -17,7 +17,10 @@ export function artifactStem(name: string, ordinal: number): string {
 
 /** A name as a file name: a scenario id's `/` becomes `__` (as Pipecat names its files), anything else unsafe `_`. */
 export function safeName(name: string, max: number): string {
-  return name.replace(/\//g, '__').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, max);
+  return name
+    .replace(/\//g, '__')
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .slice(0, max);
 }
 
 /**
@@ -25,7 +28,12 @@ export function safeName(name: string, max: number): string {
  * secrets, signal, progress to the reporters, the recording beside
  * results.jsonl as `<stem>.wav`); the run source adds the bot's URL and its own.
  */
-export function sessionOptions(ctx: RunContext, info: ScenarioStart, stem: string, echo?: (line: string) => void): Omit<SessionOptions, 'url'> {
+export function sessionOptions(
+  ctx: RunContext,
+  info: ScenarioStart,
+  stem: string,
+  echo?: (line: string) => void,
+): Omit<SessionOptions, 'url'> {
   return {
     ...ctx.session,
     recordingPath: join(ctx.outDir, `${stem}.wav`),

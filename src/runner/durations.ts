@@ -28,7 +28,13 @@ export function durationsFrom(jsonl: string): KnownDurations {
     }
     if (!record || typeof record !== 'object') continue;
     const r = record as { file?: unknown; name?: unknown; duration_ms?: unknown; run?: { bot?: unknown } };
-    if (typeof r.file !== 'string' || typeof r.name !== 'string' || typeof r.duration_ms !== 'number' || !(r.duration_ms >= 0)) continue;
+    if (
+      typeof r.file !== 'string' ||
+      typeof r.name !== 'string' ||
+      typeof r.duration_ms !== 'number' ||
+      !(r.duration_ms >= 0)
+    )
+      continue;
     const label = typeof r.run?.bot === 'string' ? r.run.bot : '';
     const key = durationKey({ file: r.file, id: r.name, label });
     const s = sums.get(key) ?? { total: 0, n: 0 };
@@ -55,8 +61,7 @@ function newestResults(outDir: string): string | undefined {
     try {
       const { mtimeMs, size } = statSync(path);
       if (size > 0 && (!best || mtimeMs > best.mtimeMs)) best = { path, mtimeMs };
-    } catch {
-    }
+    } catch {}
   }
   return best?.path;
 }

@@ -5,7 +5,11 @@ export class NoRunsError extends UsageError {
   readonly manifest: string;
   readonly filters: { pattern?: string; scenario?: string; kind?: string; selection?: string };
   /** `selection`: `--category`/`--severity` as the flags were written (see select.ts). */
-  constructor(manifest: string, filters: { pattern?: string; scenario?: string; kind?: string; selection?: string }, available: { bots: string[]; scenarios: string[] }) {
+  constructor(
+    manifest: string,
+    filters: { pattern?: string; scenario?: string; kind?: string; selection?: string },
+    available: { bots: string[]; scenarios: string[] },
+  ) {
     const parts: string[] = [];
     if (filters.pattern !== undefined) parts.push(`-p ${JSON.stringify(filters.pattern)}`);
     if (filters.scenario !== undefined) parts.push(`-s ${JSON.stringify(filters.scenario)}`);

@@ -1,7 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { monotonicClock, type Clock } from '../core/clock.js';
 import { Redactor } from '../core/redact.js';
-import { createReporters, type Reporter, type ReporterSet, type ScenarioStart, type TerminalStream } from '../report/index.js';
+import {
+  createReporters,
+  type Reporter,
+  type ReporterSet,
+  type ScenarioStart,
+  type TerminalStream,
+} from '../report/index.js';
 import type { RunSummary, ScenarioResult } from '../results/index.js';
 import { AudioEngine, type AudioEngineOptions, type SessionOptions, type SessionProgress } from '../session/index.js';
 import { runPool, type PoolCap, type StartStagger } from './pool.js';
@@ -20,7 +26,10 @@ export interface RunnerIo {
 }
 
 /** Session settings a runner gives every session; the run source adds the bot's URL and what is its own. */
-export type SessionDefaults = Omit<SessionOptions, 'url' | 'onProgress' | 'signal' | 'stopBot' | 'redactor' | 'clock' | 'env' | 'recordingPath'>;
+export type SessionDefaults = Omit<
+  SessionOptions,
+  'url' | 'onProgress' | 'signal' | 'stopBot' | 'redactor' | 'clock' | 'env' | 'recordingPath'
+>;
 
 /** What a run source is given to run one planned run. */
 export interface RunContext {

@@ -24,7 +24,14 @@ export {
   type RunScenariosOptions,
   type RunScenariosOutcome,
 } from './run-scenarios.js';
-export { printWarnings, warningLines, refuseUnrunnable, unrunnableLines, replacedBlocks, scenarioMatches } from './preflight.js';
+export {
+  printWarnings,
+  warningLines,
+  refuseUnrunnable,
+  unrunnableLines,
+  replacedBlocks,
+  scenarioMatches,
+} from './preflight.js';
 export {
   runSuite,
   prepareSuite,
@@ -39,10 +46,26 @@ export {
   type SuiteOutcome,
 } from './run-suite.js';
 export { SpawnedBots, runStem, type BotSettings } from './run-one.js';
-export { planSuite, executionOrder, runKey, runWeight, type PlannedRun, type PlanOptions, type ScenarioKind, type SuitePlan } from './plan.js';
+export {
+  planSuite,
+  executionOrder,
+  runKey,
+  runWeight,
+  type PlannedRun,
+  type PlanOptions,
+  type ScenarioKind,
+  type SuitePlan,
+} from './plan.js';
 export { mergeRuns, missingShards, type MergeRunsOptions, type MergeRunsOutcome } from './merge.js';
 export { NoRunsError } from './errors.js';
-export { matchesFilter, selectRunnables, describeFilter, parseCategories, parseSeverities, type RunnableFilter } from './select.js';
+export {
+  matchesFilter,
+  selectRunnables,
+  describeFilter,
+  parseCategories,
+  parseSeverities,
+  type RunnableFilter,
+} from './select.js';
 export { runRunnable } from './run-kind.js';
 export {
   parseShard,

@@ -13,7 +13,13 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 /** What a terminal reporter wrote (not a TTY), for asserting on and keeping the test output clean. */
 const sink = (): VirtualTerminal => new VirtualTerminal(false);
 
-function result(file: string, bot: string, repeat: number, status: 'passed' | 'failed', shard?: string): ScenarioResult {
+function result(
+  file: string,
+  bot: string,
+  repeat: number,
+  status: 'passed' | 'failed',
+  shard?: string,
+): ScenarioResult {
   const failed = status === 'failed';
   return {
     name: file.replace(/\.yaml$/, ''),
@@ -21,8 +27,26 @@ function result(file: string, bot: string, repeat: number, status: 'passed' | 'f
     status,
     started_at: `2026-11-30T10:00:0${repeat}.000Z`,
     duration_ms: 1000 + repeat,
-    turns: [{ index: 0, status, duration_ms: 900, input: { user: 'hi' }, expectations: [{ index: 0, event: 'response', status }] }],
-    failures: failed ? [{ kind: 'timeout', turn_index: 0, expectation_index: 0, event: 'response', reason: 'no response within 1000ms' }] : [],
+    turns: [
+      {
+        index: 0,
+        status,
+        duration_ms: 900,
+        input: { user: 'hi' },
+        expectations: [{ index: 0, event: 'response', status }],
+      },
+    ],
+    failures: failed
+      ? [
+          {
+            kind: 'timeout',
+            turn_index: 0,
+            expectation_index: 0,
+            event: 'response',
+            reason: 'no response within 1000ms',
+          },
+        ]
+      : [],
     artifacts: { trace: `${file}-${repeat}.trace.log`, bot_log: `${file}-${repeat}.bot.log` },
     run: { bot, repeat_index: repeat, attempt: 1, ...(shard ? { shard } : {}) },
   };
@@ -44,15 +68,35 @@ function shardDir(name: string, results: ScenarioResult[], shard?: string): stri
 
 describe('mergeRuns', () => {
   it('combines shard outputs into one results.jsonl and summary.json, classifying across repeats', async () => {
-    const a = shardDir('m1/s1', [result('greet.yaml', 'bot', 0, 'passed', '1/2'), result('flaky.yaml', 'bot', 1, 'failed', '1/2')], '1/2');
-    const b = shardDir('m1/s2', [result('flaky.yaml', 'bot', 0, 'passed', '2/2'), result('greet.yaml', 'bot', 1, 'passed', '2/2')], '2/2');
+    const a = shardDir(
+      'm1/s1',
+      [result('greet.yaml', 'bot', 0, 'passed', '1/2'), result('flaky.yaml', 'bot', 1, 'failed', '1/2')],
+      '1/2',
+    );
+    const b = shardDir(
+      'm1/s2',
+      [result('flaky.yaml', 'bot', 0, 'passed', '2/2'), result('greet.yaml', 'bot', 1, 'passed', '2/2')],
+      '2/2',
+    );
     const out = join(root, 'm1/merged');
     const stdout = sink();
-    const merged = await mergeRuns({ dirs: [a, b], outDir: out, reporter: 'dot', stdout, stderr: sink(), clock: new ManualClock() });
+    const merged = await mergeRuns({
+      dirs: [a, b],
+      outDir: out,
+      reporter: 'dot',
+      stdout,
+      stderr: sink(),
+      clock: new ManualClock(),
+    });
     expect(merged.missing).toEqual([]);
     expect(merged.warnings).toEqual([]);
     const back = readResultsDir(out).results;
-    expect(back.map((r) => `${r.file}#${r.run?.repeat_index}`)).toEqual(['flaky.yaml#0', 'flaky.yaml#1', 'greet.yaml#0', 'greet.yaml#1']);
+    expect(back.map((r) => `${r.file}#${r.run?.repeat_index}`)).toEqual([
+      'flaky.yaml#0',
+      'flaky.yaml#1',
+      'greet.yaml#0',
+      'greet.yaml#1',
+    ]);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
     expect(summary.shards).toEqual(['1/2', '2/2']);
     expect(summary.ok).toBe(false);
@@ -70,7 +114,13 @@ describe('mergeRuns', () => {
   it('renders the chosen reports again from the merged set', async () => {
     const a = shardDir('m2/s1', [result('greet.yaml', 'bot', 0, 'passed', '1/1')], '1/1');
     const out = join(root, 'm2/merged');
-    await mergeRuns({ dirs: [a], outDir: out, reporter: `dot,junit,json=${join(out, 'sum.json')}`, stdout: sink(), stderr: sink() });
+    await mergeRuns({
+      dirs: [a],
+      outDir: out,
+      reporter: `dot,junit,json=${join(out, 'sum.json')}`,
+      stdout: sink(),
+      stderr: sink(),
+    });
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('greet.yaml');
     expect(JSON.parse(readFileSync(join(out, 'sum.json'), 'utf8'))).toMatchObject({ results: 1, ok: true });
   });
@@ -87,7 +137,13 @@ describe('mergeRuns', () => {
   it('says which shards are missing, counting a shard that ran nothing as present', async () => {
     const a = shardDir('m4/s1', [result('greet.yaml', 'bot', 0, 'passed', '1/3')], '1/3');
     const empty = shardDir('m4/s3', [], '3/3');
-    const merged = await mergeRuns({ dirs: [a, empty], outDir: join(root, 'm4/merged'), reporter: 'dot', stdout: sink(), stderr: sink() });
+    const merged = await mergeRuns({
+      dirs: [a, empty],
+      outDir: join(root, 'm4/merged'),
+      reporter: 'dot',
+      stdout: sink(),
+      stderr: sink(),
+    });
     expect(merged.missing).toEqual(['2/3']);
     expect(merged.warnings.join('\n')).toMatch(/shard 2\/3 missing from the inputs/);
   });
@@ -95,9 +151,9 @@ describe('mergeRuns', () => {
   it('refuses overlapping shards instead of picking one', async () => {
     const a = shardDir('m5/s1', [result('greet.yaml', 'bot', 0, 'passed', '1/2')], '1/2');
     const b = shardDir('m5/s2', [result('greet.yaml', 'bot', 0, 'failed', '2/2')], '2/2');
-    await expect(mergeRuns({ dirs: [a, b], outDir: join(root, 'm5/merged'), reporter: 'dot', stdout: sink(), stderr: sink() })).rejects.toThrow(
-      /appears in .* and .*shards must not overlap/,
-    );
+    await expect(
+      mergeRuns({ dirs: [a, b], outDir: join(root, 'm5/merged'), reporter: 'dot', stdout: sink(), stderr: sink() }),
+    ).rejects.toThrow(/appears in .* and .*shards must not overlap/);
   });
 
   it('needs at least one input, and an input that is a run output dir', async () => {

@@ -43,7 +43,9 @@ export async function mergeRuns(options: MergeRunsOptions): Promise<MergeRunsOut
   if (options.dirs.length === 0) throw new UsageError('earshot merge needs at least one run output dir');
   const unusable = options.dirs.filter((dir) => !existsSync(join(dir, RESULTS_FILE)));
   if (unusable.length) {
-    throw new UsageError(`not a run output dir (no ${RESULTS_FILE}): ${unusable.join(', ')}; pass the folders given to --out of each shard`);
+    throw new UsageError(
+      `not a run output dir (no ${RESULTS_FILE}): ${unusable.join(', ')}; pass the folders given to --out of each shard`,
+    );
   }
   const env = options.env ?? process.env;
   const outDir = options.outDir;
@@ -52,7 +54,10 @@ export async function mergeRuns(options: MergeRunsOptions): Promise<MergeRunsOut
   const shards = [...new Set([...merged.shards, ...declared])].sort();
   const missing = missingShards(shards);
   const warnings = [...merged.warnings];
-  if (missing.length) warnings.push(`shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} missing from the inputs: the merged result set is incomplete`);
+  if (missing.length)
+    warnings.push(
+      `shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} missing from the inputs: the merged result set is incomplete`,
+    );
   await mkdir(outDir, { recursive: true });
   const reporters = createReporters(options.reporter ?? 'list', {
     outDir,
@@ -65,11 +70,19 @@ export async function mergeRuns(options: MergeRunsOptions): Promise<MergeRunsOut
     ...(options.stdout ? { stdout: options.stdout } : {}),
     ...(options.stderr ? { stderr: options.stderr } : {}),
   });
-  const starts = merged.results.map((r) => r.started_at).filter((s) => typeof s === 'string' && s !== '').sort();
+  const starts = merged.results
+    .map((r) => r.started_at)
+    .filter((s) => typeof s === 'string' && s !== '')
+    .sort();
   const startedAt = starts[0] ?? new Date().toISOString();
   const summary = await reporters.replay(
     merged.results,
-    { total: merged.results.length, started_at: startedAt, out_dir: outDir, title: `earshot merge of ${options.dirs.length} run${options.dirs.length === 1 ? '' : 's'}` },
+    {
+      total: merged.results.length,
+      started_at: startedAt,
+      out_dir: outDir,
+      title: `earshot merge of ${options.dirs.length} run${options.dirs.length === 1 ? '' : 's'}`,
+    },
     { started_at: startedAt, ...(shards.length ? { shards } : {}) },
   );
   return { outDir: resolve(outDir), merged, summary, warnings, missing };

@@ -6,14 +6,26 @@ import { UsageError } from '../core/errors.js';
 import { loadManifest } from '../scenario/index.js';
 import { NoRunsError } from './errors.js';
 import type { RunnableFilter } from './select.js';
-import { durationKey, executionOrder, expectedDurations, planSuite, runKey, runWeight, SIMULATION_WEIGHT_TURNS, type PlannedRun } from './plan.js';
+import {
+  durationKey,
+  executionOrder,
+  expectedDurations,
+  planSuite,
+  runKey,
+  runWeight,
+  SIMULATION_WEIGHT_TURNS,
+  type PlannedRun,
+} from './plan.js';
 import { previousDurations } from './durations.js';
 
 const root = mkdtempSync(join(tmpdir(), 'earshot-plan-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function scenario(turns: number, name: string): string {
-  const list = Array.from({ length: turns }, (_, i) => `  - user: "question ${i}"\n    expect:\n      - event: response\n        text_contains: "answer"\n`);
+  const list = Array.from(
+    { length: turns },
+    (_, i) => `  - user: "question ${i}"\n    expect:\n      - event: response\n        text_contains: "answer"\n`,
+  );
   return `name: ${name}\nturns:\n${list.join('')}`;
 }
 
@@ -70,12 +82,20 @@ const brief = (runs: PlannedRun[]): string[] => runs.map((r) => `${r.bot} ${r.fi
 
 describe('planSuite', () => {
   it("carries an entry's handshake (earshot: none for a bot without RTVI) into each of its runs", async () => {
-    const plan = planSuite(await loadManifest(project(`suite:\n  - bot: bots/raw.py\n    handshake: none\n    scenarios: [greeting]\n  - bot: bots/rtvi.py\n    scenarios: [greeting]\n`)));
+    const plan = planSuite(
+      await loadManifest(
+        project(
+          `suite:\n  - bot: bots/raw.py\n    handshake: none\n    scenarios: [greeting]\n  - bot: bots/rtvi.py\n    scenarios: [greeting]\n`,
+        ),
+      ),
+    );
     expect(plan.runs.map((r) => [r.bot, r.handshake])).toEqual([
       ['bots/raw.py', 'none'],
       ['bots/rtvi.py', undefined],
     ]);
-    await expect(loadManifest(project(`suite:\n  - bot: bots/raw.py\n    handshake: nope\n    scenarios: [greeting]\n`))).rejects.toThrow(/suite\[0\]\.handshake/);
+    await expect(
+      loadManifest(project(`suite:\n  - bot: bots/raw.py\n    handshake: nope\n    scenarios: [greeting]\n`)),
+    ).rejects.toThrow(/suite\[0\]\.handshake/);
   });
 
   it('expands bot × scenario in manifest order, with files relative to the manifest', async () => {
@@ -95,25 +115,42 @@ describe('planSuite', () => {
     const plan = planSuite(await loadManifest(project(`repeat: 2\n${TWO_BOTS}`)));
     expect(plan.repeat).toBe(2);
     expect(plan.runs.map((r) => `${r.bot[5]}:${r.scenario.name}#${r.repeat_index}`)).toEqual([
-      'a:greeting#0', 'a:weather#0', 'b:greeting#0', 'b:dtmf#0',
-      'a:greeting#1', 'a:weather#1', 'b:greeting#1', 'b:dtmf#1',
+      'a:greeting#0',
+      'a:weather#0',
+      'b:greeting#0',
+      'b:dtmf#0',
+      'a:greeting#1',
+      'a:weather#1',
+      'b:greeting#1',
+      'b:dtmf#1',
     ]);
     expect(planSuite(plan.manifest, { repeat: 3 }).runs).toHaveLength(12);
   });
 
-  it("runs a simulation its own runs: times, unless a repeat is set (manifest or flag, 1 included), as Pipecat", async () => {
+  it('runs a simulation its own runs: times, unless a repeat is set (manifest or flag, 1 included), as Pipecat', async () => {
     const unset = planSuite(await loadManifest(project(`suite:\n  - bot: a.py\n    scenarios: [persona, greeting]\n`)));
     const sims = unset.runs.filter((r) => r.loaded.kind === 'simulation');
     expect(sims.map((r) => r.repeat_index)).toEqual([0, 1, 2]);
     expect(sims[0].loaded.kind === 'simulation' && sims[0].loaded.pass_threshold).toBe(0.5);
     expect(unset.runs.filter((r) => r.id === 'greeting')).toHaveLength(1);
-    const inManifest = planSuite(await loadManifest(project(`repeat: 2\nsuite:\n  - bot: a.py\n    scenarios: [persona, greeting]\n`)));
-    expect(inManifest.runs.map((r) => `${r.id}#${r.repeat_index}`)).toEqual(['persona#0', 'greeting#0', 'persona#1', 'greeting#1']);
+    const inManifest = planSuite(
+      await loadManifest(project(`repeat: 2\nsuite:\n  - bot: a.py\n    scenarios: [persona, greeting]\n`)),
+    );
+    expect(inManifest.runs.map((r) => `${r.id}#${r.repeat_index}`)).toEqual([
+      'persona#0',
+      'greeting#0',
+      'persona#1',
+      'greeting#1',
+    ]);
     expect(planSuite(unset.manifest, { repeat: 1 }).runs.map((r) => r.id)).toEqual(['persona', 'greeting']);
   });
 
   it('runs every scenario of a file a manifest entry names, each named <file name>/<scenario name>', async () => {
-    const manifest = await loadManifest(project('suite:\n  - bot: a.py\n    scenarios: [weather, greeting]\n', { 'scenarios/weather.yaml': WEATHER_LIST }));
+    const manifest = await loadManifest(
+      project('suite:\n  - bot: a.py\n    scenarios: [weather, greeting]\n', {
+        'scenarios/weather.yaml': WEATHER_LIST,
+      }),
+    );
     const plan = planSuite(manifest);
     expect(plan.runs.map((r) => `${r.id}#${r.repeat_index} ${r.file} ${r.loaded.kind}`)).toEqual([
       'weather/rain#0 scenarios/weather.yaml script',
@@ -127,7 +164,11 @@ describe('planSuite', () => {
   });
 
   it('filters -s by the full <file>/<scenario> name, either half of it, the manifest name for the file, or a glob', async () => {
-    const manifest = await loadManifest(project('suite:\n  - bot: a.py\n    scenarios: [weather, greeting]\n', { 'scenarios/weather.yaml': WEATHER_LIST }));
+    const manifest = await loadManifest(
+      project('suite:\n  - bot: a.py\n    scenarios: [weather, greeting]\n', {
+        'scenarios/weather.yaml': WEATHER_LIST,
+      }),
+    );
     const ids = (scenario: string): string[] => [...new Set(planSuite(manifest, { scenario }).runs.map((r) => r.id))];
     expect(ids('weather/sun')).toEqual(['weather/sun']);
     expect(ids('weather')).toEqual(['weather/rain', 'weather/sun', 'weather/caller']);
@@ -135,14 +176,23 @@ describe('planSuite', () => {
     expect(ids('weather/s*')).toEqual(['weather/sun']);
     expect(ids('*/ca??er')).toEqual(['weather/caller']);
     expect(ids('greeting')).toEqual(['greeting']);
-    expect(() => ids('weather/su')).toThrow(/no runs match -s "weather\/su" \(bots: a.py; scenarios: weather\/rain, weather\/sun, weather\/caller \(simulation\), greeting\)/);
+    expect(() => ids('weather/su')).toThrow(
+      /no runs match -s "weather\/su" \(bots: a.py; scenarios: weather\/rain, weather\/sun, weather\/caller \(simulation\), greeting\)/,
+    );
   });
 
   it('filters -k by kind: script or simulation', async () => {
-    const manifest = await loadManifest(project('suite:\n  - bot: a.py\n    scenarios: [weather, persona]\n', { 'scenarios/weather.yaml': WEATHER_LIST }));
+    const manifest = await loadManifest(
+      project('suite:\n  - bot: a.py\n    scenarios: [weather, persona]\n', { 'scenarios/weather.yaml': WEATHER_LIST }),
+    );
     expect(planSuite(manifest, { kind: 'script' }).runs.map((r) => r.id)).toEqual(['weather/rain', 'weather/sun']);
-    expect([...new Set(planSuite(manifest, { kind: 'simulation' }).runs.map((r) => r.id))]).toEqual(['weather/caller', 'persona']);
-    expect(() => planSuite(manifest, { kind: 'simulation', scenario: 'rain' })).toThrow(/no runs match -s "rain" and -k simulation/);
+    expect([...new Set(planSuite(manifest, { kind: 'simulation' }).runs.map((r) => r.id))]).toEqual([
+      'weather/caller',
+      'persona',
+    ]);
+    expect(() => planSuite(manifest, { kind: 'simulation', scenario: 'rain' })).toThrow(
+      /no runs match -s "rain" and -k simulation/,
+    );
   });
 
   it("keys runs on an entry's name: label, so one bot may run a scenario under two labels, each with its own body and cap", async () => {
@@ -162,13 +212,20 @@ describe('planSuite', () => {
   });
 
   it('refuses, located in the manifest, a label that runs one scenario twice', async () => {
-    const manifest = await loadManifest(project('suite:\n  - bot: a.py\n    scenarios: [greeting]\n  - bot: a.py\n    scenarios: [greeting]\n'));
-    expect(() => planSuite(manifest)).toThrow(/manifest\.yaml:5:\d+: error: suite\[1\]\.scenarios\[0\]: 'a\.py' runs 'greeting' twice/);
+    const manifest = await loadManifest(
+      project('suite:\n  - bot: a.py\n    scenarios: [greeting]\n  - bot: a.py\n    scenarios: [greeting]\n'),
+    );
+    expect(() => planSuite(manifest)).toThrow(
+      /manifest\.yaml:5:\d+: error: suite\[1\]\.scenarios\[0\]: 'a\.py' runs 'greeting' twice/,
+    );
   });
 
   it("collects the manifest's and its files' warnings for the runner to print, and with strict refuses them", async () => {
-    const misspelled = 'name: greeting\nscenarios:\n  - name: hi\n    turns:\n      - user: "hi"\n        expect:\n          - event: response\n            text_contians: "hello"\n';
-    const manifest = await loadManifest(project('suite:\n  - bot: a.py\n    scenarios: [greeting, weather]\n', { 'scenarios/greeting.yaml': misspelled }));
+    const misspelled =
+      'name: greeting\nscenarios:\n  - name: hi\n    turns:\n      - user: "hi"\n        expect:\n          - event: response\n            text_contians: "hello"\n';
+    const manifest = await loadManifest(
+      project('suite:\n  - bot: a.py\n    scenarios: [greeting, weather]\n', { 'scenarios/greeting.yaml': misspelled }),
+    );
     const plan = planSuite(manifest);
     expect(plan.warnings.map((d) => `${d.line}:${d.col} ${d.message}`)).toEqual([
       expect.stringMatching(/^8:13 .*text_contians.*text_contains/),
@@ -187,15 +244,25 @@ describe('planSuite', () => {
 
   it('filters by bot substring (-p) and exact scenario name (-s), like Pipecat', async () => {
     const manifest = await loadManifest(project(TWO_BOTS));
-    expect(brief(planSuite(manifest, { pattern: 'b.p' }).runs)).toEqual(['bots/b.py scenarios/greeting.yaml #0', 'bots/b.py extra/dtmf.yml #0']);
-    expect(brief(planSuite(manifest, { scenario: 'greeting' }).runs)).toEqual(['bots/a.py scenarios/greeting.yaml #0', 'bots/b.py scenarios/greeting.yaml #0']);
-    expect(() => planSuite(manifest, { scenario: 'dtmf', pattern: 'a.py' })).toThrow(/no runs match -p "a.py" and -s "dtmf"/);
+    expect(brief(planSuite(manifest, { pattern: 'b.p' }).runs)).toEqual([
+      'bots/b.py scenarios/greeting.yaml #0',
+      'bots/b.py extra/dtmf.yml #0',
+    ]);
+    expect(brief(planSuite(manifest, { scenario: 'greeting' }).runs)).toEqual([
+      'bots/a.py scenarios/greeting.yaml #0',
+      'bots/b.py scenarios/greeting.yaml #0',
+    ]);
+    expect(() => planSuite(manifest, { scenario: 'dtmf', pattern: 'a.py' })).toThrow(
+      /no runs match -p "a.py" and -s "dtmf"/,
+    );
   });
 
   it('says what exists when the filters leave nothing to run', async () => {
     const manifest = await loadManifest(project(TWO_BOTS));
     expect(() => planSuite(manifest, { scenario: 'greet' })).toThrow(NoRunsError);
-    expect(() => planSuite(manifest, { scenario: 'greet' })).toThrow(/no runs match -s "greet" \(bots: bots\/a.py, bots\/b.py; scenarios: greeting, weather, dtmf\)/);
+    expect(() => planSuite(manifest, { scenario: 'greet' })).toThrow(
+      /no runs match -s "greet" \(bots: bots\/a.py, bots\/b.py; scenarios: greeting, weather, dtmf\)/,
+    );
   });
 
   it('keeps ordinals of the full expansion after filtering, so artifact names never collide across shards', async () => {
@@ -204,13 +271,19 @@ describe('planSuite', () => {
   });
 
   it('cuts a deterministic, disjoint, complete and turn-balanced shard of the filtered list', async () => {
-    const manifest = await loadManifest(project(`repeat: 3\nsuite:\n  - bot: a.py\n    scenarios: [greeting, weather, story]\n  - bot: b.py\n    scenarios: [weather, story, extra/dtmf.yml]\n`));
+    const manifest = await loadManifest(
+      project(
+        `repeat: 3\nsuite:\n  - bot: a.py\n    scenarios: [greeting, weather, story]\n  - bot: b.py\n    scenarios: [weather, story, extra/dtmf.yml]\n`,
+      ),
+    );
     const all = planSuite(manifest).runs;
     const shards = [1, 2, 3].map((index) => planSuite(manifest, { shard: { index, total: 3 } }).runs);
     const keys = shards.flat().map(runKey);
     expect(new Set(keys).size).toBe(all.length);
     expect(keys.sort()).toEqual(all.map(runKey).sort());
-    const loads = shards.map((s) => s.reduce((sum, r) => sum + (r.loaded.kind === 'script' ? r.loaded.turns.length : 0), 0));
+    const loads = shards.map((s) =>
+      s.reduce((sum, r) => sum + (r.loaded.kind === 'script' ? r.loaded.turns.length : 0), 0),
+    );
     expect(Math.max(...loads) - Math.min(...loads)).toBeLessThanOrEqual(6);
     expect(planSuite(manifest, { shard: { index: 2, total: 3 } }).runs.map(runKey)).toEqual(shards[1].map(runKey));
     // Each shard keeps the manifest's order.
@@ -223,13 +296,19 @@ describe('planSuite', () => {
   });
 
   it('refuses a broken scenario before anything runs, with file, line and column', async () => {
-    const manifest = await loadManifest(project(TWO_BOTS, { 'scenarios/weather.yaml': 'name: weather\nturns:\n  - user: 5\n    expect: nope\n' }));
+    const manifest = await loadManifest(
+      project(TWO_BOTS, { 'scenarios/weather.yaml': 'name: weather\nturns:\n  - user: 5\n    expect: nope\n' }),
+    );
     expect(() => planSuite(manifest)).toThrow(UsageError);
     expect(() => planSuite(manifest)).toThrow(/weather\.yaml:\d+:\d+: error: turns\[0\]/);
   });
 
   it('starts the longest scenarios of each repeat first, keeping repeats in order (a simulation weighs its max_turns, capped)', async () => {
-    const plan = planSuite(await loadManifest(project(`repeat: 2\nsuite:\n  - bot: a.py\n    scenarios: [greeting, weather, story, persona]\n`)));
+    const plan = planSuite(
+      await loadManifest(
+        project(`repeat: 2\nsuite:\n  - bot: a.py\n    scenarios: [greeting, weather, story, persona]\n`),
+      ),
+    );
     const order = executionOrder(plan.runs).map((r) => `${r.scenario.name}#${r.repeat_index}`);
     expect(order.slice(0, 4)).toEqual(['story#0', 'persona#0', 'weather#0', 'greeting#0']);
     expect(order.slice(4, 8)).toEqual(['story#1', 'persona#1', 'weather#1', 'greeting#1']);
@@ -240,17 +319,24 @@ describe('planSuite', () => {
   it('keeps only the scenarios of the --category / --severity asked for (earshot extension), and says what there was when none match', async () => {
     const files = {
       'scenarios/greeting.yaml': 'name: greeting\ncategory: smalltalk\nseverity: low\nturns:\n  - user: hi\n',
-      'scenarios/persona.yaml': 'name: persona\ncategory: booking\nseverity: critical\npersona: "a caller"\ngoal: "ask"\nsuccess: "answered"\nsimulator: { service: openai, model: m }\n',
+      'scenarios/persona.yaml':
+        'name: persona\ncategory: booking\nseverity: critical\npersona: "a caller"\ngoal: "ask"\nsuccess: "answered"\nsimulator: { service: openai, model: m }\n',
     };
-    const manifest = await loadManifest(project(`suite:\n  - bot: a.py\n    scenarios: [greeting, weather, persona]\n`, files));
+    const manifest = await loadManifest(
+      project(`suite:\n  - bot: a.py\n    scenarios: [greeting, weather, persona]\n`, files),
+    );
     const ids = (filter: RunnableFilter): string[] => planSuite(manifest, { filter }).runs.map((r) => r.id);
     expect(ids({ categories: ['booking'] })).toEqual(['persona']);
     expect(ids({ severities: ['low', 'critical'] })).toEqual(['greeting', 'persona']);
-    expect(() => ids({ categories: ['booking'], severities: ['low'] })).toThrow(/no runs match --category booking --severity low \(bots: a\.py; scenarios: greeting, weather, persona \(simulation\)\)/);
+    expect(() => ids({ categories: ['booking'], severities: ['low'] })).toThrow(
+      /no runs match --category booking --severity low \(bots: a\.py; scenarios: greeting, weather, persona \(simulation\)\)/,
+    );
   });
 
   it('orders by earlier durations where known, estimating new scenarios from their turns', async () => {
-    const plan = planSuite(await loadManifest(project(`suite:\n  - bot: a.py\n    scenarios: [greeting, weather, story, persona]\n`)));
+    const plan = planSuite(
+      await loadManifest(project(`suite:\n  - bot: a.py\n    scenarios: [greeting, weather, story, persona]\n`)),
+    );
     const byName = new Map(plan.runs.map((r) => [r.scenario.name, r]));
     const turns = (n: string): number => runWeight(byName.get(n)!);
     // greeting was slow last time (a bot that waits out a timeout), story quick; persona is new.
@@ -263,23 +349,38 @@ describe('planSuite', () => {
     expect(order[0]).toBe('greeting');
     // persona's estimate: its turns × the median ms per turn of the known runs.
     const perTurn = [9000 / turns('greeting'), 100, 300].sort((a, b) => a - b)[1];
-    expect(expectedDurations(plan.runs, known)[plan.runs.indexOf(byName.get('persona')!)]).toBe(turns('persona') * perTurn);
+    expect(expectedDurations(plan.runs, known)[plan.runs.indexOf(byName.get('persona')!)]).toBe(
+      turns('persona') * perTurn,
+    );
     // Repeat-major (a simulation's own `runs:` are repeats), longest first within a repeat, plan order on ties.
-    const expected = plan.runs.map((r, i) => ({ name: r.scenario.name, repeat: r.repeat_index, ordinal: r.ordinal, ms: expectedDurations(plan.runs, known)[i] }));
-    expect(order).toEqual([...expected].sort((a, b) => a.repeat - b.repeat || b.ms - a.ms || a.ordinal - b.ordinal).map((e) => e.name));
+    const expected = plan.runs.map((r, i) => ({
+      name: r.scenario.name,
+      repeat: r.repeat_index,
+      ordinal: r.ordinal,
+      ms: expectedDurations(plan.runs, known)[i],
+    }));
+    expect(order).toEqual(
+      [...expected].sort((a, b) => a.repeat - b.repeat || b.ms - a.ms || a.ordinal - b.ordinal).map((e) => e.name),
+    );
     // Durations of another bot's label do not apply.
     const other = new Map([[durationKey({ ...byName.get('persona')!, label: 'b.py' }), 1e6]]);
-    expect(executionOrder(plan.runs, other).map((r) => r.scenario.name)).toEqual(executionOrder(plan.runs).map((r) => r.scenario.name));
+    expect(executionOrder(plan.runs, other).map((r) => r.scenario.name)).toEqual(
+      executionOrder(plan.runs).map((r) => r.scenario.name),
+    );
   });
 
   it('reads durations from the newest earlier results beside the output folder, averaging repeats', () => {
     const runs = mkdtempSync(join(tmpdir(), 'earshot-durations-'));
     try {
-      const line = (name: string, ms: number, repeat = 0): string => JSON.stringify({ file: 'scenarios/s.yaml', name, duration_ms: ms, run: { bot: 'a.py', repeat_index: repeat } });
+      const line = (name: string, ms: number, repeat = 0): string =>
+        JSON.stringify({ file: 'scenarios/s.yaml', name, duration_ms: ms, run: { bot: 'a.py', repeat_index: repeat } });
       mkdirSync(join(runs, 'old'));
       writeFileSync(join(runs, 'old', 'results.jsonl'), `${line('s/slow', 1)}\n`);
       mkdirSync(join(runs, 'new'));
-      writeFileSync(join(runs, 'new', 'results.jsonl'), `${line('s/slow', 4000)}\n${line('s/slow', 6000, 1)}\nnot json\n${line('s/quick', 200)}\n{"file":"x"}\n`);
+      writeFileSync(
+        join(runs, 'new', 'results.jsonl'),
+        `${line('s/slow', 4000)}\n${line('s/slow', 6000, 1)}\nnot json\n${line('s/quick', 200)}\n{"file":"x"}\n`,
+      );
       utimesSync(join(runs, 'old', 'results.jsonl'), new Date(1000), new Date(1000));
       const known = previousDurations(join(runs, 'this-run'));
       expect(Object.fromEntries(known)).toEqual({

@@ -100,7 +100,9 @@ export const SIMULATION_WEIGHT_TURNS = 6;
 
 /** Cost estimate for balancing shards: a scenario's turns; a simulation's `max_turns`, capped (SIMULATION_WEIGHT_TURNS). Machine-independent. */
 export function runWeight(run: Pick<PlannedRun, 'loaded'>): number {
-  return run.loaded.kind === 'script' ? Math.max(1, run.loaded.turns.length) : Math.max(1, Math.min(run.loaded.max_turns, SIMULATION_WEIGHT_TURNS));
+  return run.loaded.kind === 'script'
+    ? Math.max(1, run.loaded.turns.length)
+    : Math.max(1, Math.min(run.loaded.max_turns, SIMULATION_WEIGHT_TURNS));
 }
 
 /** What an earlier run's duration is remembered by: the run without its repeat (every repeat takes about as long). */
@@ -147,7 +149,11 @@ export function planSuite(manifest: Manifest, options: PlanOptions = {}): SuiteP
   if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`repeat must be a whole number ≥ 1, got ${repeat}`);
   // Pipecat: a repeat set anywhere (flag or manifest), 1 included, replaces a simulation's own `runs:`.
   const repeatGiven = options.repeat !== undefined || manifest.locations.repeat !== undefined;
-  const expansion = expandManifest(manifest, { defaultWithinMs: options.defaultWithinMs, allowOutsideRoot: options.allowOutsideRoot, strict: options.strict });
+  const expansion = expandManifest(manifest, {
+    defaultWithinMs: options.defaultWithinMs,
+    allowOutsideRoot: options.allowOutsideRoot,
+    strict: options.strict,
+  });
   refuseBroken(expansion, options.cwd);
   const manifestDir = dirname(manifest.file);
 
@@ -189,13 +195,22 @@ export function planSuite(manifest: Manifest, options: PlanOptions = {}): SuiteP
   );
   if (all.length === 0) {
     const selection = options.filter ? describeFilter(options.filter) : undefined;
-    throw new NoRunsError(manifest.file, { pattern: options.pattern, scenario: options.scenario, kind: options.kind, ...(selection ? { selection } : {}) }, {
-      bots: [...new Set(pairs.map((p) => p.label))],
-      scenarios: [...new Set(pairs.map((p) => `${p.id}${p.loaded.kind === 'simulation' ? ' (simulation)' : ''}`))],
-    });
+    throw new NoRunsError(
+      manifest.file,
+      { pattern: options.pattern, scenario: options.scenario, kind: options.kind, ...(selection ? { selection } : {}) },
+      {
+        bots: [...new Set(pairs.map((p) => p.label))],
+        scenarios: [...new Set(pairs.map((p) => `${p.id}${p.loaded.kind === 'simulation' ? ' (simulation)' : ''}`))],
+      },
+    );
   }
-  const runs = options.shard ? selectShard(all, options.shard.index, options.shard.total, { key: runKey, weight: runWeight }) : all;
-  const warnings = [...manifest.warnings, ...[...expansion.files.values()].flatMap((r) => (r.status === 'loaded' ? (r.scenario_file?.warnings ?? []) : []))];
+  const runs = options.shard
+    ? selectShard(all, options.shard.index, options.shard.total, { key: runKey, weight: runWeight })
+    : all;
+  const warnings = [
+    ...manifest.warnings,
+    ...[...expansion.files.values()].flatMap((r) => (r.status === 'loaded' ? (r.scenario_file?.warnings ?? []) : [])),
+  ];
   const plan: SuitePlan = { manifest, repeat, all, runs, warnings };
   if (options.shard) plan.shard = options.shard;
   return plan;
@@ -208,7 +223,9 @@ export function planSuite(manifest: Manifest, options: PlanOptions = {}): SuiteP
  */
 function refuseBroken(expansion: ManifestExpansion, cwd?: string): void {
   if (expansion.diagnostics.length === 0) return;
-  const own = [...expansion.files.values()].flatMap((r) => (r.status === 'loaded' ? [] : r.diagnostics.filter((d) => d.severity === 'error')));
+  const own = [...expansion.files.values()].flatMap((r) =>
+    r.status === 'loaded' ? [] : r.diagnostics.filter((d) => d.severity === 'error'),
+  );
   const lines = [...new Set([...expansion.diagnostics, ...own].map((d) => formatDiagnostic(d, { cwd })))];
   throw new UsageError(`invalid scenarios in ${expansion.manifest.file}:\n${lines.join('\n')}`);
 }

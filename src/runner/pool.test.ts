@@ -29,7 +29,9 @@ describe('runPool', () => {
   it("holds an entry's capped runs to its own concurrency while uncapped runs take the free slots", async () => {
     const t = tracker();
     const items = ['a1', 'a2', 'a3', 'b1', 'b2'];
-    const done = runPool(items, 3, t.work, undefined, (item) => (item.startsWith('a') ? { key: 'a', limit: 1 } : undefined));
+    const done = runPool(items, 3, t.work, undefined, (item) =>
+      item.startsWith('a') ? { key: 'a', limit: 1 } : undefined,
+    );
     await t.settle();
     // a1 holds entry a's one slot; a2 and a3 wait without holding suite slots, so b1 and b2 start.
     expect([...t.running].sort()).toEqual(['a1', 'b1', 'b2']);
@@ -97,7 +99,12 @@ describe('runPool with staggered starts', () => {
     const clock = new ManualClock();
     const timers = new ManualTimerDriver(clock);
     const t = tracker();
-    const done = runPool(['a', 'b', 'c'], 1, t.work, undefined, undefined, { burst: 1, intervalMs: 250, clock, timers });
+    const done = runPool(['a', 'b', 'c'], 1, t.work, undefined, undefined, {
+      burst: 1,
+      intervalMs: 250,
+      clock,
+      timers,
+    });
     await t.settle();
     clock.advance(1000); // a ran long
     t.release.get('a')!();
@@ -118,7 +125,12 @@ describe('runPool with staggered starts', () => {
     const timers = new ManualTimerDriver(clock);
     const t = tracker();
     const controller = new AbortController();
-    const done = runPool(['a', 'b'], 2, t.work, controller.signal, undefined, { burst: 1, intervalMs: 250, clock, timers });
+    const done = runPool(['a', 'b'], 2, t.work, controller.signal, undefined, {
+      burst: 1,
+      intervalMs: 250,
+      clock,
+      timers,
+    });
     await t.settle();
     controller.abort();
     await t.settle();

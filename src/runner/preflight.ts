@@ -1,7 +1,13 @@
 import { UsageError } from '../core/errors.js';
 import type { TerminalStream } from '../report/index.js';
 import type { ScenarioResult } from '../results/index.js';
-import { displayPath, formatDiagnostic, unrunnableFactories, type Diagnostic, type Runnable } from '../scenario/index.js';
+import {
+  displayPath,
+  formatDiagnostic,
+  unrunnableFactories,
+  type Diagnostic,
+  type Runnable,
+} from '../scenario/index.js';
 import { DEFAULT_BOT_INPUT_RATE, sampleRateWarning, type SessionOptions } from '../session/index.js';
 
 /**
@@ -14,7 +20,11 @@ import { DEFAULT_BOT_INPUT_RATE, sampleRateWarning, type SessionOptions } from '
  */
 
 /** What the run's flags replace: `--judge` the judge (`judge.eval`), `--simulator` the caller's LLM, `--tts` the user's voice, `--stt` the transcriber. */
-export function replacedBlocks(options: { judge?: string; simulator?: string; audio?: { tts?: string; stt?: string } }): string[] {
+export function replacedBlocks(options: {
+  judge?: string;
+  simulator?: string;
+  audio?: { tts?: string; stt?: string };
+}): string[] {
   const blocks: string[] = [];
   if (options.judge !== undefined) blocks.push('judge.eval');
   if (options.simulator !== undefined) blocks.push('simulator');
@@ -29,7 +39,12 @@ export function warningLines(diagnostics: readonly Diagnostic[], cwd?: string): 
 }
 
 /** The files' warnings, then the run's own (`runWarnings`), one line each. */
-export function printWarnings(diagnostics: readonly Diagnostic[], stderr: TerminalStream, cwd?: string, runLines: readonly string[] = []): void {
+export function printWarnings(
+  diagnostics: readonly Diagnostic[],
+  stderr: TerminalStream,
+  cwd?: string,
+  runLines: readonly string[] = [],
+): void {
   for (const line of unique([...warningLines(diagnostics, cwd), ...runLines])) stderr.write(`${line}\n`);
 }
 
@@ -57,7 +72,7 @@ export function runWarnings(scenarios: readonly Runnable[], settings: PreflightS
       const path = (file: string): string => displayPath(file, settings.cwd);
       out.push(
         `${path(audio.file)}: warning: runs after the text scenario ${path(scenarios[text].file)} against one Pipecat eval bot, which keeps skip_tts on after a text session ` +
-          "(a Pipecat bug): it may stay silent here. Give each scenario a bot of its own (`earshot suite`), or run the audio scenarios in a run of their own",
+          '(a Pipecat bug): it may stay silent here. Give each scenario a bot of its own (`earshot suite`), or run the audio scenarios in a run of their own',
       );
     }
   }
@@ -117,7 +132,10 @@ export function scenarioMatches(filter: string, id: string, ref?: { ref: string;
 }
 
 function globRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`, 's');
 }
 

@@ -37,7 +37,9 @@ export async function runRunnable(scenario: Runnable, options: SessionOptions): 
 /** The turns a run that never started reports: a script's, each not run; a simulation has none yet. */
 export function notRunTurns(scenario: Runnable): TurnResult[] {
   if (scenario.kind !== 'script') return [];
-  return scenario.turns.map((t, index): TurnResult => ({ index, status: 'not_run', duration_ms: 0, input: inputOf(t), expectations: [] }));
+  return scenario.turns.map(
+    (t, index): TurnResult => ({ index, status: 'not_run', duration_ms: 0, input: inputOf(t), expectations: [] }),
+  );
 }
 
 function inputOf(turn: Scenario['turns'][number]): TurnResult['input'] {

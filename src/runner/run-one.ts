@@ -91,7 +91,13 @@ export function startInfo(run: PlannedRun): ScenarioStart {
 }
 
 export function runInfo(run: PlannedRun, extra: Partial<ScenarioRun> = {}, shard?: string): ScenarioRun {
-  const info: ScenarioRun = { bot: run.label, ...(run.label !== run.bot ? { bot_path: run.bot } : {}), repeat_index: run.repeat_index, attempt: 1, ...extra };
+  const info: ScenarioRun = {
+    bot: run.label,
+    ...(run.label !== run.bot ? { bot_path: run.bot } : {}),
+    repeat_index: run.repeat_index,
+    attempt: 1,
+    ...extra,
+  };
   if (shard !== undefined) info.shard = shard;
   if (run.loaded.kind === 'simulation') info.pass_threshold = run.loaded.pass_threshold;
   return info;
@@ -110,7 +116,12 @@ export function runStem(run: PlannedRun, repeat: number): string {
 }
 
 /** Runs one scenario or simulation against its own bot. Returns null when a signal interrupted it (nothing finished). */
-async function runOne(run: PlannedRun, stem: string, info: ScenarioStart, ctx: OneRunContext): Promise<ScenarioResult | null> {
+async function runOne(
+  run: PlannedRun,
+  stem: string,
+  info: ScenarioStart,
+  ctx: OneRunContext,
+): Promise<ScenarioResult | null> {
   const scenario = run.loaded;
   const startedAt = new Date().toISOString();
   const t0 = ctx.clock.now();
@@ -123,7 +134,15 @@ async function runOne(run: PlannedRun, stem: string, info: ScenarioStart, ctx: O
     started_at: startedAt,
     duration_ms: Math.round(ctx.clock.now() - t0),
     turns: notRunTurns(scenario),
-    failures: [{ kind: 'connect_failed', turn_index: null, expectation_index: null, event: null, reason: ctx.redactor.text(reason) }],
+    failures: [
+      {
+        kind: 'connect_failed',
+        turn_index: null,
+        expectation_index: null,
+        event: null,
+        reason: ctx.redactor.text(reason),
+      },
+    ],
     ...(withLog ? { artifacts } : {}),
     run: runInfo(run, {}, ctx.shard),
   });
@@ -158,8 +177,15 @@ async function runOne(run: PlannedRun, stem: string, info: ScenarioStart, ctx: O
     ctx.live.add(bot);
     const spawned = `bot: spawned ${[cmd.command, ...cmd.args].map(quoteArg).join(' ')} (pid ${bot.pid ?? '?'})`;
     ctx.say?.(spawned);
-    const ready: ReadyOutcome = await bot.waitReady({ host: ctx.bots.host, port, timeoutMs: ctx.bots.spawnTimeoutMs, signal: ctx.signal });
-    const readyLine = ready.ready ? `bot: accepting connections on port ${port} after ${ready.afterMs} ms` : `bot: not ready (${ready.why})`;
+    const ready: ReadyOutcome = await bot.waitReady({
+      host: ctx.bots.host,
+      port,
+      timeoutMs: ctx.bots.spawnTimeoutMs,
+      signal: ctx.signal,
+    });
+    const readyLine = ready.ready
+      ? `bot: accepting connections on port ${port} after ${ready.afterMs} ms`
+      : `bot: not ready (${ready.why})`;
     ctx.say?.(readyLine);
     if (!ready.ready) {
       const what =
@@ -237,7 +263,12 @@ async function stopBot(bot: BotProcess, ctx: OneRunContext, hurry: boolean): Pro
   return { how: out.how, early, line: `bot: ${how}${out.strays ? '; leftover processes of its group killed' : ''}` };
 }
 
-const CRASH_KINDS: ReadonlySet<FailureKind> = new Set(['bot_disconnected', 'connect_failed', 'handshake_timeout', 'protocol_error']);
+const CRASH_KINDS: ReadonlySet<FailureKind> = new Set([
+  'bot_disconnected',
+  'connect_failed',
+  'handshake_timeout',
+  'protocol_error',
+]);
 
 /**
  * A bot that crashed mid-scenario (it left by itself, not cleanly): the failure
@@ -257,7 +288,14 @@ function logSuffix(bot: BotProcess): string {
   return tail ? `; last lines of its log:\n${tail}` : '; its log is empty';
 }
 
-function harnessError(run: PlannedRun, info: ScenarioStart, startedAt: string, durationMs: number, err: unknown, shard?: string) {
+function harnessError(
+  run: PlannedRun,
+  info: ScenarioStart,
+  startedAt: string,
+  durationMs: number,
+  err: unknown,
+  shard?: string,
+) {
   const reason = `harness error: ${errorMessage(err)}`;
   const result: ScenarioResult = {
     name: info.name,

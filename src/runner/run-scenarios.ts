@@ -70,13 +70,19 @@ export interface LoadedRunnables {
  * located problem (with `strict`, the warnings too).
  */
 export function loadRunnables(paths: readonly string[], opts: LoadScenariosOptions = {}): LoadedRunnables {
-  const checked = validatePaths(paths, { defaultWithinMs: opts.defaultWithinMs, allowOutsideRoot: opts.allowOutsideRoot, strict: opts.strict });
+  const checked = validatePaths(paths, {
+    defaultWithinMs: opts.defaultWithinMs,
+    allowOutsideRoot: opts.allowOutsideRoot,
+    strict: opts.strict,
+  });
   const problems: string[] = [];
   const scenarios: Runnable[] = [];
   const warnings: Diagnostic[] = [];
   for (const file of checked) {
     if (file.status === 'invalid') {
-      problems.push(...file.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(d, { cwd: opts.cwd })));
+      problems.push(
+        ...file.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(d, { cwd: opts.cwd })),
+      );
     } else if (file.status === 'valid' && file.kind === 'manifest') {
       problems.push(`${file.file}: is a suite manifest; run it with \`earshot suite ${file.file}\``);
     } else if (file.status === 'valid') {
@@ -95,7 +101,9 @@ export function loadScenarios(paths: readonly string[], opts: LoadScenariosOptio
   const simulations = scenarios.filter((s) => s.kind === 'simulation');
   if (simulations.length) {
     const names = simulations.map((s) => `${s.name} (${s.file})`).join(', ');
-    throw new UsageError(`these are simulations (persona:), not scripted scenarios; load them with loadRunnables: ${names}`);
+    throw new UsageError(
+      `these are simulations (persona:), not scripted scenarios; load them with loadRunnables: ${names}`,
+    );
   }
   return scenarios as Scenario[];
 }
@@ -113,15 +121,25 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
   const cwd = options.cwd ?? process.cwd();
   const loaded = loadRunnables(options.paths, { ...options, cwd });
   const warnings = loaded.warnings;
-  const scenarios = options.filter ? selectRunnables(loaded.scenarios, options.filter, options.paths.join(', ')) : loaded.scenarios;
+  const scenarios = options.filter
+    ? selectRunnables(loaded.scenarios, options.filter, options.paths.join(', '))
+    : loaded.scenarios;
   if (options.stopBot && options.session?.handshake === 'none') {
-    throw new UsageError('--stop-bot: a bot without RTVI (--handshake none) cannot be asked to stop; stop it yourself, or run it under `earshot suite`');
+    throw new UsageError(
+      '--stop-bot: a bot without RTVI (--handshake none) cannot be asked to stop; stop it yourself, or run it under `earshot suite`',
+    );
   }
   const codec = options.session?.codec ?? 'pipecat-eval';
-  printWarnings(warnings, options.stderr ?? process.stderr, cwd, runWarnings(scenarios, { codec, botInputRate: options.session?.botInputRate, oneBot: true, cwd }));
+  printWarnings(
+    warnings,
+    options.stderr ?? process.stderr,
+    cwd,
+    runWarnings(scenarios, { codec, botInputRate: options.session?.botInputRate, oneBot: true, cwd }),
+  );
   refuseUnrunnable(scenarios, replacedBlocks(options), cwd);
   const repeat = options.repeat ?? 1;
-  if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`--repeat must be a whole number ≥ 1, got ${repeat}`);
+  if (!Number.isInteger(repeat) || repeat < 1)
+    throw new UsageError(`--repeat must be a whole number ≥ 1, got ${repeat}`);
   // A simulation's own `runs:` when no --repeat was given; every run is listed once per round, as a suite orders them.
   const countOf = (s: Runnable): number => (options.repeat === undefined && s.kind === 'simulation' ? s.runs : repeat);
   const rounds = Math.max(...scenarios.map(countOf));
@@ -129,7 +147,8 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
   for (let r = 0; r < rounds; r++) {
     scenarios.forEach((scenario, i) => {
       const count = countOf(scenario);
-      if (r < count) runs.push({ scenario, ordinal: r * scenarios.length + i, ...(count > 1 ? { repeat_index: r } : {}) });
+      if (r < count)
+        runs.push({ scenario, ordinal: r * scenarios.length + i, ...(count > 1 ? { repeat_index: r } : {}) });
     });
   }
   return executeRuns({
@@ -184,7 +203,8 @@ function runningBot(url: string, stopBot: boolean): RunSource<ListedRun> {
         throw err;
       }
       explainRefusedReconnect(outcome.result, connected, stopBot);
-      if (!outcome.result.failures.some((f) => f.kind === 'connect_failed') && outcome.result.error === undefined) connected = true;
+      if (!outcome.result.failures.some((f) => f.kind === 'connect_failed') && outcome.result.error === undefined)
+        connected = true;
       return keepArtifacts(ctx.outDir, stem, outcome.result, outcome.trace, outcome.recording);
     },
   };

@@ -6,7 +6,14 @@ import type { AudioEngineOptions } from '../session/index.js';
 import { checkSpawnTemplate, PortAllocator } from '../bots/index.js';
 import { defaultOutDir } from './artifacts.js';
 import { executeRuns, type RunnerIo, type RunOutcome, type SessionDefaults } from './execute.js';
-import { executionOrder, planSuite, type KnownDurations, type PlannedRun, type ScenarioKind, type SuitePlan } from './plan.js';
+import {
+  executionOrder,
+  planSuite,
+  type KnownDurations,
+  type PlannedRun,
+  type ScenarioKind,
+  type SuitePlan,
+} from './plan.js';
 import { previousDurations } from './durations.js';
 import type { PoolCap } from './pool.js';
 import { printWarnings, refuseUnrunnable, replacedBlocks, runWarnings } from './preflight.js';
@@ -112,7 +119,9 @@ export async function loadSuiteManifest(
   } catch (err) {
     if (err instanceof ScenarioError) {
       const errors = err.diagnostics.filter((d) => d.severity === 'error');
-      throw new UsageError(`invalid manifest:\n${(errors.length ? errors : err.diagnostics).map((d) => formatDiagnostic(d, { cwd: options.cwd })).join('\n')}`);
+      throw new UsageError(
+        `invalid manifest:\n${(errors.length ? errors : err.diagnostics).map((d) => formatDiagnostic(d, { cwd: options.cwd })).join('\n')}`,
+      );
     }
     throw err;
   }
@@ -126,9 +135,16 @@ export async function loadSuiteManifest(
 export async function prepareSuite(options: SuiteOptions): Promise<SuitePlan> {
   const cwd = options.cwd ?? process.cwd();
   if (options.outDir !== undefined && (options.name !== undefined || options.runsDir !== undefined)) {
-    throw new UsageError('--out names the output folder itself; give it, or -n/--runs-dir (<runs_dir>/<name>), not both');
+    throw new UsageError(
+      '--out names the output folder itself; give it, or -n/--runs-dir (<runs_dir>/<name>), not both',
+    );
   }
-  const manifest = await loadSuiteManifest(options.manifest, { allowOutsideRoot: options.allowOutsideRoot, cwd, strict: options.strict, scenariosDir: options.scenariosDir });
+  const manifest = await loadSuiteManifest(options.manifest, {
+    allowOutsideRoot: options.allowOutsideRoot,
+    cwd,
+    strict: options.strict,
+    scenariosDir: options.scenariosDir,
+  });
   const shard = typeof options.shard === 'string' ? parseShard(options.shard) : options.shard;
   return planSuite(manifest, {
     pattern: options.pattern,
@@ -162,12 +178,18 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
   const { manifest, shard } = plan;
   const runnables = [...new Set(plan.runs.map((r) => r.loaded))];
   const codec = options.session?.codec ?? 'pipecat-eval';
-  printWarnings(plan.warnings, options.stderr ?? process.stderr, cwd, runWarnings(runnables, { codec, botInputRate: options.session?.botInputRate, oneBot: false, cwd }));
+  printWarnings(
+    plan.warnings,
+    options.stderr ?? process.stderr,
+    cwd,
+    runWarnings(runnables, { codec, botInputRate: options.session?.botInputRate, oneBot: false, cwd }),
+  );
   refuseUnrunnable(runnables, replacedBlocks(options), cwd);
   const spawn = options.spawn ?? manifest.spawn;
   const usesBot = checkSpawnTemplate(spawn).has('bot');
   const concurrency = options.concurrency ?? manifest.concurrency;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`concurrency must be a whole number ≥ 1, got ${concurrency}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new UsageError(`concurrency must be a whole number ≥ 1, got ${concurrency}`);
   const shardText = shard ? formatShard(shard) : undefined;
   const bots: BotSettings = {
     spawn,
@@ -180,12 +202,18 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
     ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
     ...(options.selfCommand ? { selfCommand: options.selfCommand } : {}),
   };
-  const source = new SpawnedBots(bots, new PortAllocator(options.basePort ?? manifest.base_port), plan.repeat, shardText);
+  const source = new SpawnedBots(
+    bots,
+    new PortAllocator(options.basePort ?? manifest.base_port),
+    plan.repeat,
+    shardText,
+  );
   // A manifest's `record:` when written; `--record`/`--no-record`/`-a` win.
   const record = options.audio?.record ?? (manifest.locations.record !== undefined ? manifest.record : undefined);
   // Last resort: whatever ends this process (an uncaught error, process.exit) takes the bots with it.
   process.on('exit', source.close);
-  const outDir = options.outDir ?? join(options.runsDir ?? manifest.runs_dir ?? 'runs', options.name ?? basename(defaultOutDir()));
+  const outDir =
+    options.outDir ?? join(options.runsDir ?? manifest.runs_dir ?? 'runs', options.name ?? basename(defaultOutDir()));
   // Read before this run writes its own results.jsonl over a rerun's folder.
   const known = options.knownDurations ?? previousDurations(outDir);
   const staggerMs = options.spawnStaggerMs ?? DEFAULT_SPAWN_STAGGER_MS;
@@ -216,7 +244,8 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
 /** An entry's own `concurrency:` caps the runs under its label; a label listed twice keeps the lower cap, as Pipecat. */
 function entryCaps(runs: readonly PlannedRun[]): (run: PlannedRun) => PoolCap | undefined {
   const caps = new Map<string, number>();
-  for (const r of runs) if (r.concurrency !== undefined) caps.set(r.label, Math.min(caps.get(r.label) ?? r.concurrency, r.concurrency));
+  for (const r of runs)
+    if (r.concurrency !== undefined) caps.set(r.label, Math.min(caps.get(r.label) ?? r.concurrency, r.concurrency));
   return (run) => {
     const limit = caps.get(run.label);
     return limit === undefined ? undefined : { key: run.label, limit };
@@ -225,5 +254,8 @@ function entryCaps(runs: readonly PlannedRun[]): (run: PlannedRun) => PoolCap | 
 
 /** One line per planned run, for `--list`: what this shard would run (label, scenario, file, repeat). */
 export function describePlan(plan: SuitePlan): string[] {
-  return plan.runs.map((r) => `${r.label}\t${r.id}\t${r.file}\t#${r.repeat_index}${r.loaded.kind === 'simulation' ? '\t(simulation)' : ''}`);
+  return plan.runs.map(
+    (r) =>
+      `${r.label}\t${r.id}\t${r.file}\t#${r.repeat_index}${r.loaded.kind === 'simulation' ? '\t(simulation)' : ''}`,
+  );
 }

@@ -19,9 +19,14 @@ export function matchesFilter(s: Pick<Runnable, 'category' | 'severity'>, filter
 }
 
 /** The scenarios the filter keeps; none kept is a usage error that says what there was. */
-export function selectRunnables<T extends Pick<Runnable, 'category' | 'severity' | 'name'>>(all: readonly T[], filter: RunnableFilter, where: string): T[] {
+export function selectRunnables<T extends Pick<Runnable, 'category' | 'severity' | 'name'>>(
+  all: readonly T[],
+  filter: RunnableFilter,
+  where: string,
+): T[] {
   const kept = all.filter((s) => matchesFilter(s, filter));
-  if (kept.length === 0) throw new UsageError(`no scenarios in ${where} match ${describeFilter(filter)} (${present(all)})`);
+  if (kept.length === 0)
+    throw new UsageError(`no scenarios in ${where} match ${describeFilter(filter)} (${present(all)})`);
   return kept;
 }
 
@@ -34,17 +39,25 @@ export function describeFilter(filter: RunnableFilter): string {
 
 /** `--category a,b`: a comma list of free-text labels. */
 export function parseCategories(value: string): string[] {
-  const list = value.split(',').map((c) => c.trim()).filter((c) => c !== '');
+  const list = value
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
   if (list.length === 0) throw new UsageError(`--category "${value}": expected one or more labels, comma-separated`);
   return list;
 }
 
 /** `--severity high,critical`: a comma list of GAIA's levels. */
 export function parseSeverities(value: string): ScenarioSeverity[] {
-  const list = value.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '');
+  const list = value
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '');
   const bad = list.filter((l) => !(SCENARIO_SEVERITIES as readonly string[]).includes(l));
   if (list.length === 0 || bad.length) {
-    throw new UsageError(`--severity "${value}": expected ${SCENARIO_SEVERITIES.join(', ')} (comma-separated)${bad.length ? `, got ${bad.join(', ')}` : ''}`);
+    throw new UsageError(
+      `--severity "${value}": expected ${SCENARIO_SEVERITIES.join(', ')} (comma-separated)${bad.length ? `, got ${bad.join(', ')}` : ''}`,
+    );
   }
   return list as ScenarioSeverity[];
 }

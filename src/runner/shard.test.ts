@@ -12,7 +12,10 @@ const rng = seededRandom;
 
 function randomRuns(rand: () => number): Run[] {
   const n = Math.floor(rand() * 60);
-  return Array.from({ length: n }, (_, i) => ({ id: `bot${i % 3}/scenario-${i}.yaml`, turns: 1 + Math.floor(rand() * 12) }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: `bot${i % 3}/scenario-${i}.yaml`,
+    turns: 1 + Math.floor(rand() * 12),
+  }));
 }
 
 function shuffled<T>(items: readonly T[], rand: () => number): T[] {

@@ -65,7 +65,8 @@ export interface ShardOptions<T> {
  * shard keeps the input order of its items.
  */
 export function partition<T>(items: readonly T[], total: number, options: ShardOptions<T> = {}): T[][] {
-  if (!Number.isInteger(total) || total < 1) throw new ShardSpecError(String(total), 'the shard count N must be at least 1');
+  if (!Number.isInteger(total) || total < 1)
+    throw new ShardSpecError(String(total), 'the shard count N must be at least 1');
   const weight = options.weight ?? (() => 1);
   const entries = items.map((item, position) => {
     const w = weight(item);
@@ -100,12 +101,7 @@ export function partition<T>(items: readonly T[], total: number, options: ShardO
 }
 
 /** The items shard `index` (1-based) of `total` runs. */
-export function selectShard<T>(
-  items: readonly T[],
-  index: number,
-  total: number,
-  options: ShardOptions<T> = {},
-): T[] {
+export function selectShard<T>(items: readonly T[], index: number, total: number, options: ShardOptions<T> = {}): T[] {
   if (!Number.isInteger(index) || index < 1 || index > total) {
     throw new ShardSpecError(`${index}/${total}`, `the shard index must be between 1 and ${total}`);
   }

@@ -41,9 +41,17 @@ scenarios:
     const loaded = loadScenarioFile(path);
     expect(loaded.warnings).toEqual([]);
     const [a, b] = loaded.scenarios as Scenario[];
-    expect(a.conditions).toEqual({ noise: { type: 'white', snr_db: 10 }, telephony: { codec: 'mulaw' }, loss: { rate: 0.05, burst_ms: 40, conceal: 'zero' }, seed: 7 });
+    expect(a.conditions).toEqual({
+      noise: { type: 'white', snr_db: 10 },
+      telephony: { codec: 'mulaw' },
+      loss: { rate: 0.05, burst_ms: 40, conceal: 'zero' },
+      seed: 7,
+    });
     expect(a.dtmf_mode).toBe('inband');
-    expect(a.turns[0].conditions).toEqual({ noise: { type: 'wav', snr_db: 5, path: project.path('noise.wav') }, gain: { gain_db: 6, clip_dbfs: 0 } });
+    expect(a.turns[0].conditions).toEqual({
+      noise: { type: 'wav', snr_db: 5, path: project.path('noise.wav') },
+      gain: { gain_db: 6, clip_dbfs: 0 },
+    });
     expect(a.turns[0].dtmf_tones).toEqual({ tone_ms: 80, gap_ms: 60, level_dbfs: -10 });
     expect(a.turns[1].dtmf_mode).toBe('rtvi');
     expect(b.conditions).toEqual({ speaking_rate: { factor: 1.2 } });
@@ -66,14 +74,25 @@ scenarios:
     );
     const errors = errorsOf(r).map((d) => `${d.line}: ${d.path}`);
     expect(errors).toEqual(
-      expect.arrayContaining(['8: turns[0].conditions.noise.type', '9: turns[0].conditions.loss.rate', '10: turns[0].conditions.gain.clip_dbfs', '11: turns[0].conditions.speaking_rate.factor', '13: turns[1].dtmf_mode']),
+      expect.arrayContaining([
+        '8: turns[0].conditions.noise.type',
+        '9: turns[0].conditions.loss.rate',
+        '10: turns[0].conditions.gain.clip_dbfs',
+        '11: turns[0].conditions.speaking_rate.factor',
+        '13: turns[1].dtmf_mode',
+      ]),
     );
-    expect(errorsOf(r).find((d) => d.path.endsWith('noise.type'))?.message).toMatch(/brown.*white, pink, babble or a \.wav path/);
+    expect(errorsOf(r).find((d) => d.path.endsWith('noise.type'))?.message).toMatch(
+      /brown.*white, pink, babble or a \.wav path/,
+    );
   });
 
   it('refuses conditions and in-band DTMF on a typed conversation', () => {
     project = new TempProject();
-    const r = inspect(project, `name: t\nconditions: { noise: { type: white, snr_db: 10 } }\ndtmf_mode: inband\nturns: [{ user: hi }]\n`);
+    const r = inspect(
+      project,
+      `name: t\nconditions: { noise: { type: white, snr_db: 10 } }\ndtmf_mode: inband\nturns: [{ user: hi }]\n`,
+    );
     expect(errorsOf(r).map((d) => d.path)).toEqual(['conditions', 'dtmf_mode']);
     expect(errorsOf(r)[0].message).toMatch(/user\.modality: audio/);
   });
@@ -90,7 +109,9 @@ describe('--condition flags', () => {
       loss: { rate: 0.1, burst_ms: 20, conceal: 'zero' },
       seed: 9,
     });
-    expect(applyConditionOverrides(undefined, parseConditionFlags(['noise.type=room.wav']), undefined, (p) => `/abs/${p}`)).toEqual({
+    expect(
+      applyConditionOverrides(undefined, parseConditionFlags(['noise.type=room.wav']), undefined, (p) => `/abs/${p}`),
+    ).toEqual({
       noise: { type: 'wav', snr_db: 20, path: '/abs/room.wav' },
     });
     expect(applyConditionOverrides({ seed: 1 }, undefined, undefined)).toEqual({ seed: 1 });

@@ -21,7 +21,12 @@ import {
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 
 /** A `conditions:` block at `p` (a scenario's or a turn's), or undefined when absent. */
-export function normalizeConditions(value: unknown, p: string, n: Normalizer, audio: boolean): ScenarioConditions | undefined {
+export function normalizeConditions(
+  value: unknown,
+  p: string,
+  n: Normalizer,
+  audio: boolean,
+): ScenarioConditions | undefined {
   const raw = asRecord(value);
   if (!raw) return undefined;
   if (!audio) {
@@ -32,19 +37,30 @@ export function normalizeConditions(value: unknown, p: string, n: Normalizer, au
   const noise = asRecord(raw.noise);
   if (noise && typeof noise.type === 'string' && typeof noise.snr_db === 'number') {
     const type = noise.type;
-    if ((NOISE_KINDS as readonly string[]).includes(type)) out.noise = { type: type as (typeof NOISE_KINDS)[number], snr_db: noise.snr_db };
+    if ((NOISE_KINDS as readonly string[]).includes(type))
+      out.noise = { type: type as (typeof NOISE_KINDS)[number], snr_db: noise.snr_db };
     else if (/\.wav$/i.test(type)) {
       const file = n.localFile(`${p}.noise.type`, type, 'noise recording');
       if (file) out.noise = { type: 'wav', snr_db: noise.snr_db, path: file };
-    } else n.error(`${p}.noise.type`, `unknown noise ${JSON.stringify(type)}: white, pink, babble or a .wav path`, 'white, pink, babble or a .wav path');
+    } else
+      n.error(
+        `${p}.noise.type`,
+        `unknown noise ${JSON.stringify(type)}: white, pink, babble or a .wav path`,
+        'white, pink, babble or a .wav path',
+      );
   }
   if (asRecord(raw.telephony)) out.telephony = { codec: 'mulaw' };
   const loss = asRecord(raw.loss);
   if (loss && typeof loss.rate === 'number') {
-    out.loss = { rate: loss.rate, burst_ms: num(loss.burst_ms) ?? DEFAULT_LOSS_BURST_MS, conceal: loss.conceal === 'repeat' ? 'repeat' : 'zero' };
+    out.loss = {
+      rate: loss.rate,
+      burst_ms: num(loss.burst_ms) ?? DEFAULT_LOSS_BURST_MS,
+      conceal: loss.conceal === 'repeat' ? 'repeat' : 'zero',
+    };
   }
   const gain = asRecord(raw.gain);
-  if (gain && typeof gain.gain_db === 'number') out.gain = { gain_db: gain.gain_db, clip_dbfs: num(gain.clip_dbfs) ?? 0 };
+  if (gain && typeof gain.gain_db === 'number')
+    out.gain = { gain_db: gain.gain_db, clip_dbfs: num(gain.clip_dbfs) ?? 0 };
   const rate = asRecord(raw.speaking_rate);
   if (rate && typeof rate.factor === 'number') out.speaking_rate = { factor: rate.factor };
   if (typeof raw.seed === 'number') out.seed = raw.seed;
@@ -71,7 +87,12 @@ export function normalizeDtmfTones(value: unknown): DtmfTones | undefined {
 }
 
 /** `--condition` keys, their kind and range: the command line's own check (a typo is a usage error before any bot starts). */
-const FLAG_KEYS: Record<string, { kind: 'number'; min?: number; max?: number; above?: number } | { kind: 'enum'; values: readonly string[] } | { kind: 'noise' }> = {
+const FLAG_KEYS: Record<
+  string,
+  | { kind: 'number'; min?: number; max?: number; above?: number }
+  | { kind: 'enum'; values: readonly string[] }
+  | { kind: 'noise' }
+> = {
   'noise.type': { kind: 'noise' },
   'noise.snr_db': { kind: 'number' },
   'telephony.codec': { kind: 'enum', values: TELEPHONY_CODEC_NAMES },
@@ -84,7 +105,9 @@ const FLAG_KEYS: Record<string, { kind: 'number'; min?: number; max?: number; ab
 };
 
 /** What `--condition` flags set: per condition, the fields given (merged into the scenario's, field by field). */
-export type ConditionOverrides = { [K in Exclude<keyof ScenarioConditions, 'seed' | 'noise'>]?: Partial<NonNullable<ScenarioConditions[K]>> } & {
+export type ConditionOverrides = {
+  [K in Exclude<keyof ScenarioConditions, 'seed' | 'noise'>]?: Partial<NonNullable<ScenarioConditions[K]>>;
+} & {
   /** `type` as written: a kind, or a WAV path. */
   noise?: { type?: string; snr_db?: number };
 };
@@ -97,19 +120,34 @@ export function parseConditionFlags(flags: readonly string[]): ConditionOverride
     const key = eq > 0 ? flag.slice(0, eq).trim() : '';
     const value = eq > 0 ? flag.slice(eq + 1).trim() : '';
     const spec = FLAG_KEYS[key];
-    if (!spec) throw new UsageError(`--condition ${flag}: expected key.path=value with a key of ${Object.keys(FLAG_KEYS).join(', ')}`);
+    if (!spec)
+      throw new UsageError(
+        `--condition ${flag}: expected key.path=value with a key of ${Object.keys(FLAG_KEYS).join(', ')}`,
+      );
     const [block, field] = key.split('.') as [string, string];
     let parsed: unknown = value;
     if (spec.kind === 'number') {
       const x = Number(value);
-      const bad = value === '' || !Number.isFinite(x) || (spec.min !== undefined && x < spec.min) || (spec.max !== undefined && x > spec.max) || (spec.above !== undefined && x <= spec.above);
+      const bad =
+        value === '' ||
+        !Number.isFinite(x) ||
+        (spec.min !== undefined && x < spec.min) ||
+        (spec.max !== undefined && x > spec.max) ||
+        (spec.above !== undefined && x <= spec.above);
       if (bad) {
-        const range = [spec.min !== undefined && `>= ${spec.min}`, spec.above !== undefined && `> ${spec.above}`, spec.max !== undefined && `<= ${spec.max}`].filter(Boolean).join(' and ');
+        const range = [
+          spec.min !== undefined && `>= ${spec.min}`,
+          spec.above !== undefined && `> ${spec.above}`,
+          spec.max !== undefined && `<= ${spec.max}`,
+        ]
+          .filter(Boolean)
+          .join(' and ');
         throw new UsageError(`--condition ${flag}: ${key} must be a number${range ? ` ${range}` : ''}`);
       }
       parsed = x;
     } else if (spec.kind === 'enum') {
-      if (!spec.values.includes(value)) throw new UsageError(`--condition ${flag}: ${key} must be one of ${spec.values.join(', ')}`);
+      if (!spec.values.includes(value))
+        throw new UsageError(`--condition ${flag}: ${key} must be one of ${spec.values.join(', ')}`);
     } else if (!(NOISE_KINDS as readonly string[]).includes(value) && !/\.wav$/i.test(value)) {
       throw new UsageError(`--condition ${flag}: noise.type must be white, pink, babble or a .wav path`);
     }
@@ -141,7 +179,9 @@ export function applyConditionOverrides(
 ): ScenarioConditions | undefined {
   if (!overrides && seed === undefined) return base;
   const out: ScenarioConditions = { ...(base ?? {}) };
-  for (const [key, fields] of Object.entries(overrides ?? {}) as Array<[keyof typeof FLAG_DEFAULTS, Record<string, unknown>]>) {
+  for (const [key, fields] of Object.entries(overrides ?? {}) as Array<
+    [keyof typeof FLAG_DEFAULTS, Record<string, unknown>]
+  >) {
     const merged: Record<string, unknown> = { ...FLAG_DEFAULTS[key], ...(out[key] ?? {}), ...fields };
     if (key === 'noise' && typeof fields.type === 'string') {
       if (/\.wav$/i.test(fields.type)) Object.assign(merged, { type: 'wav', path: resolvePath(fields.type) });

@@ -13,8 +13,12 @@ const d: Diagnostic = {
 
 describe('diagnostics', () => {
   it('format as file:line:col: severity: path: message, relative to cwd when inside it', () => {
-    expect(formatDiagnostic(d)).toBe('/p/s.yaml:8:20: error: turns[2].expect[0].within_ms: expected a positive integer (ms), got "abc"');
-    expect(formatDiagnostic(d, { cwd: '/p' })).toBe('s.yaml:8:20: error: turns[2].expect[0].within_ms: expected a positive integer (ms), got "abc"');
+    expect(formatDiagnostic(d)).toBe(
+      '/p/s.yaml:8:20: error: turns[2].expect[0].within_ms: expected a positive integer (ms), got "abc"',
+    );
+    expect(formatDiagnostic(d, { cwd: '/p' })).toBe(
+      's.yaml:8:20: error: turns[2].expect[0].within_ms: expected a positive integer (ms), got "abc"',
+    );
     expect(formatDiagnostic({ ...d, path: '', included_from: '/p/a.yaml:2:8' }, { cwd: '/p' })).toBe(
       's.yaml:8:20: error: expected a positive integer (ms), got "abc" (included from a.yaml:2:8)',
     );

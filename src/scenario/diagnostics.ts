@@ -87,7 +87,9 @@ export function diagnosticAt(
  * `validate` only warned about (a misspelled key would otherwise be dropped).
  */
 export function strictDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return diagnostics.map((d) => (d.severity === 'warning' ? { ...d, severity: 'error', message: `${d.message} (an error under --strict)` } : d));
+  return diagnostics.map((d) =>
+    d.severity === 'warning' ? { ...d, severity: 'error', message: `${d.message} (an error under --strict)` } : d,
+  );
 }
 
 /** Appends `.key` or `[index]` to a field path; keys that are not identifiers are quoted. */

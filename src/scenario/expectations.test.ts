@@ -27,40 +27,58 @@ function expectation(exp: string, judge = ''): Scenario['turns'][number]['expect
 
 describe('expectations: the newest script.py', () => {
   it('text_excludes: a string the event text must not hold, beside text_contains', () => {
-    expect(expectation('event: llm_response\ntext_contains: Berlin\ntext_excludes: "●"')).toMatchObject({ text_contains: 'Berlin', text_excludes: '●' });
+    expect(expectation('event: llm_response\ntext_contains: Berlin\ntext_excludes: "●"')).toMatchObject({
+      text_contains: 'Berlin',
+      text_excludes: '●',
+    });
     expect(errorsOf(inspect(project, withExpectation('event: response\ntext_excludes: 3')))[0]).toMatchObject({
       path: 'turns[0].expect[0].text_excludes',
       line: 8,
       col: 28,
       message: 'expected a string, got 3 (YAML reads it as a number; quote it to keep it text)',
     });
-    expect(warningsOf(inspect(project, withExpectation('event: llm_started\ntext_excludes: x'))).map((w) => w.message)).toEqual([
-      'llm_started carries no text, so text_excludes checks nothing',
-    ]);
+    expect(
+      warningsOf(inspect(project, withExpectation('event: llm_started\ntext_excludes: x'))).map((w) => w.message),
+    ).toEqual(['llm_started carries no text, so text_excludes checks nothing']);
   });
 
   it('llm_marker with marker: complete | short | long | incomplete', () => {
     for (const marker of ['complete', 'short', 'long', 'incomplete']) {
-      expect(expectation(`event: llm_marker\nmarker: ${marker}`)).toMatchObject({ event: 'llm_marker', declared_event: 'llm_marker', marker });
+      expect(expectation(`event: llm_marker\nmarker: ${marker}`)).toMatchObject({
+        event: 'llm_marker',
+        declared_event: 'llm_marker',
+        marker,
+      });
     }
     const [error] = errorsOf(inspect(project, withExpectation('event: llm_marker\nmarker: incomplet')));
-    expect(error).toMatchObject({ path: 'turns[0].expect[0].marker', line: 8, col: 21, message: 'unknown value "incomplet"; did you mean "incomplete"?' });
+    expect(error).toMatchObject({
+      path: 'turns[0].expect[0].marker',
+      line: 8,
+      col: 21,
+      message: 'unknown value "incomplet"; did you mean "incomplete"?',
+    });
   });
 
   it('marker_first and text_after are booleans, markers a count', () => {
-    expect(expectation('event: llm_marker\nmarker: short\nmarker_first: true\nmarkers: 1\ntext_after: false')).toMatchObject({
+    expect(
+      expectation('event: llm_marker\nmarker: short\nmarker_first: true\nmarkers: 1\ntext_after: false'),
+    ).toMatchObject({
       marker: 'short',
       marker_first: true,
       markers: 1,
       text_after: false,
     });
-    const errors = errorsOf(inspect(project, withExpectation('event: llm_marker\nmarker_first: 1\nmarkers: true\ntext_after: "no"')));
+    const errors = errorsOf(
+      inspect(project, withExpectation('event: llm_marker\nmarker_first: 1\nmarkers: true\ntext_after: "no"')),
+    );
     expect(errors.map((e) => [e.path, e.message])).toEqual([
       ['turns[0].expect[0].marker_first', 'expected true or false, got 1'],
       ['turns[0].expect[0].markers', 'expected a non-negative integer, got true'],
       ['turns[0].expect[0].text_after', 'expected true or false, got "no"'],
     ]);
-    expect(errorsOf(inspect(project, withExpectation('event: llm_marker\nmarkers: -1')))[0].message).toBe('expected a non-negative integer, got -1');
+    expect(errorsOf(inspect(project, withExpectation('event: llm_marker\nmarkers: -1')))[0].message).toBe(
+      'expected a non-negative integer, got -1',
+    );
   });
 
   it('the marker checks apply only to llm_marker: elsewhere they are a located error', () => {
@@ -75,23 +93,41 @@ describe('expectations: the newest script.py', () => {
   });
 
   it('eval: on function_call is allowed (the judge reads each matched call), with no warning', () => {
-    const r = inspect(project, withExpectation('event: function_call\ncalls: [{name: submit}]\neval: "a session about tracing"'));
+    const r = inspect(
+      project,
+      withExpectation('event: function_call\ncalls: [{name: submit}]\neval: "a session about tracing"'),
+    );
     expect(warningsOf(r)).toEqual([]);
-    expect((loadedOf(r) as Scenario).turns[0].expect[0]).toMatchObject({ eval: 'a session about tracing', calls: [{ name: 'submit' }] });
+    expect((loadedOf(r) as Scenario).turns[0].expect[0]).toMatchObject({
+      eval: 'a session about tracing',
+      calls: [{ name: 'submit' }],
+    });
   });
 
   it('eval: on function_call_stopped is a located error: a stopped call has no arguments to judge', () => {
-    const [error] = errorsOf(inspect(project, withExpectation('event: function_call_stopped\neval: "cancelled politely"')));
+    const [error] = errorsOf(
+      inspect(project, withExpectation('event: function_call_stopped\neval: "cancelled politely"')),
+    );
     expect(error).toMatchObject({ path: 'turns[0].expect[0].eval', line: 8, col: 19 });
-    expect(error.message).toBe("a stopped call carries no arguments to judge; put the 'eval:' on the 'function_call' instead");
+    expect(error.message).toBe(
+      "a stopped call carries no arguments to judge; put the 'eval:' on the 'function_call' instead",
+    );
   });
 
   it('eval: on any other non-reply event is a warning', () => {
-    expect(warningsOf(inspect(project, withExpectation('event: user_transcription\neval: "says hi"'))).map((w) => w.path)).toEqual(['turns[0].expect[0].eval']);
+    expect(
+      warningsOf(inspect(project, withExpectation('event: user_transcription\neval: "says hi"'))).map((w) => w.path),
+    ).toEqual(['turns[0].expect[0].eval']);
   });
 
   it('absent: true cannot combine with text_excludes or the marker checks', () => {
-    for (const key of ['text_excludes: x', 'marker: complete', 'marker_first: true', 'markers: 1', 'text_after: true']) {
+    for (const key of [
+      'text_excludes: x',
+      'marker: complete',
+      'marker_first: true',
+      'markers: 1',
+      'text_after: true',
+    ]) {
       const event = key.startsWith('text') && !key.startsWith('text_after') ? 'response' : 'llm_marker';
       const [error] = errorsOf(inspect(project, withExpectation(`event: ${event}\nabsent: true\n${key}`)));
       expect(error?.path, key).toBe('turns[0].expect[0].absent');
@@ -116,7 +152,9 @@ describe('expectations: the newest script.py', () => {
   });
 
   it('a misspelled key warns with the closest known one', () => {
-    const warnings = warningsOf(inspect(project, withExpectation('event: llm_marker\nmarkr: complete\ntext_exclude: x')));
+    const warnings = warningsOf(
+      inspect(project, withExpectation('event: llm_marker\nmarkr: complete\ntext_exclude: x')),
+    );
     expect(warnings.map((w) => [w.path, w.line, w.col, w.message])).toEqual([
       ['turns[0].expect[0].markr', 8, 13, "unknown key 'markr'; did you mean 'marker'?"],
       ['turns[0].expect[0].text_exclude', 9, 13, "unknown key 'text_exclude'; did you mean 'text_excludes'?"],
@@ -124,10 +162,28 @@ describe('expectations: the newest script.py', () => {
   });
 
   it("the turn_completion fixture's expectations load as written", () => {
-    const [short, history] = loadScenarioFile(join(resolve(import.meta.dirname, 'testdata', 'list'), 'turn_completion.yaml')).scenarios as Scenario[];
+    const [short, history] = loadScenarioFile(
+      join(resolve(import.meta.dirname, 'testdata', 'list'), 'turn_completion.yaml'),
+    ).scenarios as Scenario[];
     expect(short.turns[0].expect).toEqual([
-      { event: 'llm_marker', declared_event: 'llm_marker', within_ms: 60_000, absent: false, marker: 'complete', marker_first: true, markers: 1, text_after: true },
-      { event: 'llm_response', declared_event: 'response', within_ms: 60_000, absent: false, text_contains: 'Japan', text_excludes: '●' },
+      {
+        event: 'llm_marker',
+        declared_event: 'llm_marker',
+        within_ms: 60_000,
+        absent: false,
+        marker: 'complete',
+        marker_first: true,
+        markers: 1,
+        text_after: true,
+      },
+      {
+        event: 'llm_response',
+        declared_event: 'response',
+        within_ms: 60_000,
+        absent: false,
+        text_contains: 'Japan',
+        text_excludes: '●',
+      },
     ]);
     expect(history.turns[0].expect[1]).toMatchObject({ event: 'llm_marker', marker: 'incomplete' });
   });

@@ -39,7 +39,9 @@ export const LLM_SPEC = ref('llm', {
   extra: 'pass-with-factory',
   includable: true,
   fields: {
-    service: str('LLM service: ollama (default) or openai; any OpenAI-compatible server through endpoint.', { default: DEFAULT_JUDGE_SERVICE }),
+    service: str('LLM service: ollama (default) or openai; any OpenAI-compatible server through endpoint.', {
+      default: DEFAULT_JUDGE_SERVICE,
+    }),
     model: text(`Model name (Ollama default ${DEFAULT_OLLAMA_MODEL}).`),
     endpoint: text('Base URL of an OpenAI-compatible API (Ollama default http://localhost:11434/v1).'),
     extra: { kind: 'map', description: 'Passed to the model as top-level request parameters.' },
@@ -52,7 +54,8 @@ const LLM_FIELDS = (LLM_SPEC.spec as Extract<Spec, { kind: 'object' }>).fields;
 
 export const JUDGE_EVAL_SPEC = ref('judge_eval', {
   kind: 'object',
-  description: 'The judge: an LLM (service:) or a classifier built by a factory:, and the explainer that gives reasons.',
+  description:
+    'The judge: an LLM (service:) or a classifier built by a factory:, and the explainer that gives reasons.',
   extra: 'pass-with-factory',
   includable: true,
   fields: {
@@ -62,19 +65,22 @@ export const JUDGE_EVAL_SPEC = ref('judge_eval', {
     ),
     explainer: {
       kind: 'oneOf',
-      description: 'The LLM asked for the reason behind a no or an unsure verdict (default: the judging LLM); false for none.',
+      description:
+        'The LLM asked for the reason behind a no or an unsure verdict (default: the judging LLM); false for none.',
       options: [LLM_SPEC, { kind: 'boolean', description: 'false: verdicts without reasons.' }],
     },
     explain_below: {
       kind: 'number',
       min: 0,
       default: DEFAULT_EXPLAIN_BELOW,
-      description: 'A verdict less sure than this is explained too; 0 explains only the no verdicts, above 1 every verdict.',
+      description:
+        'A verdict less sure than this is explained too; 0 explains only the no verdicts, above 1 every verdict.',
     },
     allow_continue: {
       kind: 'boolean',
       default: true,
-      description: 'Whether a reply may be judged continue (the bot is still working toward its answer); false: yes or no only.',
+      description:
+        'Whether a reply may be judged continue (the bot is still working toward its answer); false: yes or no only.',
     },
   },
 });
@@ -103,18 +109,40 @@ export const TRANSCRIPTION_SPEC = ref('transcription', {
   extra: 'pass-with-factory',
   includable: true,
   fields: {
-    service: str('STT service: whisper, moonshine (default) or sphinx; --stt overrides it.', { default: DEFAULT_TRANSCRIPTION_SERVICE }),
+    service: str('STT service: whisper, moonshine (default) or sphinx; --stt overrides it.', {
+      default: DEFAULT_TRANSCRIPTION_SERVICE,
+    }),
     model: text('Model, e.g. small-streaming, tiny, base.'),
     language: text('Language the bot speaks, e.g. es.'),
-    padding_secs: { kind: 'number', min: 0, unit: 's', default: DEFAULT_PADDING_SECS, description: 'Silence padded around each segment before transcription.' },
+    padding_secs: {
+      kind: 'number',
+      min: 0,
+      unit: 's',
+      default: DEFAULT_PADDING_SECS,
+      description: 'Silence padded around each segment before transcription.',
+    },
     device: text('Device for local models: cpu (default) or cuda.'),
     compute_type: text('Whisper compute type, e.g. int8.'),
-    model_dir: text('earshot extension, sphinx: the folder holding the model (en-us/, en-us.lm.bin, cmudict-en-us.dict; default the Debian package\'s), relative to the scenario file.'),
-    mode: str('earshot extension, sphinx: pool (the default: long-lived recognizers shared by every session), once (a fresh process per reply, the same words) or stream (the older adapting recognizer, with word times).', {
-      enum: ['pool', 'once', 'stream'],
-    }),
-    pool_size: { kind: 'integer', min: 1, description: 'earshot extension, sphinx: recognizers in the pool at most (default the cores).' },
-    pool_queue: { kind: 'integer', min: 0, description: 'earshot extension: replies waiting for a recognizer at most; one more fails its transcription (default 16 per recognizer).' },
+    model_dir: text(
+      "earshot extension, sphinx: the folder holding the model (en-us/, en-us.lm.bin, cmudict-en-us.dict; default the Debian package's), relative to the scenario file.",
+    ),
+    mode: str(
+      'earshot extension, sphinx: pool (the default: long-lived recognizers shared by every session), once (a fresh process per reply, the same words) or stream (the older adapting recognizer, with word times).',
+      {
+        enum: ['pool', 'once', 'stream'],
+      },
+    ),
+    pool_size: {
+      kind: 'integer',
+      min: 1,
+      description: 'earshot extension, sphinx: recognizers in the pool at most (default the cores).',
+    },
+    pool_queue: {
+      kind: 'integer',
+      min: 0,
+      description:
+        'earshot extension: replies waiting for a recognizer at most; one more fails its transcription (default 16 per recognizer).',
+    },
     factory: factoryField,
   },
 });
@@ -124,14 +152,17 @@ export const USER_SPEC = ref('user', {
   description: 'How the user turns reach the bot.',
   includable: true,
   fields: {
-    modality: str('text (send-text) or audio (synthesized speech, real-time).', { enum: ['text', 'audio'], default: 'text' }),
+    modality: str('text (send-text) or audio (synthesized speech, real-time).', {
+      enum: ['text', 'audio'],
+      default: 'text',
+    }),
     speech: SPEECH_SPEC,
   },
 });
 
 export const JUDGE_SPEC = ref('judge', {
   kind: 'object',
-  description: "What the judge evaluates and with which LLM.",
+  description: 'What the judge evaluates and with which LLM.',
   includable: true,
   fields: {
     modality: str("text (the bot's LLM text, TTS skipped) or audio (transcription of its real speech).", {
@@ -141,13 +172,23 @@ export const JUDGE_SPEC = ref('judge', {
     eval: JUDGE_EVAL_SPEC,
     transcription: {
       kind: 'oneOf',
-      description: "The STT for the bot's audio; earshot extension: a list of two, the second checking the first (a reply they hear differently is inconclusive, not failed).",
-      options: [TRANSCRIPTION_SPEC, { kind: 'array', nonEmpty: true, items: TRANSCRIPTION_SPEC, description: 'The transcriber, then the one that checks it.' }],
+      description:
+        "The STT for the bot's audio; earshot extension: a list of two, the second checking the first (a reply they hear differently is inconclusive, not failed).",
+      options: [
+        TRANSCRIPTION_SPEC,
+        {
+          kind: 'array',
+          nonEmpty: true,
+          items: TRANSCRIPTION_SPEC,
+          description: 'The transcriber, then the one that checks it.',
+        },
+      ],
     },
     transcription_disagreement: {
       kind: 'number',
       min: 0,
-      description: 'earshot extension: word error rate between the two transcriptions above which they disagree (default 0.3; --stt-disagreement).',
+      description:
+        'earshot extension: word error rate between the two transcriptions above which they disagree (default 0.3; --stt-disagreement).',
     },
   },
   rules: [
@@ -180,11 +221,21 @@ export const CALL_SPEC = ref('call', {
 export const TEXT_CHECK_KEYS = ['text_matches', 'number', 'expected_text'] as const;
 
 /** What `absent: true` cannot be combined with: it matches on the event type only. */
-export const ABSENT_CONFLICTS = ['text_contains', 'text_excludes', 'eval', 'calls', 'name', 'args', ...MARKER_KEYS, ...TEXT_CHECK_KEYS] as const;
+export const ABSENT_CONFLICTS = [
+  'text_contains',
+  'text_excludes',
+  'eval',
+  'calls',
+  'name',
+  'args',
+  ...MARKER_KEYS,
+  ...TEXT_CHECK_KEYS,
+] as const;
 
 const NUMBER_SPEC = ref('number_check', {
   kind: 'oneOf',
-  description: 'earshot extension: a number the text must hold, spoken or written ("seventy five", "75", "75.5"): a value, or {value, tolerance_pct}.',
+  description:
+    'earshot extension: a number the text must hold, spoken or written ("seventy five", "75", "75.5"): a value, or {value, tolerance_pct}.',
   options: [
     { kind: 'number', description: 'The number itself.' },
     {
@@ -193,7 +244,13 @@ const NUMBER_SPEC = ref('number_check', {
       required: ['value'],
       fields: {
         value: { kind: 'number', description: 'The number expected.' },
-        tolerance_pct: { kind: 'number', min: 0, unit: '%', default: 0, description: 'How far off it may be, in percent of |value| (inclusive).' },
+        tolerance_pct: {
+          kind: 'number',
+          min: 0,
+          unit: '%',
+          default: 0,
+          description: 'How far off it may be, in percent of |value| (inclusive).',
+        },
       },
     },
   ],
@@ -212,28 +269,45 @@ export const EXPECTATION_SPEC = ref('expectation', {
       description: "Budget from the turn's send, shared by the turn's expectations (default 60000, --timeout).",
     },
     text_contains: str('Substring the event text must contain (aggregated across reply segments).'),
-    text_excludes: str('Substring the event text must not contain (with text_contains: the reply accumulated up to the match).'),
-    eval: text('Natural-language criterion decided by the judge LLM; on function_call, about each matched call (not allowed on function_call_stopped).'),
+    text_excludes: str(
+      'Substring the event text must not contain (with text_contains: the reply accumulated up to the match).',
+    ),
+    eval: text(
+      'Natural-language criterion decided by the judge LLM; on function_call, about each matched call (not allowed on function_call_stopped).',
+    ),
     absent: { kind: 'boolean', default: false, description: 'Pass only if no such event arrives within the budget.' },
-    calls: { kind: 'array', nonEmpty: true, items: CALL_SPEC, description: 'Function calls to match, by name in any order.' },
+    calls: {
+      kind: 'array',
+      nonEmpty: true,
+      items: CALL_SPEC,
+      description: 'Function calls to match, by name in any order.',
+    },
     name: text('Shorthand for a single expected call: its name.'),
     args: { kind: 'map', description: 'Shorthand for a single expected call: an arguments subset.' },
     marker: str('For llm_marker: the marker the LLM emitted (incomplete: short or long).', { enum: MARKER_KINDS }),
-    marker_first: { kind: 'boolean', description: "For llm_marker: whether the first marker comes before any text of the LLM's raw response." },
+    marker_first: {
+      kind: 'boolean',
+      description: "For llm_marker: whether the first marker comes before any text of the LLM's raw response.",
+    },
     markers: { kind: 'integer', min: 0, description: "For llm_marker: how many markers the LLM's raw response holds." },
     text_after: { kind: 'boolean', description: 'For llm_marker: whether text follows the first marker.' },
     text_matches: text(
       'earshot extension: a regular expression (JavaScript syntax, Unicode; a leading (?i), (?m) or (?s) sets flags) searched in the event text with whitespace collapsed, aggregated across reply segments like text_contains; ^ and $ anchor it.',
     ),
     number: NUMBER_SPEC,
-    expected_text: text("earshot extension, on a reply: what the bot should say word for word; the reference of the turn's bot_wer (word error rate of the text this expectation matched)."),
+    expected_text: text(
+      "earshot extension, on a reply: what the bot should say word for word; the reference of the turn's bot_wer (word error rate of the text this expectation matched).",
+    ),
   },
   rules: [
     {
       if: { properties: { absent: { const: true } }, required: ['absent'] },
       then: { not: { anyOf: ABSENT_CONFLICTS.map((k) => ({ required: [k] })) } },
     },
-    { if: { anyOf: MARKER_KEYS.map((k) => ({ required: [k] })) }, then: { properties: { event: { const: 'llm_marker' } } } },
+    {
+      if: { anyOf: MARKER_KEYS.map((k) => ({ required: [k] })) },
+      then: { properties: { event: { const: 'llm_marker' } } },
+    },
     { if: { properties: { event: { const: 'function_call_stopped' } } }, then: { not: { required: ['eval'] } } },
   ],
 });
@@ -243,7 +317,13 @@ export const SEND_AFTER_SPEC = ref('send_after', {
   description: "When to send the turn's input: after an event (barge-in), a delay, or both.",
   fields: {
     event: eventName('Event to anchor on (any event, including the measured bot_audio_started).'),
-    delay_ms: { kind: 'integer', min: 0, unit: 'ms', default: 0, description: 'Delay after the event, or after the previous send when no event.' },
+    delay_ms: {
+      kind: 'integer',
+      min: 0,
+      unit: 'ms',
+      default: 0,
+      description: 'Delay after the event, or after the previous send when no event.',
+    },
   },
   rules: [{ anyOf: [{ required: ['event'] }, { required: ['delay_ms'], properties: { delay_ms: { minimum: 1 } } }] }],
 });
@@ -267,7 +347,8 @@ export const LATENCY_SPEC = ref('latency', {
 
 const WER_BOUND_SPEC = ref('wer_bound', {
   kind: 'object',
-  description: 'Bounds on a word error rate (0 = every word right; above 1 when the text holds more wrong words than the reference has); at least one.',
+  description:
+    'Bounds on a word error rate (0 = every word right; above 1 when the text holds more wrong words than the reference has); at least one.',
   minProperties: 1,
   fields: {
     min: { kind: 'number', min: 0, description: 'Lower bound, inclusive.' },
@@ -293,12 +374,16 @@ export const TURN_SPEC = ref('turn', {
       pattern: '^[0-9*#]+$',
       fromInteger: true,
     }),
-    audio: text('Recording played instead of synthesizing user (path relative to the scenario file); needs user text and user.modality: audio.'),
+    audio: text(
+      'Recording played instead of synthesizing user (path relative to the scenario file); needs user text and user.modality: audio.',
+    ),
     image: text('Image registered for the turn (path relative to the scenario file).'),
     send_after: SEND_AFTER_SPEC,
     expect: { kind: 'array', items: EXPECTATION_SPEC, description: 'Expected events, in order.' },
     latency: LATENCY_SPEC,
-    expected_text: text("earshot extension: what the bot should answer this turn word for word; the reference of bot_wer, read against the text of the turn's matched reply expectations."),
+    expected_text: text(
+      "earshot extension: what the bot should answer this turn word for word; the reference of bot_wer, read against the text of the turn's matched reply expectations.",
+    ),
     wer: WER_SPEC,
     ...CONDITION_FIELDS,
     ...PROBE_FIELDS,
@@ -309,4 +394,3 @@ export const TURN_SPEC = ref('turn', {
     { if: { required: ['send_after'] }, then: { anyOf: [{ required: ['user'] }, { required: ['dtmf'] }] } },
   ],
 });
-

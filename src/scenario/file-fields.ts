@@ -1,4 +1,15 @@
-import { CALL_SPEC, DEFAULT_SPAWN, JUDGE_SPEC, LLM_SPEC, ref, SIMULATION_MEASURES, str, text, TURN_SPEC, USER_SPEC } from './fields.js';
+import {
+  CALL_SPEC,
+  DEFAULT_SPAWN,
+  JUDGE_SPEC,
+  LLM_SPEC,
+  ref,
+  SIMULATION_MEASURES,
+  str,
+  text,
+  TURN_SPEC,
+  USER_SPEC,
+} from './fields.js';
 import type { ObjectSpec, Spec } from './spec.js';
 import { CONDITION_FIELDS } from './condition-fields.js';
 import { SCENARIO_SEVERITIES, SCORECARD_DIMENSIONS } from './types.js';
@@ -14,9 +25,15 @@ const commonRunnable = {
   name: text('The name of the scenario.'),
   user: USER_SPEC,
   judge: JUDGE_SPEC,
-  trigger_disconnect: { kind: 'boolean', default: false, description: "Fire the bot's on_client_disconnected handler at the end." },
+  trigger_disconnect: {
+    kind: 'boolean',
+    default: false,
+    description: "Fire the bot's on_client_disconnected handler at the end.",
+  },
   category: text('earshot extension (GAIA): a free-text label for grouping and --category filtering.'),
-  severity: str('earshot extension (GAIA): how much a failure matters, for --severity filtering.', { enum: SCENARIO_SEVERITIES }),
+  severity: str('earshot extension (GAIA): how much a failure matters, for --severity filtering.', {
+    enum: SCENARIO_SEVERITIES,
+  }),
   ...CONDITION_FIELDS,
 } satisfies Record<string, Spec>;
 
@@ -27,12 +44,20 @@ export const SCRIPT_SPEC: ObjectSpec = {
   fields: {
     ...commonRunnable,
     turns: { kind: 'array', items: TURN_SPEC, description: 'The conversation, in order.' },
-    context: { kind: 'array', items: { kind: 'map', description: 'An LLM message: role, content.' }, description: "Messages replacing the bot's LLM context before the first turn." },
+    context: {
+      kind: 'array',
+      items: { kind: 'map', description: 'An LLM message: role, content.' },
+      description: "Messages replacing the bot's LLM context before the first turn.",
+    },
     stop_on_failure: { kind: 'boolean', default: true, description: 'End the scenario at the first failed turn.' },
   },
 };
 
-const CALLS_LIST = { kind: 'array', items: CALL_SPEC, description: 'For measure: function_calls, the calls the bot must make ([] for none).' } satisfies Spec;
+const CALLS_LIST = {
+  kind: 'array',
+  items: CALL_SPEC,
+  description: 'For measure: function_calls, the calls the bot must make ([] for none).',
+} satisfies Spec;
 
 export const METRIC_SPEC = ref('metric', {
   kind: 'object',
@@ -40,8 +65,18 @@ export const METRIC_SPEC = ref('metric', {
   fields: {
     name: text('Metric name (defaults to the measure).'),
     criterion: text('What every bot reply should be, decided per reply by the judge.'),
-    weight: { kind: 'number', exclusiveMin: 0, default: 1, description: "Deprecated (Pipecat's first format): weight in the run's quality score." },
-    min_score: { kind: 'number', min: 0, max: 1, description: 'Share of replies that must pass; omitted: reported only.' },
+    weight: {
+      kind: 'number',
+      exclusiveMin: 0,
+      default: 1,
+      description: "Deprecated (Pipecat's first format): weight in the run's quality score.",
+    },
+    min_score: {
+      kind: 'number',
+      min: 0,
+      max: 1,
+      description: 'Share of replies that must pass; omitted: reported only.',
+    },
     measure: str('A built-in measure.', { enum: SIMULATION_MEASURES }),
     min_value: { kind: 'number', description: 'Lower bound, inclusive.' },
     max_value: { kind: 'number', description: 'Upper bound, inclusive.' },
@@ -51,18 +86,26 @@ export const METRIC_SPEC = ref('metric', {
 });
 
 /** GAIA's weights, in percent; a file's `weights:` replaces the ones it names. */
-export const DEFAULT_SCORECARD_WEIGHTS: Readonly<Record<(typeof SCORECARD_DIMENSIONS)[number], number>> = Object.freeze({
-  correctness: 25,
-  tool_selection: 20,
-  context_retention: 20,
-  completeness: 15,
-  efficiency: 10,
-  personality: 5,
-  error_recovery: 5,
-});
+export const DEFAULT_SCORECARD_WEIGHTS: Readonly<Record<(typeof SCORECARD_DIMENSIONS)[number], number>> = Object.freeze(
+  {
+    correctness: 25,
+    tool_selection: 20,
+    context_retention: 20,
+    completeness: 15,
+    efficiency: 10,
+    personality: 5,
+    error_recovery: 5,
+  },
+);
 export const DEFAULT_SCORECARD_PASS = 7;
 /** Functions whose call by the bot ends the call on purpose (NeMo's EndConversationTool and terminal transfers). */
-export const DEFAULT_EXIT_FUNCTIONS = ['end_conversation', 'end_call', 'hang_up', 'transfer_to_human', 'transfer_to_agent'] as const;
+export const DEFAULT_EXIT_FUNCTIONS = [
+  'end_conversation',
+  'end_call',
+  'hang_up',
+  'transfer_to_human',
+  'transfer_to_agent',
+] as const;
 
 export const SCORECARD_SPEC = ref('scorecard', {
   kind: 'object',
@@ -77,9 +120,17 @@ export const SCORECARD_SPEC = ref('scorecard', {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}); normalized; 0 leaves one out.`,
       minProperties: 1,
-      fields: Object.fromEntries(SCORECARD_DIMENSIONS.map((d) => [d, { kind: 'number', min: 0, description: `Weight of ${d}.` } satisfies Spec])),
+      fields: Object.fromEntries(
+        SCORECARD_DIMENSIONS.map((d) => [d, { kind: 'number', min: 0, description: `Weight of ${d}.` } satisfies Spec]),
+      ),
     },
-    pass_threshold: { kind: 'number', min: 0, max: 10, default: DEFAULT_SCORECARD_PASS, description: 'Weighted total (0-10) needed to pass.' },
+    pass_threshold: {
+      kind: 'number',
+      min: 0,
+      max: 10,
+      default: DEFAULT_SCORECARD_PASS,
+      description: 'Weighted total (0-10) needed to pass.',
+    },
   },
 });
 
@@ -97,13 +148,16 @@ export const SUCCESS_SIGNALS_SPEC = ref('success_signals', {
           kind: 'object',
           description: 'The functions that end the call.',
           required: ['functions'],
-          fields: { functions: { kind: 'array', nonEmpty: true, items: text('Function name.'), description: 'Function names.' } },
+          fields: {
+            functions: { kind: 'array', nonEmpty: true, items: text('Function name.'), description: 'Function names.' },
+          },
         },
       ],
     },
     action_match: {
       kind: 'oneOf',
-      description: "The bot's calls, in order (each a name or a name with an args subset); other calls may come between.",
+      description:
+        "The bot's calls, in order (each a name or a name with an args subset); other calls may come between.",
       options: [
         { kind: 'array', nonEmpty: true, items: CALL_SPEC, description: 'The expected calls, in order.' },
         {
@@ -117,7 +171,12 @@ export const SUCCESS_SIGNALS_SPEC = ref('success_signals', {
         },
       ],
     },
-    nl_assertions: { kind: 'array', nonEmpty: true, items: text('A claim about the conversation.'), description: 'Claims judged one by one.' },
+    nl_assertions: {
+      kind: 'array',
+      nonEmpty: true,
+      items: text('A claim about the conversation.'),
+      description: 'Claims judged one by one.',
+    },
   },
 });
 
@@ -133,9 +192,26 @@ export const SIMULATION_SPEC: ObjectSpec = {
     simulator: LLM_SPEC,
     metrics: { kind: 'array', items: METRIC_SPEC, description: 'Quality checks scored per run.' },
     max_turns: { kind: 'integer', min: 1, default: 20, description: "Cap on the caller's turns." },
-    max_duration_s: { kind: 'number', exclusiveMin: 0, unit: 's', default: 300, description: 'Cap on the run wall clock.' },
-    max_silence_s: { kind: 'number', exclusiveMin: 0, unit: 's', default: 30, description: 'Cap on a lull with no event from either side.' },
-    runs: { kind: 'integer', min: 1, default: 1, description: 'How many times a suite runs the simulation; every run must pass.' },
+    max_duration_s: {
+      kind: 'number',
+      exclusiveMin: 0,
+      unit: 's',
+      default: 300,
+      description: 'Cap on the run wall clock.',
+    },
+    max_silence_s: {
+      kind: 'number',
+      exclusiveMin: 0,
+      unit: 's',
+      default: 30,
+      description: 'Cap on a lull with no event from either side.',
+    },
+    runs: {
+      kind: 'integer',
+      min: 1,
+      default: 1,
+      description: 'How many times a suite runs the simulation; every run must pass.',
+    },
     pass_threshold: {
       kind: 'number',
       exclusiveMin: 0,
@@ -148,7 +224,10 @@ export const SIMULATION_SPEC: ObjectSpec = {
   },
   rules: [
     {
-      if: { properties: { user: { properties: { modality: { const: 'audio' } }, required: ['modality'] } }, required: ['user'] },
+      if: {
+        properties: { user: { properties: { modality: { const: 'audio' } }, required: ['modality'] } },
+        required: ['user'],
+      },
       then: { properties: { user: { required: ['speech'] } } },
     },
   ],
@@ -182,7 +261,12 @@ export const SCENARIO_FILE_SPEC: ObjectSpec = {
   fields: {
     ...ANY_SCENARIO_FIELDS,
     name: text('The file name: each scenario is named <file name>/<scenario name>.'),
-    scenarios: { kind: 'array', nonEmpty: true, items: SCENARIO_ENTRY_SPEC, description: 'The scenarios, each run on its own.' },
+    scenarios: {
+      kind: 'array',
+      nonEmpty: true,
+      items: SCENARIO_ENTRY_SPEC,
+      description: 'The scenarios, each run on its own.',
+    },
   },
   rules: [{ anyOf: [{ required: ['scenarios'] }, { required: ['turns'] }, { required: ['persona'] }] }, BOTH_KINDS],
 };
@@ -214,11 +298,16 @@ export const SUITE_ENTRY_SPEC = ref('suite_entry', {
     concurrency: { kind: 'integer', min: 1, description: "This bot's own cap on runs at once." },
     scenarios: {
       kind: 'array',
-      items: text('A scenario file: a name under scenarios_dir without .yaml (scripted/greeting), or a path ending in .yaml relative to the manifest.'),
+      items: text(
+        'A scenario file: a name under scenarios_dir without .yaml (scripted/greeting), or a path ending in .yaml relative to the manifest.',
+      ),
       description: 'Scenario files run against this bot; a file runs every scenario it holds.',
     },
     runner_body: RUNNER_BODY_SPEC,
-    handshake: str("earshot: rtvi (default), or none for a bot without RTVI that only speaks audio frames (--wire protobuf).", { enum: ['rtvi', 'none'] }),
+    handshake: str(
+      'earshot: rtvi (default), or none for a bot without RTVI that only speaks audio frames (--wire protobuf).',
+      { enum: ['rtvi', 'none'] },
+    ),
   },
 });
 
@@ -230,11 +319,20 @@ export const MANIFEST_SPEC: ObjectSpec = {
     bots_dir: str('Folder bot paths are relative to (relative to the manifest).', { default: '.' }),
     scenarios_dir: str('Folder scenario names resolve in (relative to the manifest).', { default: 'scenarios' }),
     runs_dir: text('Base folder for logs and recordings (relative to the manifest).'),
-    spawn: str('Spawn command; {python}, {bot} and {port} are substituted.', { nonEmpty: true, default: DEFAULT_SPAWN }),
+    spawn: str('Spawn command; {python}, {bot} and {port} are substituted.', {
+      nonEmpty: true,
+      default: DEFAULT_SPAWN,
+    }),
     python: text('Interpreter for {python}.'),
     concurrency: { kind: 'integer', min: 1, default: 4, description: 'Runs at once.' },
     repeat: { kind: 'integer', min: 1, default: 1, description: 'Runs of each (bot, scenario) pair.' },
-    base_port: { kind: 'integer', min: 1, max: 65535, default: 7900, description: 'First port assigned to spawned bots.' },
+    base_port: {
+      kind: 'integer',
+      min: 1,
+      max: 65535,
+      default: 7900,
+      description: 'First port assigned to spawned bots.',
+    },
     record: { kind: 'boolean', default: false, description: 'Record conversation audio.' },
     cache_dir: text('Cache for synthesized user audio.'),
     suite: { kind: 'array', items: SUITE_ENTRY_SPEC, description: 'The bots and their scenarios.' },

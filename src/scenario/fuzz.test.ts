@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { FuzzWorkspace, hostileCase, HOSTILE_KINDS, loadSeeds, makeCase, runCase, type CaseResult, type HostileKind } from './fuzz.testutil.js';
+import {
+  FuzzWorkspace,
+  hostileCase,
+  HOSTILE_KINDS,
+  loadSeeds,
+  makeCase,
+  runCase,
+  type CaseResult,
+  type HostileKind,
+} from './fuzz.testutil.js';
 
 /**
  * A few hundred seeded mutations of valid files and hostile inputs: each one
@@ -13,7 +22,14 @@ const CASES = 300;
 
 function testdataSeeds(): string[] {
   const dir = resolve(import.meta.dirname, 'testdata');
-  const files = ['full/every_field.yaml', 'sim/first_format.yaml', 'manifest/manifest.yaml', 'manifest/scenarios/book_table.yaml', 'list/turn_completion.yaml', 'list/shared_turns.yaml'];
+  const files = [
+    'full/every_field.yaml',
+    'sim/first_format.yaml',
+    'manifest/manifest.yaml',
+    'manifest/scenarios/book_table.yaml',
+    'list/turn_completion.yaml',
+    'list/shared_turns.yaml',
+  ];
   return loadSeeds(files.map((f) => join(dir, f)));
 }
 
@@ -45,9 +61,20 @@ describe('loader fuzzing', () => {
   });
 
   it('the hostile classes that can never be valid are rejected, not loaded', () => {
-    const always: HostileKind[] = ['include-cycle', 'self-include', 'symlink-escape', 'outside-path', 'unknown-tag', 'huge-file', 'many-includes', 'alias-cycle', 'binary'];
+    const always: HostileKind[] = [
+      'include-cycle',
+      'self-include',
+      'symlink-escape',
+      'outside-path',
+      'unknown-tag',
+      'huge-file',
+      'many-includes',
+      'alias-cycle',
+      'binary',
+    ];
     for (const kind of always) {
-      for (let i = 0; i < 3; i++) expect(runCase(ws, hostileCase(kind, SEED, i)).outcome, `${kind} case ${i}`).toBe('rejected');
+      for (let i = 0; i < 3; i++)
+        expect(runCase(ws, hostileCase(kind, SEED, i)).outcome, `${kind} case ${i}`).toBe('rejected');
     }
     expect(readdirSync(ws.dir)).toContain('case.yaml');
   });

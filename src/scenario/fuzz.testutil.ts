@@ -51,20 +51,111 @@ function collectKeys(spec: Spec, out: Set<string>, seen = new Set<Spec>()): Set<
   else if (s.kind === 'oneOf') for (const o of s.options) collectKeys(o, out, seen);
   return out;
 }
-const KEYS = [...collectKeys(SCENARIO_FILE_SPEC, collectKeys(SCRIPT_SPEC, collectKeys(SIMULATION_SPEC, collectKeys(MANIFEST_SPEC, new Set())))), 'withn_ms', 'evnt', '__proto__', '<<', ''];
+const KEYS = [
+  ...collectKeys(
+    SCENARIO_FILE_SPEC,
+    collectKeys(SCRIPT_SPEC, collectKeys(SIMULATION_SPEC, collectKeys(MANIFEST_SPEC, new Set()))),
+  ),
+  'withn_ms',
+  'evnt',
+  '__proto__',
+  '<<',
+  '',
+];
 
 const TOKENS = [
-  ': ', '- ', '[', ']', '{', '}', ', ', '&a ', '*a', '!include ', '!!str ', '!!python/object ', '!custom ', '# ', '"', "'", '| ', '> ',
-  '\n', '\t', '  ', '~', 'null', 'yes', 'off', '012', '0x1F', '1e5', '-1', '1_000', '99999999999999999999', '<<: *a', '? ', '%YAML 1.2\n',
-  '---\n', '...\n', '\u0000', '\uFEFF', 'é', '😀', '\\', '\r\n', '@', '`',
+  ': ',
+  '- ',
+  '[',
+  ']',
+  '{',
+  '}',
+  ', ',
+  '&a ',
+  '*a',
+  '!include ',
+  '!!str ',
+  '!!python/object ',
+  '!custom ',
+  '# ',
+  '"',
+  "'",
+  '| ',
+  '> ',
+  '\n',
+  '\t',
+  '  ',
+  '~',
+  'null',
+  'yes',
+  'off',
+  '012',
+  '0x1F',
+  '1e5',
+  '-1',
+  '1_000',
+  '99999999999999999999',
+  '<<: *a',
+  '? ',
+  '%YAML 1.2\n',
+  '---\n',
+  '...\n',
+  '\u0000',
+  '\uFEFF',
+  'é',
+  '😀',
+  '\\',
+  '\r\n',
+  '@',
+  '`',
 ];
 
 const VALUES = [
-  '', '~', '[]', '{}', '0', '-5', '1.5', '012', '0x1F', 'yes', 'no', '"x"', '[1, 2]', '{a: 1}', 'abc', 'response', 'tts_response',
-  'bot_audio_started', 'function_call', 'audio', 'text', '!include judge.yaml', '!include inc_a.yaml', '!include case.yaml',
-  '!include /etc/passwd', '!include link_out.yaml', '!include missing.yaml', '*nope', '&x [*x]', 'assets/cat.jpg', 'link_out.jpg',
-  '../../../../etc/passwd', 'a.wav', '"123#"', '"12a"', '99999999999999999999999', '-0', '.inf', '.nan', '2024-01-01',
-  `"${'z'.repeat(1000)}"`, '|\n    block\n    text', '>-\n    folded', '[[[[]]]]', '{event: response, absent: true, eval: x}',
+  '',
+  '~',
+  '[]',
+  '{}',
+  '0',
+  '-5',
+  '1.5',
+  '012',
+  '0x1F',
+  'yes',
+  'no',
+  '"x"',
+  '[1, 2]',
+  '{a: 1}',
+  'abc',
+  'response',
+  'tts_response',
+  'bot_audio_started',
+  'function_call',
+  'audio',
+  'text',
+  '!include judge.yaml',
+  '!include inc_a.yaml',
+  '!include case.yaml',
+  '!include /etc/passwd',
+  '!include link_out.yaml',
+  '!include missing.yaml',
+  '*nope',
+  '&x [*x]',
+  'assets/cat.jpg',
+  'link_out.jpg',
+  '../../../../etc/passwd',
+  'a.wav',
+  '"123#"',
+  '"12a"',
+  '99999999999999999999999',
+  '-0',
+  '.inf',
+  '.nan',
+  '2024-01-01',
+  `"${'z'.repeat(1000)}"`,
+  '|\n    block\n    text',
+  '>-\n    folded',
+  '[[[[]]]]',
+  '{event: response, absent: true, eval: x}',
 ];
 
 /** Built-in seeds, so the fuzzer needs nothing outside the repository. */
@@ -213,7 +304,10 @@ function mutate(text: string, r: Rand): string {
         t = lines.join('\n');
         break;
       case 6: // rename a key
-        lines[li] = lines[li].replace(/^(\s*(?:- )?)([A-Za-z_<]+)(\s*:)/, (_m, pre: string, _k: string, post: string) => pre + pick(r, KEYS) + post);
+        lines[li] = lines[li].replace(
+          /^(\s*(?:- )?)([A-Za-z_<]+)(\s*:)/,
+          (_m, pre: string, _k: string, post: string) => pre + pick(r, KEYS) + post,
+        );
         t = lines.join('\n');
         break;
       case 7: // swap two lines
@@ -231,8 +325,22 @@ function mutate(text: string, r: Rand): string {
 }
 
 const HOSTILE = [
-  'bomb', 'string-bomb', 'alias-cycle', 'deep-flow', 'deep-block', 'huge-string', 'huge-file', 'binary', 'bad-utf8',
-  'include-cycle', 'self-include', 'symlink-escape', 'outside-path', 'unknown-tag', 'many-includes', 'merge',
+  'bomb',
+  'string-bomb',
+  'alias-cycle',
+  'deep-flow',
+  'deep-block',
+  'huge-string',
+  'huge-file',
+  'binary',
+  'bad-utf8',
+  'include-cycle',
+  'self-include',
+  'symlink-escape',
+  'outside-path',
+  'unknown-tag',
+  'many-includes',
+  'merge',
 ] as const;
 export type HostileKind = (typeof HOSTILE)[number];
 export const HOSTILE_KINDS: readonly HostileKind[] = HOSTILE;
@@ -244,7 +352,8 @@ function hostile(kind: HostileKind, r: Rand): string | Buffer {
       const levels = int(r, 3, 12);
       const width = int(r, 2, 12);
       const lines = ['name: bomb', 'a0: &a0 "lol"'];
-      for (let i = 1; i < levels; i++) lines.push(`a${i}: &a${i} [${Array.from({ length: width }, () => `*a${i - 1}`).join(', ')}]`);
+      for (let i = 1; i < levels; i++)
+        lines.push(`a${i}: &a${i} [${Array.from({ length: width }, () => `*a${i - 1}`).join(', ')}]`);
       return `${lines.join('\n')}\nturns: []\ncontext: [{role: user, content: *a${levels - 1}}]\n`;
     }
     case 'string-bomb': {
@@ -252,7 +361,11 @@ function hostile(kind: HostileKind, r: Rand): string | Buffer {
       return `name: s\nbig: &b "${'x'.repeat(n)}"\nturns: []\ncontext: [${Array.from({ length: int(r, 2, 200) }, () => '{c: *b}').join(', ')}]\n`;
     }
     case 'alias-cycle':
-      return pick(r, ['name: c\nturns: &t [{user: hi}, *t]\n', 'name: c\nx: &m {a: *m}\nturns: []\n', 'name: c\nturns: [*t]\n']);
+      return pick(r, [
+        'name: c\nturns: &t [{user: hi}, *t]\n',
+        'name: c\nx: &m {a: *m}\nturns: []\n',
+        'name: c\nturns: [*t]\n',
+      ]);
     case 'deep-flow': {
       const d = int(r, 50, 200_000);
       return `name: n\nturns: ${'['.repeat(d)}${']'.repeat(r() < 0.8 ? d : int(r, 0, d))}\n`;
@@ -264,7 +377,9 @@ function hostile(kind: HostileKind, r: Rand): string | Buffer {
       return `${lines.join('\n')} x\n`;
     }
     case 'huge-string':
-      return wrap(`    expect:\n      - event: response\n        text_contains: "${'y'.repeat(int(r, 10_000, 1_200_000))}"\n`);
+      return wrap(
+        `    expect:\n      - event: response\n        text_contains: "${'y'.repeat(int(r, 10_000, 1_200_000))}"\n`,
+      );
     case 'huge-file':
       return `name: h\nturns: []\n${'# padding padding padding\n'.repeat(int(r, 42_000, 60_000))}`;
     case 'binary': {
@@ -292,7 +407,11 @@ function hostile(kind: HostileKind, r: Rand): string | Buffer {
         wrap('    image: ../../../../../../../etc/passwd\n'),
       ]);
     case 'unknown-tag':
-      return pick(r, ['name: t\nturns: !!python/object:os.system [ls]\n', 'name: !custom t\nturns: []\n', 'name: t\nturns: []\nx: !!binary aGk=\n']);
+      return pick(r, [
+        'name: t\nturns: !!python/object:os.system [ls]\n',
+        'name: !custom t\nturns: []\n',
+        'name: t\nturns: []\nx: !!binary aGk=\n',
+      ]);
     case 'many-includes':
       return `name: m\nturns: []\ncontext: [${Array.from({ length: int(r, 257, 600) }, () => '!include judge.yaml').join(', ')}]\n`;
     case 'merge':
@@ -339,7 +458,12 @@ export function runCase(ws: FuzzWorkspace, c: FuzzCase, options: LoadOptions = {
     return { outcome: 'rejected', ms, kind: c.kind };
   } catch (err) {
     const e = err as Error;
-    return { outcome: 'crashed', ms: performance.now() - t0, kind: c.kind, detail: `${e?.name}: ${e?.message}\n${e?.stack ?? ''}`.slice(0, 2000) };
+    return {
+      outcome: 'crashed',
+      ms: performance.now() - t0,
+      kind: c.kind,
+      detail: `${e?.name}: ${e?.message}\n${e?.stack ?? ''}`.slice(0, 2000),
+    };
   }
 }
 

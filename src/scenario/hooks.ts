@@ -11,11 +11,13 @@ import type { CodeHook, Runnable } from './types.js';
 /** The flag that replaces each block's service, for the message. */
 const REPLACED_BY: Record<string, string> = {
   'judge.eval': 'judge with --judge openai:MODEL[@URL] or --judge ollama:MODEL',
-  'judge.eval.explainer': 'replace the judge with --judge openai:MODEL[@URL] or --judge ollama:MODEL, or set explainer: false',
+  'judge.eval.explainer':
+    'replace the judge with --judge openai:MODEL[@URL] or --judge ollama:MODEL, or set explainer: false',
   'user.speech': 'speak the user turns with --tts NAME',
   'judge.transcription': "transcribe the bot's speech with --stt NAME",
-  'judge.transcription[1]': "check the transcription with --stt-check NAME",
-  simulator: 'play the caller with --simulator openai:MODEL[@URL] or --simulator ollama:MODEL, or write a simulator: block naming an LLM service (ollama or openai)',
+  'judge.transcription[1]': 'check the transcription with --stt-check NAME',
+  simulator:
+    'play the caller with --simulator openai:MODEL[@URL] or --simulator ollama:MODEL, or write a simulator: block naming an LLM service (ollama or openai)',
 };
 
 /**
@@ -24,7 +26,10 @@ const REPLACED_BY: Record<string, string> = {
  * (`judge.eval` for `--judge`, which covers its explainer too; `user.speech`
  * for `--tts`; `judge.transcription` for `--stt`): their factories are not needed.
  */
-export function unrunnableFactories(scenario: Pick<Runnable, 'code_hooks'>, replaced: readonly string[] = []): Diagnostic[] {
+export function unrunnableFactories(
+  scenario: Pick<Runnable, 'code_hooks'>,
+  replaced: readonly string[] = [],
+): Diagnostic[] {
   const gone = (hook: CodeHook): boolean => replaced.some((b) => hook.block === b || hook.block.startsWith(`${b}.`));
   return scenario.code_hooks
     .filter((h) => h.runtime === 'python' && !gone(h))

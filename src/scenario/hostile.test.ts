@@ -19,7 +19,8 @@ afterEach(() => project.cleanup());
 
 function billionLaughs(levels: number, width: number): string {
   const lines = ['name: bomb', 'l0: &l0 "lol"'];
-  for (let i = 1; i < levels; i++) lines.push(`l${i}: &l${i} [${Array.from({ length: width }, () => `*l${i - 1}`).join(', ')}]`);
+  for (let i = 1; i < levels; i++)
+    lines.push(`l${i}: &l${i} [${Array.from({ length: width }, () => `*l${i - 1}`).join(', ')}]`);
   lines.push(`turns: [{user: hi, expect: [{event: response}]}]`, `context: [{role: user, content: *l${levels - 1}}]`);
   return `${lines.join('\n')}\n`;
 }
@@ -87,9 +88,13 @@ describe('hostile input', () => {
 
   it('a FIFO or a device is refused instead of blocking on read', () => {
     execFileSync('mkfifo', [project.path('pipe.yaml')]);
-    expect(errorsOf(inspectFile(project.path('pipe.yaml')))[0].message).toBe('not a regular file (device, FIFO or socket)');
+    expect(errorsOf(inspectFile(project.path('pipe.yaml')))[0].message).toBe(
+      'not a regular file (device, FIFO or socket)',
+    );
     symlinkSync('/dev/zero', project.path('zero.yaml'));
-    expect(errorsOf(inspectFile(project.path('zero.yaml')))[0].message).toBe('not a regular file (device, FIFO or socket)');
+    expect(errorsOf(inspectFile(project.path('zero.yaml')))[0].message).toBe(
+      'not a regular file (device, FIFO or socket)',
+    );
     const viaInclude = inspect(project, 'name: d\njudge: !include zero.yaml\nturns: []\n', { allowOutsideRoot: true });
     expect(errorsOf(viaInclude)[0].message).toContain('not a regular file');
   });
@@ -128,11 +133,18 @@ describe('hostile input', () => {
     expect(performance.now() - t0).toBeLessThan(5000);
     expect(r.status).toBe('invalid');
     expect(errorsOf(r)).toEqual([expect.objectContaining({ line: 2003, col: 1, path: 'scenarios' })]);
-    expect(errorsOf(r)[0].message).toBe('the file-level defaults repeated over its 2000 scenarios come to more than 100000 nodes (a YAML bomb?)');
+    expect(errorsOf(r)[0].message).toBe(
+      'the file-level defaults repeated over its 2000 scenarios come to more than 100000 nodes (a YAML bomb?)',
+    );
   });
 
   it('a __proto__ key stays data', () => {
-    const s = loadedOf(inspect(project, 'name: p\nturns:\n  - expect:\n      - event: function_call\n        args: {__proto__: {polluted: true}}\n')) as Scenario;
+    const s = loadedOf(
+      inspect(
+        project,
+        'name: p\nturns:\n  - expect:\n      - event: function_call\n        args: {__proto__: {polluted: true}}\n',
+      ),
+    ) as Scenario;
     const args = s.turns[0].expect[0].calls?.[0].args ?? {};
     expect(Object.keys(args)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

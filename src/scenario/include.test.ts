@@ -54,7 +54,9 @@ describe('!include', () => {
   it('an include cycle is a located error, not a hang', () => {
     const [error] = errorsOf(inspectFile(join(TESTDATA, 'includes/cycle_a.yaml')));
     expect(error).toMatchObject({ file: join(TESTDATA, 'includes/cycle_b.yaml'), line: 2, col: 16 });
-    expect(error.message).toBe(`!include cycle: ${join(TESTDATA, 'includes/cycle_a.yaml')} -> ${join(TESTDATA, 'includes/cycle_b.yaml')} -> ${join(TESTDATA, 'includes/cycle_a.yaml')}`);
+    expect(error.message).toBe(
+      `!include cycle: ${join(TESTDATA, 'includes/cycle_a.yaml')} -> ${join(TESTDATA, 'includes/cycle_b.yaml')} -> ${join(TESTDATA, 'includes/cycle_a.yaml')}`,
+    );
   });
 
   it('a missing included file is a located error', () => {
@@ -81,20 +83,30 @@ describe('!include', () => {
     outside.write('judge.yaml', 'modality: text\n');
     symlinkSync(outside.path('judge.yaml'), project.path('judge.yaml'));
     const [error] = errorsOf(inspect(project, 'name: d\njudge: !include judge.yaml\nturns: []\n'));
-    expect(error.message).toContain(`resolves to ${outside.path('judge.yaml')}, outside the scenario root ${project.dir}`);
+    expect(error.message).toContain(
+      `resolves to ${outside.path('judge.yaml')}, outside the scenario root ${project.dir}`,
+    );
   });
 
   it('takes only a file path: a mapping, an empty path or a folder is an error', () => {
     mkdirSync(project.path('folder'));
-    expect(errorsOf(inspect(project, 'name: d\njudge: !include {a: 1}\nturns: []\n'))[0].message).toContain('expects a file path');
-    expect(errorsOf(inspect(project, 'name: d\njudge: !include ""\nturns: []\n'))[0].message).toBe('!include needs a file path');
-    expect(errorsOf(inspect(project, 'name: d\njudge: !include folder\nturns: []\n'))[0].message).toContain('is a directory');
+    expect(errorsOf(inspect(project, 'name: d\njudge: !include {a: 1}\nturns: []\n'))[0].message).toContain(
+      'expects a file path',
+    );
+    expect(errorsOf(inspect(project, 'name: d\njudge: !include ""\nturns: []\n'))[0].message).toBe(
+      '!include needs a file path',
+    );
+    expect(errorsOf(inspect(project, 'name: d\njudge: !include folder\nturns: []\n'))[0].message).toContain(
+      'is a directory',
+    );
   });
 
   it('limits nesting depth', () => {
     for (let i = 0; i < 5; i++) project.write(`n${i}.yaml`, `x: !include n${i + 1}.yaml\n`);
     project.write('n5.yaml', 'end: true\n');
-    const [error] = errorsOf(inspect(project, 'name: d\ncontext:\n  - !include n0.yaml\nturns: []\n', { limits: { maxIncludeDepth: 3 } }));
+    const [error] = errorsOf(
+      inspect(project, 'name: d\ncontext:\n  - !include n0.yaml\nturns: []\n', { limits: { maxIncludeDepth: 3 } }),
+    );
     expect(error.message).toBe('!include nested more than 3 levels deep');
     expect(error.file).toBe(project.path('n2.yaml'));
   });
@@ -108,7 +120,9 @@ describe('image: and audio: confinement', () => {
     expect(errorsOf(abs)[0]).toMatchObject({ path: 'turns[0].image', line: 4, col: 12 });
     const link = inspect(project, 'name: d\nturns:\n  - user: hi\n    image: link.jpg\n');
     expect(errorsOf(link)[0].message).toContain('outside the scenario root');
-    const allowed = loadedOf(inspect(project, 'name: d\nturns:\n  - user: hi\n    image: link.jpg\n', { allowOutsideRoot: true })) as Scenario;
+    const allowed = loadedOf(
+      inspect(project, 'name: d\nturns:\n  - user: hi\n    image: link.jpg\n', { allowOutsideRoot: true }),
+    ) as Scenario;
     expect(allowed.turns[0].image).toBe(project.path('link.jpg'));
   });
 
@@ -117,7 +131,10 @@ describe('image: and audio: confinement', () => {
     try {
       pipecat.write('manifest.yaml', 'suite:\n  - bot: b.py\n    scenarios: [look]\n');
       pipecat.write('assets/cat.jpg', 'jpg');
-      const file = pipecat.write('scenarios/look.yaml', 'name: look\nturns:\n  - user: see?\n    image: ../assets/cat.jpg\n');
+      const file = pipecat.write(
+        'scenarios/look.yaml',
+        'name: look\nturns:\n  - user: see?\n    image: ../assets/cat.jpg\n',
+      );
       const s = loadedOf(inspectFile(file, { rootCache: isolatedCache(pipecat.dir) })) as Scenario;
       expect(s.root).toBe(pipecat.dir);
       expect(s.turns[0].image).toBe(pipecat.path('assets/cat.jpg'));

@@ -40,7 +40,13 @@ export { findScenarioRoot, isInside, type RootCache } from './root.js';
 export { generateSchema, schemaText, writeSchemas, SCHEMA_FILES, type SchemaFileName } from './schema-gen.js';
 export { scenarioRef } from './manifest.js';
 export { unrunnableFactories } from './hooks.js';
-export { expandManifest, type ExpandedEntry, type ExpandedScenario, type ExpandOptions, type ManifestExpansion } from './manifest-expand.js';
+export {
+  expandManifest,
+  type ExpandedEntry,
+  type ExpandedScenario,
+  type ExpandOptions,
+  type ManifestExpansion,
+} from './manifest-expand.js';
 export {
   DEFAULT_OLLAMA_MODEL,
   DEFAULT_OLLAMA_EXTRA,

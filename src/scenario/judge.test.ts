@@ -17,7 +17,9 @@ beforeEach(() => {
 afterEach(() => project.cleanup());
 
 function judged(evalBlock: string): Scenario {
-  return loadedOf(inspect(project, `name: f\njudge:\n  eval: ${evalBlock}\nscenarios:\n  - name: s\n    turns: [{user: hi}]\n`)) as Scenario;
+  return loadedOf(
+    inspect(project, `name: f\njudge:\n  eval: ${evalBlock}\nscenarios:\n  - name: s\n    turns: [{user: hi}]\n`),
+  ) as Scenario;
 }
 
 describe('judge blocks', () => {
@@ -46,7 +48,9 @@ describe('judge blocks', () => {
   it('allow_continue: a boolean, default true', () => {
     expect(judged('{service: openai, model: m}').judge.eval.allow_continue).toBe(true);
     expect(judged('{allow_continue: false}').judge.eval.allow_continue).toBe(false);
-    expect(errorsOf(inspect(project, 'name: f\njudge: {eval: {allow_continue: maybe}}\nturns: []\n'))[0].path).toBe('judge.eval.allow_continue');
+    expect(errorsOf(inspect(project, 'name: f\njudge: {eval: {allow_continue: maybe}}\nturns: []\n'))[0].path).toBe(
+      'judge.eval.allow_continue',
+    );
   });
 
   it('a Python factory: is kept as data, is not code earshot runs, and passes its block through', () => {
@@ -67,7 +71,12 @@ describe('judge blocks', () => {
         runtime: 'python',
         module: 'evals.judges',
         export: 'typesafe_classifier',
-        location: { file: join(LIST, 'judge_text.yaml'), line: 3, col: 12, included_from: { file: join(LIST, 'turn_completion.yaml'), line: 5, col: 17 } },
+        location: {
+          file: join(LIST, 'judge_text.yaml'),
+          line: 3,
+          col: 12,
+          included_from: { file: join(LIST, 'turn_completion.yaml'), line: 5, col: 17 },
+        },
       },
     ]);
     expect(s.requires_code).toBe(false);
@@ -78,7 +87,7 @@ describe('judge blocks', () => {
     const [line, ...more] = unrunnableFactories(s).map((d) => formatDiagnostic(d, { cwd: LIST }));
     expect(more).toEqual([]);
     expect(line).toBe(
-      'judge_text.yaml:3:12: error: judge.eval.factory: evals.judges.typesafe_classifier is a Python callable (Pipecat\'s factory:), which earshot cannot run in Node; judge with --judge openai:MODEL[@URL] or --judge ollama:MODEL (included from turn_completion.yaml:5:17)',
+      "judge_text.yaml:3:12: error: judge.eval.factory: evals.judges.typesafe_classifier is a Python callable (Pipecat's factory:), which earshot cannot run in Node; judge with --judge openai:MODEL[@URL] or --judge ollama:MODEL (included from turn_completion.yaml:5:17)",
     );
     expect(unrunnableFactories(s, ['judge.eval'])).toEqual([]);
   });
@@ -92,7 +101,11 @@ describe('judge blocks', () => {
     ) as Scenario;
     expect(unrunnableFactories(s).map((d) => [d.path, d.line, d.message.split('; ')[1]])).toEqual([
       ['user.speech.factory', 2, 'speak the user turns with --tts NAME'],
-      ['judge.eval.explainer.factory', 5, 'replace the judge with --judge openai:MODEL[@URL] or --judge ollama:MODEL, or set explainer: false'],
+      [
+        'judge.eval.explainer.factory',
+        5,
+        'replace the judge with --judge openai:MODEL[@URL] or --judge ollama:MODEL, or set explainer: false',
+      ],
       ['judge.transcription.factory', 6, "transcribe the bot's speech with --stt NAME"],
     ]);
     expect(unrunnableFactories(s, ['judge.eval', 'user.speech', 'judge.transcription'])).toEqual([]);
@@ -101,13 +114,20 @@ describe('judge blocks', () => {
   it('a JavaScript factory: needs --allow-code, and a runner has nothing to refuse', () => {
     const s = judged('{factory: "./judge.js#make", model: m, temperature: 0}');
     expect(s.requires_code).toBe(true);
-    expect(s.code_hooks.map((h) => [h.runtime, h.module, h.export])).toEqual([['node', project.path('judge.js'), 'make']]);
+    expect(s.code_hooks.map((h) => [h.runtime, h.module, h.export])).toEqual([
+      ['node', project.path('judge.js'), 'make'],
+    ]);
     expect(s.judge.eval).toMatchObject({ factory: './judge.js#make', temperature: 0 });
     expect(unrunnableFactories(s)).toEqual([]);
   });
 
   it('extra keys in a judge block without a factory are warned about', () => {
-    const r = inspect(project, 'name: f\njudge: {eval: {service: openai, model: m, explain_belw: 1}}\nturns: [{user: hi}]\n');
-    expect(warningsOf(r).map((w) => w.message)).toEqual(["unknown key 'explain_belw' (extra keys are passed only to a factory:); did you mean 'explain_below'?"]);
+    const r = inspect(
+      project,
+      'name: f\njudge: {eval: {service: openai, model: m, explain_belw: 1}}\nturns: [{user: hi}]\n',
+    );
+    expect(warningsOf(r).map((w) => w.message)).toEqual([
+      "unknown key 'explain_belw' (extra keys are passed only to a factory:); did you mean 'explain_below'?",
+    ]);
   });
 });

@@ -11,7 +11,16 @@ import { normalizeSimulation } from './simulation.js';
 import { normalizeTags } from './simulation-extensions.js';
 import { DEFAULT_LIMITS, readYamlFile, type LoadLimits, type SourceCache } from './source.js';
 import { check, INVALID, type CheckContext } from './spec.js';
-import type { LoadedFile, LoadedKind, Manifest, Runnable, Scenario, ScenarioCheck, ScenarioFile, Simulation } from './types.js';
+import type {
+  LoadedFile,
+  LoadedKind,
+  Manifest,
+  Runnable,
+  Scenario,
+  ScenarioCheck,
+  ScenarioFile,
+  Simulation,
+} from './types.js';
 import { entry, Expander, toPlain, type YMap, type YNode } from './ynode.js';
 
 export interface LoadOptions {
@@ -55,7 +64,15 @@ export type Inspection =
       includes: string[];
       named: string[];
     }
-  | { status: 'invalid'; file: string; file_kind: FileKind | null; diagnostics: Diagnostic[]; checks: ScenarioCheck[]; includes: string[]; named: string[] }
+  | {
+      status: 'invalid';
+      file: string;
+      file_kind: FileKind | null;
+      diagnostics: Diagnostic[];
+      checks: ScenarioCheck[];
+      includes: string[];
+      named: string[];
+    }
   | { status: 'fragment'; file: string; diagnostics: Diagnostic[] };
 
 export function inspectFile(path: string, options: LoadOptions = {}): Inspection {
@@ -70,28 +87,54 @@ export function inspectFile(path: string, options: LoadOptions = {}): Inspection
   const root = findScenarioRoot(file, options.fallbackRoot, options.rootCache);
   const read = options.sourceCache ? options.sourceCache.read(file, limits) : readYamlFile(file, limits);
   const finish = (d: Diagnostic[]): Diagnostic[] => sorted(file, options.strict ? strictDiagnostics(d) : d);
-  if (!read.ok) return { status: 'invalid', file, file_kind: null, diagnostics: read.diagnostics, checks: [], includes: [], named: [] };
+  if (!read.ok)
+    return {
+      status: 'invalid',
+      file,
+      file_kind: null,
+      diagnostics: read.diagnostics,
+      checks: [],
+      includes: [],
+      named: [],
+    };
 
-  const expander = new Expander({ limits, root, allowOutsideRoot: options.allowOutsideRoot === true, sources: options.sourceCache });
+  const expander = new Expander({
+    limits,
+    root,
+    allowOutsideRoot: options.allowOutsideRoot === true,
+    sources: options.sourceCache,
+  });
   const doc = expander.expand(read.source, real);
   const diagnostics = expander.diagnostics;
   const { includes, named } = expander;
-  if (!doc) return { status: 'invalid', file, file_kind: null, diagnostics: finish(diagnostics), checks: [], includes, named };
+  if (!doc)
+    return { status: 'invalid', file, file_kind: null, diagnostics: finish(diagnostics), checks: [], includes, named };
   if (doc.kind !== 'map') {
     // A list or a value: not a scenario, but maybe a fragment (shared turns:, context:) some file includes.
-    const what = doc.kind === 'scalar' && doc.type === 'null' ? 'empty file: nothing to load' : `the top level must be a mapping (name:, scenarios:, ...), got ${doc.kind === 'seq' ? 'a list' : 'a single value'}`;
+    const what =
+      doc.kind === 'scalar' && doc.type === 'null'
+        ? 'empty file: nothing to load'
+        : `the top level must be a mapping (name:, scenarios:, ...), got ${doc.kind === 'seq' ? 'a list' : 'a single value'}`;
     return { status: 'fragment', file, diagnostics: [diagnosticAt('error', doc.loc, '', what)] };
   }
   const suite = entry(doc, 'suite');
   const scenarioKey = doc.entries.find((e) => e.key === 'scenarios' || e.key === 'turns' || e.key === 'persona');
   if (suite && scenarioKey) {
-    diagnostics.push(diagnosticAt('error', scenarioKey.keyLoc, scenarioKey.key, `a file is a scenario file ('${scenarioKey.key}:') or a suite manifest ('suite:'), not both`));
+    diagnostics.push(
+      diagnosticAt(
+        'error',
+        scenarioKey.keyLoc,
+        scenarioKey.key,
+        `a file is a scenario file ('${scenarioKey.key}:') or a suite manifest ('suite:'), not both`,
+      ),
+    );
     return { status: 'invalid', file, file_kind: null, diagnostics: finish(diagnostics), checks: [], includes, named };
   }
   if (suite) {
     const manifest = normalizeManifestFile(doc, file, root, options, diagnostics);
     const all = finish(diagnostics);
-    if (!manifest || all.some((d) => d.severity === 'error')) return { status: 'invalid', file, file_kind: 'manifest', diagnostics: all, checks: [], includes, named };
+    if (!manifest || all.some((d) => d.severity === 'error'))
+      return { status: 'invalid', file, file_kind: 'manifest', diagnostics: all, checks: [], includes, named };
     manifest.includes = includes;
     manifest.warnings = all;
     return { status: 'loaded', file, file_kind: 'manifest', loaded: manifest, checks: [], includes, named };
@@ -124,15 +167,31 @@ function inspectScenarioFile(doc: YMap, c: ScenarioFileContext): Inspection {
     // Defaults are checked once per scenario: a big default times many scenarios is a bomb of its own.
     const at = entry(doc, 'scenarios')?.keyLoc ?? doc.loc;
     const message = `the file-level defaults repeated over its ${split.parts.length} scenarios come to more than ${maxNodes} nodes (a YAML bomb?)`;
-    return { status: 'invalid', file: c.file, file_kind: 'scenarios', diagnostics: [diagnosticAt('error', at, 'scenarios', message)], checks: [], includes: c.includes, named: c.named };
+    return {
+      status: 'invalid',
+      file: c.file,
+      file_kind: 'scenarios',
+      diagnostics: [diagnosticAt('error', at, 'scenarios', message)],
+      checks: [],
+      includes: c.includes,
+      named: c.named,
+    };
   }
   const fileLevel = [...c.fileDiagnostics, ...split.diagnostics];
   const checks: ScenarioCheck[] = split.parts.map((part) => {
     const own = [...part.diagnostics];
-    const loaded = part.kind ? normalizeRunnable(part.kind, part.map, c, own, { file_name: split.name ?? part.id, index: part.index }) : undefined;
+    const loaded = part.kind
+      ? normalizeRunnable(part.kind, part.map, c, own, { file_name: split.name ?? part.id, index: part.index })
+      : undefined;
     const diagnostics = c.finish([...fileLevel, ...own]);
     const ok = loaded !== undefined && !diagnostics.some((d) => d.severity === 'error');
-    const check: ScenarioCheck = { id: part.id, file: c.file, kind: part.kind ?? null, status: ok ? 'valid' : 'invalid', diagnostics };
+    const check: ScenarioCheck = {
+      id: part.id,
+      file: c.file,
+      kind: part.kind ?? null,
+      status: ok ? 'valid' : 'invalid',
+      diagnostics,
+    };
     if (ok && loaded) {
       loaded.includes = c.includes;
       loaded.warnings = diagnostics;
@@ -141,15 +200,45 @@ function inspectScenarioFile(doc: YMap, c: ScenarioFileContext): Inspection {
     return check;
   });
   if (checks.length === 0) {
-    checks.push({ id: split.name ?? basename(c.file, extname(c.file)), file: c.file, kind: null, status: 'invalid', diagnostics: c.finish(fileLevel) });
+    checks.push({
+      id: split.name ?? basename(c.file, extname(c.file)),
+      file: c.file,
+      kind: null,
+      status: 'invalid',
+      diagnostics: c.finish(fileLevel),
+    });
   }
   const all = c.finish(unique(checks.flatMap((k) => k.diagnostics)));
   const scenarios = checks.flatMap((k) => (k.loaded ? [k.loaded] : []));
   if (checks.some((k) => k.status === 'invalid') || scenarios.length === 0) {
-    return { status: 'invalid', file: c.file, file_kind: 'scenarios', diagnostics: all, checks, includes: c.includes, named: c.named };
+    return {
+      status: 'invalid',
+      file: c.file,
+      file_kind: 'scenarios',
+      diagnostics: all,
+      checks,
+      includes: c.includes,
+      named: c.named,
+    };
   }
-  const scenarioFile: ScenarioFile = { file: c.file, name: split.name ?? scenarios[0].name, format: split.format, scenarios, includes: c.includes, warnings: all };
-  return { status: 'loaded', file: c.file, file_kind: 'scenarios', loaded: scenarios[0], scenario_file: scenarioFile, checks, includes: c.includes, named: c.named };
+  const scenarioFile: ScenarioFile = {
+    file: c.file,
+    name: split.name ?? scenarios[0].name,
+    format: split.format,
+    scenarios,
+    includes: c.includes,
+    warnings: all,
+  };
+  return {
+    status: 'loaded',
+    file: c.file,
+    file_kind: 'scenarios',
+    loaded: scenarios[0],
+    scenario_file: scenarioFile,
+    checks,
+    includes: c.includes,
+    named: c.named,
+  };
 }
 
 /** Each diagnostic once: a file-level default shared by several scenarios is reported once for the file. */
@@ -163,12 +252,22 @@ function unique(diagnostics: Diagnostic[]): Diagnostic[] {
   });
 }
 
-function normalizeManifestFile(doc: YMap, file: string, root: string, options: LoadOptions, diagnostics: Diagnostic[]): Manifest | undefined {
+function normalizeManifestFile(
+  doc: YMap,
+  file: string,
+  root: string,
+  options: LoadOptions,
+  diagnostics: Diagnostic[],
+): Manifest | undefined {
   const ctx: CheckContext = { diagnostics, locations: {}, textStart: {} };
   const raw = check(doc, MANIFEST_SPEC, '', ctx);
   if (raw === INVALID || raw === null || typeof raw !== 'object') return undefined;
   const n = new Normalizer(file, root, options.allowOutsideRoot === true, ctx);
-  const body = normalizeManifest(raw as Record<string, unknown>, n, options.scenariosDir !== undefined ? { scenariosDir: options.scenariosDir } : {});
+  const body = normalizeManifest(
+    raw as Record<string, unknown>,
+    n,
+    options.scenariosDir !== undefined ? { scenariosDir: options.scenariosDir } : {},
+  );
   return { ...body, file, root, includes: [], warnings: [], locations: ctx.locations };
 }
 
@@ -184,8 +283,18 @@ function normalizeRunnable(
   if (raw === INVALID || raw === null || typeof raw !== 'object') return undefined;
   const fields = raw as Record<string, unknown>;
   const n = new Normalizer(c.file, c.root, c.options.allowOutsideRoot === true, ctx);
-  const body = kind === 'script' ? normalizeScript(fields, n, c.options.defaultWithinMs ?? DEFAULT_WITHIN_MS) : normalizeSimulation(fields, n);
-  const base = { file: c.file, root: c.root, includes: [] as string[], warnings: [] as Diagnostic[], ...meta, ...normalizeTags(fields) };
+  const body =
+    kind === 'script'
+      ? normalizeScript(fields, n, c.options.defaultWithinMs ?? DEFAULT_WITHIN_MS)
+      : normalizeSimulation(fields, n);
+  const base = {
+    file: c.file,
+    root: c.root,
+    includes: [] as string[],
+    warnings: [] as Diagnostic[],
+    ...meta,
+    ...normalizeTags(fields),
+  };
   const code = { requires_code: n.hooks.some((h) => h.runtime === 'node'), code_hooks: n.hooks };
   return { ...body, ...base, ...code, locations: ctx.locations } as Runnable;
 }
@@ -207,7 +316,14 @@ function sorted(file: string, diagnostics: Diagnostic[]): Diagnostic[] {
   const rest = all.slice(MAX_DIAGNOSTICS);
   const last = shown[shown.length - 1];
   const severity = rest.some((d) => d.severity === 'error') ? 'error' : 'warning';
-  shown.push({ severity, file: last.file, line: last.line, col: last.col, path: '', message: `${rest.length} more problems not shown` });
+  shown.push({
+    severity,
+    file: last.file,
+    line: last.line,
+    col: last.col,
+    path: '',
+    message: `${rest.length} more problems not shown`,
+  });
   return shown;
 }
 
@@ -263,7 +379,12 @@ export function loadFileSync(path: string, options: LoadOptions = {}): LoadedFil
   if (held.length > 1) {
     const names = held.map((s) => s.name).join(', ');
     throw new ScenarioError(result.file, [
-      diagnosticAt('error', locationOf(held[1], 'name'), 'scenarios', `this file holds ${held.length} scenarios (${names}), where one is expected; load them all with loadScenarioFile()`),
+      diagnosticAt(
+        'error',
+        locationOf(held[1], 'name'),
+        'scenarios',
+        `this file holds ${held.length} scenarios (${names}), where one is expected; load them all with loadScenarioFile()`,
+      ),
     ]);
   }
   return result.loaded;
@@ -283,16 +404,36 @@ export function loadScenarioFile(path: string, options: LoadOptions = {}): Scena
   const result = inspectFile(path, options);
   if (result.status !== 'loaded') throw new ScenarioError(result.file, result.diagnostics);
   if (!result.scenario_file) {
-    throw new ScenarioError(result.file, [diagnosticAt('error', { file: result.file, line: 1, col: 1 }, '', "expected a scenario file ('scenarios:'), but this file is a suite manifest")]);
+    throw new ScenarioError(result.file, [
+      diagnosticAt(
+        'error',
+        { file: result.file, line: 1, col: 1 },
+        '',
+        "expected a scenario file ('scenarios:'), but this file is a suite manifest",
+      ),
+    ]);
   }
   return result.scenario_file;
 }
 
-function expectKind<K extends LoadedKind>(loaded: LoadedFile, kinds: readonly K[], what: string): Extract<LoadedFile, { kind: K }> {
+function expectKind<K extends LoadedKind>(
+  loaded: LoadedFile,
+  kinds: readonly K[],
+  what: string,
+): Extract<LoadedFile, { kind: K }> {
   if ((kinds as readonly string[]).includes(loaded.kind)) return loaded as Extract<LoadedFile, { kind: K }>;
-  const names: Record<LoadedKind, string> = { script: 'a scripted scenario', simulation: 'a simulation', manifest: 'a suite manifest' };
+  const names: Record<LoadedKind, string> = {
+    script: 'a scripted scenario',
+    simulation: 'a simulation',
+    manifest: 'a suite manifest',
+  };
   throw new ScenarioError(loaded.file, [
-    diagnosticAt('error', { file: loaded.file, line: 1, col: 1 }, '', `expected ${what}, but this file is ${names[loaded.kind]}`),
+    diagnosticAt(
+      'error',
+      { file: loaded.file, line: 1, col: 1 },
+      '',
+      `expected ${what}, but this file is ${names[loaded.kind]}`,
+    ),
   ]);
 }
 

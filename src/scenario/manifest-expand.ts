@@ -60,7 +60,8 @@ export function expandManifest(manifest: Manifest, options: ExpandOptions = {}):
       }
       const held = r.status === 'loaded' ? (r.scenario_file?.scenarios ?? []) : [];
       // A file that does not load still stands for one run, under the manifest's name for it, so the failure is reported.
-      const added: ExpandedScenario[] = held.length > 0 ? held.map((scenario) => ({ ref, id: scenario.name, scenario })) : [{ ref, id: ref.name }];
+      const added: ExpandedScenario[] =
+        held.length > 0 ? held.map((scenario) => ({ ref, id: scenario.name, scenario })) : [{ ref, id: ref.name }];
       if (held.length === 0) diagnostics.push(notLoading(manifest, where, ref, r));
       scenarios.push(...added);
       for (const s of added) {
@@ -80,9 +81,18 @@ export function expandManifest(manifest: Manifest, options: ExpandOptions = {}):
 
 function notLoading(manifest: Manifest, where: string, ref: ManifestScenarioRef, r: Inspection): Diagnostic {
   const loc = locationOf(manifest, where);
-  if (r.status === 'loaded') return diagnosticAt('error', loc, where, `${ref.ref} is a suite manifest, not a scenario file`);
+  if (r.status === 'loaded')
+    return diagnosticAt('error', loc, where, `${ref.ref} is a suite manifest, not a scenario file`);
   const errors = r.diagnostics.filter((d) => d.severity === 'error');
   const first = errors[0] ?? r.diagnostics[0];
-  const why = r.status === 'fragment' ? 'is not a scenario file' : `does not load (${errors.length} error${errors.length === 1 ? '' : 's'})`;
-  return diagnosticAt('error', loc, where, `scenario file ${ref.ref} ${why}${first ? `: ${formatDiagnostic(first)}` : ''}`);
+  const why =
+    r.status === 'fragment'
+      ? 'is not a scenario file'
+      : `does not load (${errors.length} error${errors.length === 1 ? '' : 's'})`;
+  return diagnosticAt(
+    'error',
+    loc,
+    where,
+    `scenario file ${ref.ref} ${why}${first ? `: ${formatDiagnostic(first)}` : ''}`,
+  );
 }

@@ -51,7 +51,14 @@ describe('suite manifests', () => {
   it('fills the defaults Pipecat uses', () => {
     project.write('scenarios/a.yaml', 'name: a\nturns: []\n');
     const m = loadedOf(inspect(project, 'suite:\n  - bot: b.py\n    scenarios: [a]\n', {}, 'm.yaml')) as Manifest;
-    expect(m).toMatchObject({ bots_dir: project.dir, scenarios_dir: project.path('scenarios'), concurrency: 4, repeat: 1, base_port: 7900, record: false });
+    expect(m).toMatchObject({
+      bots_dir: project.dir,
+      scenarios_dir: project.path('scenarios'),
+      concurrency: 4,
+      repeat: 1,
+      base_port: 7900,
+      record: false,
+    });
     expect(m.runs_dir).toBeUndefined();
   });
 
@@ -63,12 +70,16 @@ describe('suite manifests', () => {
 
   it('a missing runner body is a located error', () => {
     project.write('scenarios/a.yaml', 'name: a\nturns: []\n');
-    const [error] = errorsOf(inspect(project, 'suite:\n  - bot: b.py\n    runner_body: body.json\n    scenarios: [a]\n', {}, 'm.yaml'));
+    const [error] = errorsOf(
+      inspect(project, 'suite:\n  - bot: b.py\n    runner_body: body.json\n    scenarios: [a]\n', {}, 'm.yaml'),
+    );
     expect(error.path).toBe('suite[0].runner_body');
   });
 
   it('checks numbers: repeat and concurrency at least 1, base_port a port', () => {
-    const errors = errorsOf(inspect(project, 'repeat: 0\nconcurrency: many\nbase_port: 70000\nsuite: []\n', {}, 'm.yaml'));
+    const errors = errorsOf(
+      inspect(project, 'repeat: 0\nconcurrency: many\nbase_port: 70000\nsuite: []\n', {}, 'm.yaml'),
+    );
     expect(errors.map((e) => [e.path, e.message])).toEqual([
       ['repeat', 'expected a positive integer, got 0'],
       ['concurrency', 'expected a positive integer, got "many"'],
@@ -77,30 +88,61 @@ describe('suite manifests', () => {
   });
 
   it('every suite entry needs a bot; an entry without scenarios is a warning', () => {
-    expect(errorsOf(inspect(project, 'suite:\n  - scenarios: []\n', {}, 'm.yaml'))[0].message).toBe("missing required key 'bot' (a non-empty string)");
-    expect(warningsOf(inspect(project, 'suite:\n  - bot: b.py\n', {}, 'm.yaml'))[0].message).toBe('bot b.py has no scenarios to run');
+    expect(errorsOf(inspect(project, 'suite:\n  - scenarios: []\n', {}, 'm.yaml'))[0].message).toBe(
+      "missing required key 'bot' (a non-empty string)",
+    );
+    expect(warningsOf(inspect(project, 'suite:\n  - bot: b.py\n', {}, 'm.yaml'))[0].message).toBe(
+      'bot b.py has no scenarios to run',
+    );
   });
 
   it('an entry like scripted/capital_question resolves under scenarios_dir with .yaml added, not beside the manifest', () => {
-    project.write('evals/scenarios/scripted/capital_question.yaml', 'name: capital_question\nscenarios:\n  - name: capital_question\n    turns: [{user: hi}]\n');
+    project.write(
+      'evals/scenarios/scripted/capital_question.yaml',
+      'name: capital_question\nscenarios:\n  - name: capital_question\n    turns: [{user: hi}]\n',
+    );
     project.write('evals/other/x.yaml', 'name: x\nscenarios:\n  - name: x\n    turns: [{user: hi}]\n');
-    const m = loadedOf(inspect(project, 'scenarios_dir: scenarios\nsuite:\n  - bot: b.py\n    scenarios: [scripted/capital_question, other/x.yaml]\n', {}, 'evals/m.yaml')) as Manifest;
+    const m = loadedOf(
+      inspect(
+        project,
+        'scenarios_dir: scenarios\nsuite:\n  - bot: b.py\n    scenarios: [scripted/capital_question, other/x.yaml]\n',
+        {},
+        'evals/m.yaml',
+      ),
+    ) as Manifest;
     expect(m.suite[0].scenarios).toEqual([
-      { ref: 'scripted/capital_question', name: 'capital_question', file: project.path('evals/scenarios/scripted/capital_question.yaml') },
+      {
+        ref: 'scripted/capital_question',
+        name: 'capital_question',
+        file: project.path('evals/scenarios/scripted/capital_question.yaml'),
+      },
       { ref: 'other/x.yaml', name: 'x', file: project.path('evals/other/x.yaml') },
     ]);
-    const [error] = errorsOf(inspect(project, 'suite:\n  - bot: b.py\n    scenarios: [scripted/nope]\n', {}, 'evals/m2.yaml'));
-    expect(error.message).toBe(`scenario not found: scripted/nope (looked for ${project.path('evals/scenarios/scripted/nope.yaml')})`);
+    const [error] = errorsOf(
+      inspect(project, 'suite:\n  - bot: b.py\n    scenarios: [scripted/nope]\n', {}, 'evals/m2.yaml'),
+    );
+    expect(error.message).toBe(
+      `scenario not found: scripted/nope (looked for ${project.path('evals/scenarios/scripted/nope.yaml')})`,
+    );
   });
 
   it("per-entry name: (the label, default the bot) and concurrency: (the entry's own cap)", () => {
     project.write('scenarios/a.yaml', 'name: a\nturns: [{user: hi}]\n');
-    const m = loadedOf(inspect(project, 'suite:\n  - bot: b.py\n    name: groq/llama\n    concurrency: 2\n    scenarios: [a]\n  - bot: b.py\n    scenarios: [a]\n', {}, 'm.yaml')) as Manifest;
+    const m = loadedOf(
+      inspect(
+        project,
+        'suite:\n  - bot: b.py\n    name: groq/llama\n    concurrency: 2\n    scenarios: [a]\n  - bot: b.py\n    scenarios: [a]\n',
+        {},
+        'm.yaml',
+      ),
+    ) as Manifest;
     expect(m.suite.map((e) => [e.bot, e.name, e.concurrency])).toEqual([
       ['b.py', 'groq/llama', 2],
       ['b.py', 'b.py', undefined],
     ]);
-    expect(errorsOf(inspect(project, 'suite:\n  - bot: b.py\n    concurrency: 0\n    scenarios: [a]\n', {}, 'm.yaml'))[0]).toMatchObject({
+    expect(
+      errorsOf(inspect(project, 'suite:\n  - bot: b.py\n    concurrency: 0\n    scenarios: [a]\n', {}, 'm.yaml'))[0],
+    ).toMatchObject({
       path: 'suite[0].concurrency',
       message: 'expected a positive integer, got 0',
     });
@@ -110,24 +152,65 @@ describe('suite manifests', () => {
     project.write('scenarios/a.yaml', 'name: a\nturns: [{user: hi}]\n');
     project.write('bodies/cat.yaml', 'image_path: cat.jpg\n');
     const m = loadedOf(
-      inspect(project, 'suite:\n  - bot: b.py\n    runner_body: {path: bodies/cat.yaml}\n    scenarios: [a]\n  - bot: c.py\n    runner_body:\n      data: {model: gpt-4o-mini}\n    scenarios: [a]\n', {}, 'm.yaml'),
+      inspect(
+        project,
+        'suite:\n  - bot: b.py\n    runner_body: {path: bodies/cat.yaml}\n    scenarios: [a]\n  - bot: c.py\n    runner_body:\n      data: {model: gpt-4o-mini}\n    scenarios: [a]\n',
+        {},
+        'm.yaml',
+      ),
     ) as Manifest;
     expect(m.suite.map((e) => [e.runner_body, e.runner_body_data])).toEqual([
       [project.path('bodies/cat.yaml'), undefined],
       [undefined, { model: 'gpt-4o-mini' }],
     ]);
-    const bare = inspect(project, 'suite:\n  - bot: b.py\n    runner_body: bodies/cat.yaml\n    scenarios: [a]\n', {}, 'm.yaml');
+    const bare = inspect(
+      project,
+      'suite:\n  - bot: b.py\n    runner_body: bodies/cat.yaml\n    scenarios: [a]\n',
+      {},
+      'm.yaml',
+    );
     expect((loadedOf(bare) as Manifest).suite[0].runner_body).toBe(project.path('bodies/cat.yaml'));
     expect(deprecationsOf(bare).map((d) => [d.path, d.line, d.col])).toEqual([['suite[0].runner_body', 3, 18]]);
-    const both = errorsOf(inspect(project, 'suite:\n  - bot: b.py\n    runner_body: {path: bodies/cat.yaml, data: {}}\n    scenarios: [a]\n', {}, 'm.yaml'));
-    expect(both.map((e) => [e.path, e.message])).toEqual([['suite[0].runner_body', "'runner_body:' holds exactly one of 'path:' (a body file) or 'data:' (the body itself)"]]);
-    expect(errorsOf(inspect(project, 'suite:\n  - bot: b.py\n    runner_body: {path: nope.yaml}\n    scenarios: [a]\n', {}, 'm.yaml'))[0].path).toBe('suite[0].runner_body.path');
+    const both = errorsOf(
+      inspect(
+        project,
+        'suite:\n  - bot: b.py\n    runner_body: {path: bodies/cat.yaml, data: {}}\n    scenarios: [a]\n',
+        {},
+        'm.yaml',
+      ),
+    );
+    expect(both.map((e) => [e.path, e.message])).toEqual([
+      [
+        'suite[0].runner_body',
+        "'runner_body:' holds exactly one of 'path:' (a body file) or 'data:' (the body itself)",
+      ],
+    ]);
+    expect(
+      errorsOf(
+        inspect(
+          project,
+          'suite:\n  - bot: b.py\n    runner_body: {path: nope.yaml}\n    scenarios: [a]\n',
+          {},
+          'm.yaml',
+        ),
+      )[0].path,
+    ).toBe('suite[0].runner_body.path');
   });
 
   it('a file entry runs every scenario in it: expandManifest lists each entry with its scenario ids', () => {
-    project.write('scenarios/scripted/pair.yaml', 'name: pair\nturns: [{user: hi}]\nscenarios:\n  - name: text\n  - name: audio\n');
+    project.write(
+      'scenarios/scripted/pair.yaml',
+      'name: pair\nturns: [{user: hi}]\nscenarios:\n  - name: text\n  - name: audio\n',
+    );
     project.write('scenarios/simulated/caller.yaml', 'name: caller\npersona: p\ngoal: g\nsuccess: s\n');
-    const m = loadedOf(inspect(project, 'suite:\n  - bot: a.py\n    scenarios: [scripted/pair, simulated/caller]\n  - bot: b.py\n    scenarios: [scripted/pair]\n', {}, 'm.yaml')) as Manifest;
+    const m = loadedOf(
+      inspect(
+        project,
+        'suite:\n  - bot: a.py\n    scenarios: [scripted/pair, simulated/caller]\n  - bot: b.py\n    scenarios: [scripted/pair]\n',
+        {},
+        'm.yaml',
+      ),
+    ) as Manifest;
     const x = expandManifest(m);
     expect(x.diagnostics).toEqual([]);
     expect(x.entries.map((e) => [e.entry.name, e.scenarios.map((s) => [s.ref.ref, s.id, s.scenario?.kind])])).toEqual([
@@ -139,27 +222,55 @@ describe('suite manifests', () => {
           ['simulated/caller', 'caller', 'simulation'],
         ],
       ],
-      ['b.py', [['scripted/pair', 'pair/text', 'script'], ['scripted/pair', 'pair/audio', 'script']]],
+      [
+        'b.py',
+        [
+          ['scripted/pair', 'pair/text', 'script'],
+          ['scripted/pair', 'pair/audio', 'script'],
+        ],
+      ],
     ]);
-    expect([...x.files.keys()]).toEqual([project.path('scenarios/scripted/pair.yaml'), project.path('scenarios/simulated/caller.yaml')]);
+    expect([...x.files.keys()]).toEqual([
+      project.path('scenarios/scripted/pair.yaml'),
+      project.path('scenarios/simulated/caller.yaml'),
+    ]);
   });
 
   it('expandManifest: a file that does not load still stands for one run under its name, with a located error', () => {
     project.write('scenarios/broken.yaml', 'name: broken\nscenarios: []\n');
-    const m = loadedOf(inspect(project, 'suite:\n  - bot: a.py\n    scenarios:\n      - broken\n', {}, 'm.yaml')) as Manifest;
+    const m = loadedOf(
+      inspect(project, 'suite:\n  - bot: a.py\n    scenarios:\n      - broken\n', {}, 'm.yaml'),
+    ) as Manifest;
     const x = expandManifest(m);
     expect(x.entries[0].scenarios).toEqual([{ ref: m.suite[0].scenarios[0], id: 'broken' }]);
-    expect(x.diagnostics.map((d) => [d.file, d.path, d.line, d.col])).toEqual([[project.path('m.yaml'), 'suite[0].scenarios[0]', 4, 9]]);
-    expect(x.diagnostics[0].message).toContain(`scenario file broken does not load (1 error): ${project.path('scenarios/broken.yaml')}:2:12: error: scenarios:`);
+    expect(x.diagnostics.map((d) => [d.file, d.path, d.line, d.col])).toEqual([
+      [project.path('m.yaml'), 'suite[0].scenarios[0]', 4, 9],
+    ]);
+    expect(x.diagnostics[0].message).toContain(
+      `scenario file broken does not load (1 error): ${project.path('scenarios/broken.yaml')}:2:12: error: scenarios:`,
+    );
   });
 
   it('expandManifest: one label running the same scenario twice is an error; a name: tells entries apart', () => {
     project.write('scenarios/a.yaml', 'name: a\nscenarios:\n  - name: x\n    turns: [{user: hi}]\n');
-    const twice = loadedOf(inspect(project, 'suite:\n  - bot: b.py\n    scenarios: [a]\n  - bot: b.py\n    scenarios: [a]\n', {}, 'm.yaml')) as Manifest;
+    const twice = loadedOf(
+      inspect(project, 'suite:\n  - bot: b.py\n    scenarios: [a]\n  - bot: b.py\n    scenarios: [a]\n', {}, 'm.yaml'),
+    ) as Manifest;
     expect(expandManifest(twice).diagnostics.map((d) => [d.path, d.line, d.message])).toEqual([
-      ['suite[1].scenarios[0]', 5, "'b.py' runs 'a/x' twice (also from suite[0].scenarios[0]); give one of the entries a 'name:'"],
+      [
+        'suite[1].scenarios[0]',
+        5,
+        "'b.py' runs 'a/x' twice (also from suite[0].scenarios[0]); give one of the entries a 'name:'",
+      ],
     ]);
-    const named = loadedOf(inspect(project, 'suite:\n  - bot: b.py\n    scenarios: [a]\n  - bot: b.py\n    name: sweep\n    scenarios: [a]\n', {}, 'm.yaml')) as Manifest;
+    const named = loadedOf(
+      inspect(
+        project,
+        'suite:\n  - bot: b.py\n    scenarios: [a]\n  - bot: b.py\n    name: sweep\n    scenarios: [a]\n',
+        {},
+        'm.yaml',
+      ),
+    ) as Manifest;
     expect(expandManifest(named).diagnostics).toEqual([]);
   });
 });

@@ -14,13 +14,21 @@ import type { Manifest, ManifestScenarioRef, SuiteEntry } from './types.js';
 
 export type ManifestBody = Omit<Manifest, 'file' | 'root' | 'includes' | 'warnings' | 'locations'>;
 
-export function normalizeManifest(raw: Record<string, unknown>, n: Normalizer, overrides: { scenariosDir?: string } = {}): ManifestBody {
+export function normalizeManifest(
+  raw: Record<string, unknown>,
+  n: Normalizer,
+  overrides: { scenariosDir?: string } = {},
+): ManifestBody {
   const base = dirname(n.file);
   const textOf = (key: string): string | undefined => (typeof raw[key] === 'string' ? (raw[key] as string) : undefined);
-  const numOf = (key: string, fallback: number): number => (typeof raw[key] === 'number' ? (raw[key] as number) : fallback);
+  const numOf = (key: string, fallback: number): number =>
+    typeof raw[key] === 'number' ? (raw[key] as number) : fallback;
   const botsDir = resolve(base, textOf('bots_dir') ?? '.');
   // An override (`--scenarios-dir`) resolves against the working directory, as Pipecat's does.
-  const scenariosDir = overrides.scenariosDir !== undefined ? resolve(overrides.scenariosDir) : resolve(base, textOf('scenarios_dir') ?? 'scenarios');
+  const scenariosDir =
+    overrides.scenariosDir !== undefined
+      ? resolve(overrides.scenariosDir)
+      : resolve(base, textOf('scenarios_dir') ?? 'scenarios');
   const manifest: ManifestBody = {
     kind: 'manifest',
     bots_dir: botsDir,
@@ -44,12 +52,18 @@ export function normalizeManifest(raw: Record<string, unknown>, n: Normalizer, o
     if (!entry || typeof entry.bot !== 'string') return;
     const p = `suite[${i}]`;
     const label = typeof entry.name === 'string' ? entry.name : entry.bot;
-    const suiteEntry: SuiteEntry = { bot: entry.bot, bot_path: resolve(botsDir, entry.bot), name: label, scenarios: [] };
+    const suiteEntry: SuiteEntry = {
+      bot: entry.bot,
+      bot_path: resolve(botsDir, entry.bot),
+      name: label,
+      scenarios: [],
+    };
     if (typeof entry.concurrency === 'number') suiteEntry.concurrency = entry.concurrency;
     runnerBody(entry.runner_body, `${p}.runner_body`, base, n, suiteEntry);
     if (entry.handshake === 'rtvi' || entry.handshake === 'none') suiteEntry.handshake = entry.handshake;
     const scenarios = Array.isArray(entry.scenarios) ? entry.scenarios : [];
-    if (scenarios.length === 0 && !n.hasErrorAt(`${p}.scenarios`)) n.warn(p, `bot ${entry.bot} has no scenarios to run`);
+    if (scenarios.length === 0 && !n.hasErrorAt(`${p}.scenarios`))
+      n.warn(p, `bot ${entry.bot} has no scenarios to run`);
     scenarios.forEach((s, j) => {
       if (typeof s !== 'string') return;
       const ref = scenarioRef(s, base, scenariosDir);
@@ -66,14 +80,18 @@ function runnerBody(value: unknown, p: string, base: string, n: Normalizer, out:
   if (value === undefined) return;
   let path: unknown;
   if (typeof value === 'string') {
-    n.deprecated(p, "a bare 'runner_body: <file>' is deprecated in Pipecat's newest format; write 'runner_body: {path: <file>}'");
+    n.deprecated(
+      p,
+      "a bare 'runner_body: <file>' is deprecated in Pipecat's newest format; write 'runner_body: {path: <file>}'",
+    );
     path = value;
   } else {
     const body = asRecord(value);
     if (!body) return;
     const keys = ['path', 'data'].filter((k) => body[k] !== undefined);
     if (keys.length !== 1) {
-      if (!n.hasErrorAt(p)) n.error(p, "'runner_body:' holds exactly one of 'path:' (a body file) or 'data:' (the body itself)");
+      if (!n.hasErrorAt(p))
+        n.error(p, "'runner_body:' holds exactly one of 'path:' (a body file) or 'data:' (the body itself)");
       return;
     }
     path = body.path;
@@ -82,7 +100,8 @@ function runnerBody(value: unknown, p: string, base: string, n: Normalizer, out:
   }
   if (typeof path !== 'string') return;
   const file = resolve(base, path);
-  if (!isFile(file)) n.error(typeof value === 'string' ? p : `${p}.path`, `runner body not found: ${path} (looked for ${file})`);
+  if (!isFile(file))
+    n.error(typeof value === 'string' ? p : `${p}.path`, `runner body not found: ${path} (looked for ${file})`);
   out.runner_body = file;
 }
 

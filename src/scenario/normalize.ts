@@ -43,7 +43,8 @@ export class Normalizer {
   /** Whether an error was already reported at `path` or inside it (to avoid cascades). */
   hasErrorAt(path: string): boolean {
     return this.diagnostics.some(
-      (d) => d.severity === 'error' && (d.path === path || d.path.startsWith(`${path}.`) || d.path.startsWith(`${path}[`)),
+      (d) =>
+        d.severity === 'error' && (d.path === path || d.path.startsWith(`${path}.`) || d.path.startsWith(`${path}[`)),
     );
   }
 
@@ -73,11 +74,17 @@ export class Normalizer {
     } catch {
       // Pipecat resolves the path without opening it, so its files load with a
       // recording still missing; the run fails at that turn. Warn, keep the path.
-      this.warn(path, `${what} not found: ${written} (looked for ${absolute}); the run fails at this turn unless it exists`);
+      this.warn(
+        path,
+        `${what} not found: ${written} (looked for ${absolute}); the run fails at this turn unless it exists`,
+      );
       return absolute;
     }
     if (!this.allowOutsideRoot && !isInside(this.root, real)) {
-      this.error(path, `${what} ${written} resolves to ${real}, outside the scenario root ${this.root} (pass --allow-outside-root to allow it)`);
+      this.error(
+        path,
+        `${what} ${written} resolves to ${real}, outside the scenario root ${this.root} (pass --allow-outside-root to allow it)`,
+      );
       return undefined;
     }
     try {
@@ -126,7 +133,14 @@ const PYTHON_DOTTED_PATH = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+
 export function parseFactory(block: string, factory: string, baseDir: string, location: SourceLocation): CodeHook {
   if (PYTHON_DOTTED_PATH.test(factory) && !/\.(?:[cm]?js|[cm]?ts|json)$/.test(factory)) {
     const dot = factory.lastIndexOf('.');
-    return { block, factory, runtime: 'python', module: factory.slice(0, dot), export: factory.slice(dot + 1), location };
+    return {
+      block,
+      factory,
+      runtime: 'python',
+      module: factory.slice(0, dot),
+      export: factory.slice(dot + 1),
+      location,
+    };
   }
   let module = factory;
   let exportName = 'default';
@@ -142,7 +156,9 @@ export function parseFactory(block: string, factory: string, baseDir: string, lo
 type Raw = Record<string, unknown> | undefined;
 
 function asRecord(value: unknown): Raw {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** `judge.eval` / `simulator`: Pipecat's default judge when absent or empty. */
@@ -187,7 +203,11 @@ function normalizeJudgeEval(value: unknown, n: Normalizer): JudgeEvalConfig {
     allow_continue: allow !== false,
   };
   if (explainer === false) cfg.explainer = false;
-  else if (explainer === true) n.error('judge.eval.explainer', "expected the explainer's LLM block (service:, model:), or false for verdicts without reasons");
+  else if (explainer === true)
+    n.error(
+      'judge.eval.explainer',
+      "expected the explainer's LLM block (service:, model:), or false for verdicts without reasons",
+    );
   else if (asRecord(explainer)) cfg.explainer = normalizeLlm(explainer, 'judge.eval.explainer', n);
   return cfg;
 }
@@ -198,7 +218,8 @@ export function normalizeJudge(value: unknown, n: Normalizer): JudgeConfig {
   const judge: JudgeConfig = { modality, eval: normalizeJudgeEval(raw.eval, n) };
   const [transcription, check] = transcriptionBlocks(raw, modality, n);
   if (modality === 'audio' && check) judge.transcription_check = check;
-  if (typeof raw.transcription_disagreement === 'number') judge.transcription_disagreement = raw.transcription_disagreement;
+  if (typeof raw.transcription_disagreement === 'number')
+    judge.transcription_disagreement = raw.transcription_disagreement;
   if (modality === 'audio') {
     if (!transcription) {
       if (!n.hasErrorAt('judge.transcription')) {
@@ -220,16 +241,30 @@ export function normalizeJudge(value: unknown, n: Normalizer): JudgeConfig {
  * `judge.transcription`: one block (Pipecat's), or (earshot) a list of two, the
  * transcriber and the one that checks it.
  */
-function transcriptionBlocks(raw: Record<string, unknown>, modality: string, n: Normalizer): [TranscriptionConfig | undefined, TranscriptionConfig | undefined] {
-  const list = Array.isArray(raw.transcription) ? raw.transcription.map((t) => asRecord(t) as TranscriptionConfig | undefined) : [asRecord(raw.transcription) as TranscriptionConfig | undefined];
-  if (list.length > 2) n.error('judge.transcription[2]', 'lists at most two transcribers: the one that transcribes the bot, and the one that checks it');
+function transcriptionBlocks(
+  raw: Record<string, unknown>,
+  modality: string,
+  n: Normalizer,
+): [TranscriptionConfig | undefined, TranscriptionConfig | undefined] {
+  const list = Array.isArray(raw.transcription)
+    ? raw.transcription.map((t) => asRecord(t) as TranscriptionConfig | undefined)
+    : [asRecord(raw.transcription) as TranscriptionConfig | undefined];
+  if (list.length > 2)
+    n.error(
+      'judge.transcription[2]',
+      'lists at most two transcribers: the one that transcribes the bot, and the one that checks it',
+    );
   const check = list[1];
   if (check && modality === 'audio' && check.factory !== undefined) n.factory('judge.transcription[1]', check.factory);
   if (raw.transcription_disagreement !== undefined && !check) {
-    n.warn('judge.transcription_disagreement', 'compares two transcribers, and judge.transcription names one: it applies only with --stt-check');
+    n.warn(
+      'judge.transcription_disagreement',
+      'compares two transcribers, and judge.transcription names one: it applies only with --stt-check',
+    );
   }
   // A model folder is read by the recognizer only: written relative to the scenario file, like its other paths.
-  for (const block of list) if (block && typeof block.model_dir === 'string') block.model_dir = resolve(dirname(n.file), block.model_dir);
+  for (const block of list)
+    if (block && typeof block.model_dir === 'string') block.model_dir = resolve(dirname(n.file), block.model_dir);
   return [list[0], check];
 }
 

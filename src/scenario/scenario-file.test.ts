@@ -16,7 +16,9 @@ afterEach(() => project.cleanup());
 
 function scenariosOf(r: Inspection): (Scenario | Simulation)[] {
   if (r.status !== 'loaded' || !r.scenario_file) {
-    throw new Error(`expected a scenario file, got ${r.status}: ${JSON.stringify('diagnostics' in r ? r.diagnostics : [])}`);
+    throw new Error(
+      `expected a scenario file, got ${r.status}: ${JSON.stringify('diagnostics' in r ? r.diagnostics : [])}`,
+    );
   }
   return r.scenario_file.scenarios;
 }
@@ -38,7 +40,10 @@ describe('scenario files: scenarios: lists (Pipecat 1.11)', () => {
       { role: 'assistant', content: 'Where would you go?' },
     ]);
     expect(history.stop_on_failure).toBe(false);
-    const p = project.write('ctx.yaml', 'name: f\ncontext:\n  - {role: system, content: a}\nscenarios:\n  - name: s\n    context: []\n    turns: []\n');
+    const p = project.write(
+      'ctx.yaml',
+      'name: f\ncontext:\n  - {role: system, content: a}\nscenarios:\n  - name: s\n    context: []\n    turns: []\n',
+    );
     expect((loadScenarioFile(p).scenarios[0] as Scenario).context).toEqual([]);
   });
 
@@ -92,7 +97,9 @@ describe('scenario files: scenarios: lists (Pipecat 1.11)', () => {
 
   it('an empty scenarios: list is a located error', () => {
     const r = inspect(project, 'name: f\nscenarios: []\n');
-    expect(errorsOf(r).map((e) => [e.path, e.line, e.col, e.message])).toEqual([['scenarios', 2, 12, 'expected a non-empty list of scenarios, got an empty list']]);
+    expect(errorsOf(r).map((e) => [e.path, e.line, e.col, e.message])).toEqual([
+      ['scenarios', 2, 12, 'expected a non-empty list of scenarios, got an empty list'],
+    ]);
   });
 
   it('a nameless scenario is a located error', () => {
@@ -103,9 +110,14 @@ describe('scenario files: scenarios: lists (Pipecat 1.11)', () => {
     ]);
   });
 
-  it("the file needs a name:, each entry a mapping, no nested scenarios:, and turns: or persona:", () => {
-    expect(errorsOf(inspect(project, 'scenarios:\n  - name: a\n    turns: []\n'))[0].message).toContain("missing required key 'name'");
-    const r = inspect(project, 'name: f\nscenarios:\n  - just text\n  - name: b\n    scenarios: []\n    turns: []\n  - name: c\n');
+  it('the file needs a name:, each entry a mapping, no nested scenarios:, and turns: or persona:', () => {
+    expect(errorsOf(inspect(project, 'scenarios:\n  - name: a\n    turns: []\n'))[0].message).toContain(
+      "missing required key 'name'",
+    );
+    const r = inspect(
+      project,
+      'name: f\nscenarios:\n  - just text\n  - name: b\n    scenarios: []\n    turns: []\n  - name: c\n',
+    );
     expect(errorsOf(r).map((e) => [e.path, e.line])).toEqual([
       ['scenarios[0]', 3],
       ['scenarios[1].scenarios', 5],
@@ -115,19 +127,29 @@ describe('scenario files: scenarios: lists (Pipecat 1.11)', () => {
   });
 
   it("a scenario that ends up with both turns: and persona: is an error at the scenario's own key", () => {
-    const r = inspect(project, 'name: f\nturns: []\nscenarios:\n  - name: a\n    persona: p\n    goal: g\n    success: s\n');
+    const r = inspect(
+      project,
+      'name: f\nturns: []\nscenarios:\n  - name: a\n    persona: p\n    goal: g\n    success: s\n',
+    );
     expect(errorsOf(r).map((e) => [e.path, e.line])).toEqual([['scenarios[0].persona', 5]]);
   });
 
   it("a scenario's own key of the other kind is warned about and ignored", () => {
     const r = inspect(project, 'name: f\nscenarios:\n  - name: a\n    max_turns: 3\n    turns: [{user: hi}]\n');
     expect(warningsOf(r).map((w) => [w.path, w.line, w.message])).toEqual([
-      ['scenarios[0].max_turns', 4, "ignored: 'max_turns:' applies to simulations; this scenario is scripted ('turns:')"],
+      [
+        'scenarios[0].max_turns',
+        4,
+        "ignored: 'max_turns:' applies to simulations; this scenario is scripted ('turns:')",
+      ],
     ]);
   });
 
   it('each scenario is checked on its own: an error in one leaves the others valid, and the file invalid', () => {
-    const r = inspect(project, 'name: f\nscenarios:\n  - name: ok\n    turns: []\n  - name: bad\n    turns:\n      - dtmf: "x"\n');
+    const r = inspect(
+      project,
+      'name: f\nscenarios:\n  - name: ok\n    turns: []\n  - name: bad\n    turns:\n      - dtmf: "x"\n',
+    );
     expect(r.status).toBe('invalid');
     expect(r.status === 'invalid' && r.checks.map((c) => [c.id, c.kind, c.status])).toEqual([
       ['f/ok', 'script', 'valid'],
@@ -137,7 +159,10 @@ describe('scenario files: scenarios: lists (Pipecat 1.11)', () => {
   });
 
   it('a shared default with a problem is reported once for the file, and for each scenario it applies to', () => {
-    const r = inspect(project, 'name: f\nstop_on_failur: false\nturns: [{user: hi}]\nscenarios:\n  - name: a\n  - name: b\n');
+    const r = inspect(
+      project,
+      'name: f\nstop_on_failur: false\nturns: [{user: hi}]\nscenarios:\n  - name: a\n  - name: b\n',
+    );
     expect(warningsOf(r).map((w) => [w.path, w.line])).toEqual([['stop_on_failur', 2]]);
     expect(r.status === 'loaded' && r.checks.map((c) => c.diagnostics.length)).toEqual([1, 1]);
   });
@@ -148,7 +173,9 @@ describe('scenario files: scenarios: lists (Pipecat 1.11)', () => {
     expect(s).toMatchObject({ kind: 'script', name: 'greeting', file_name: 'greeting', index: 0 });
     expect(r.status === 'loaded' && r.scenario_file?.format).toBe('top-level');
     expect(deprecationsOf(r).map((d) => [d.severity, d.path, d.line, d.col])).toEqual([['warning', 'turns', 2, 1]]);
-    expect(deprecationsOf(r)[0].message).toContain("deprecated since Pipecat 1.11.0 (it loads as the one scenario 'greeting')");
+    expect(deprecationsOf(r)[0].message).toContain(
+      "deprecated since Pipecat 1.11.0 (it loads as the one scenario 'greeting')",
+    );
   });
 
   it('the single-scenario functions take a one-scenario file, and refuse a file with several, located', async () => {
@@ -164,7 +191,9 @@ describe('scenario files: scenarios: lists (Pipecat 1.11)', () => {
     })();
     expect(error).toBeInstanceOf(ScenarioError);
     expect(error?.diagnostics[0]).toMatchObject({ line: 16, col: 11 });
-    expect(error?.message).toContain('this file holds 2 scenarios (interruption/text, interruption/audio), where one is expected; load them all with loadScenarioFile()');
+    expect(error?.message).toContain(
+      'this file holds 2 scenarios (interruption/text, interruption/audio), where one is expected; load them all with loadScenarioFile()',
+    );
   });
 
   it('inspectFile keeps the first scenario as loaded, for callers that take one', () => {
@@ -175,7 +204,10 @@ describe('scenario files: scenarios: lists (Pipecat 1.11)', () => {
 
 describe('warnings for runners, and --strict', () => {
   it('a misspelled text_contians: is a warning the file carries, with a suggestion', () => {
-    const p = project.write('typo.yaml', 'name: f\nscenarios:\n  - name: a\n    turns:\n      - user: hi\n        expect:\n          - event: response\n            text_contians: Paris\n');
+    const p = project.write(
+      'typo.yaml',
+      'name: f\nscenarios:\n  - name: a\n    turns:\n      - user: hi\n        expect:\n          - event: response\n            text_contians: Paris\n',
+    );
     const file = loadScenarioFile(p);
     expect(file.warnings.map((w) => [w.path, w.line, w.col, w.message])).toEqual([
       ['turns[0].expect[0].text_contians', 8, 13, "unknown key 'text_contians'; did you mean 'text_contains'?"],
@@ -184,10 +216,15 @@ describe('warnings for runners, and --strict', () => {
   });
 
   it('strict: every warning is an error, so the file does not load', () => {
-    const p = project.write('typo.yaml', 'name: f\nscenarios:\n  - name: a\n    turns:\n      - user: hi\n        expect:\n          - event: response\n            text_contians: Paris\n');
+    const p = project.write(
+      'typo.yaml',
+      'name: f\nscenarios:\n  - name: a\n    turns:\n      - user: hi\n        expect:\n          - event: response\n            text_contians: Paris\n',
+    );
     const r = inspectFile(p, { strict: true });
     expect(r.status).toBe('invalid');
-    expect(errorsOf(r)[0].message).toBe("unknown key 'text_contians'; did you mean 'text_contains'? (an error under --strict)");
+    expect(errorsOf(r)[0].message).toBe(
+      "unknown key 'text_contians'; did you mean 'text_contains'? (an error under --strict)",
+    );
     expect(() => loadScenarioFile(p, { strict: true })).toThrow(/text_contians/);
   });
 });

@@ -91,14 +91,38 @@ function splitList(doc: YMap, list: YEntry, stem: string): SplitFile {
   const name = fileName(doc);
   const nameEntry = entry(doc, 'name');
   if (!nameEntry) {
-    diagnostics.push(diagnosticAt('error', doc.loc, '', "missing required key 'name' (the file's name: each scenario is named <file name>/<scenario name>)", 'a non-empty string'));
+    diagnostics.push(
+      diagnosticAt(
+        'error',
+        doc.loc,
+        '',
+        "missing required key 'name' (the file's name: each scenario is named <file name>/<scenario name>)",
+        'a non-empty string',
+      ),
+    );
   } else if (name === undefined) {
-    diagnostics.push(diagnosticAt('error', nameEntry.value.loc, 'name', `expected a non-empty string (the file's name), got ${describe(nameEntry.value)}`, 'a non-empty string'));
+    diagnostics.push(
+      diagnosticAt(
+        'error',
+        nameEntry.value.loc,
+        'name',
+        `expected a non-empty string (the file's name), got ${describe(nameEntry.value)}`,
+        'a non-empty string',
+      ),
+    );
   }
   const items = list.value.kind === 'seq' ? list.value.items : undefined;
   if (!items || items.length === 0) {
     const got = items ? 'an empty list' : describe(list.value);
-    diagnostics.push(diagnosticAt('error', list.value.loc, 'scenarios', `expected a non-empty list of scenarios, got ${got}`, 'a non-empty list'));
+    diagnostics.push(
+      diagnosticAt(
+        'error',
+        list.value.loc,
+        'scenarios',
+        `expected a non-empty list of scenarios, got ${got}`,
+        'a non-empty list',
+      ),
+    );
     return { format: 'list', nodes: size(doc), ...(name !== undefined ? { name } : {}), parts: [], diagnostics };
   }
   const defaults = doc.entries.filter((e) => e.key !== 'scenarios' && e.key !== 'name');
@@ -110,30 +134,79 @@ function splitList(doc: YMap, list: YEntry, stem: string): SplitFile {
     const p = `scenarios[${index}]`;
     const own: Diagnostic[] = [];
     if (item.kind !== 'map') {
-      own.push(diagnosticAt('error', item.loc, p, `a scenario is a mapping (name:, then turns: or persona:), got ${describe(item)}`, 'a mapping'));
-      parts.push({ id: `${name ?? stem}/#${index}`, index, map: { kind: 'map', entries: [], loc: item.loc }, diagnostics: own });
+      own.push(
+        diagnosticAt(
+          'error',
+          item.loc,
+          p,
+          `a scenario is a mapping (name:, then turns: or persona:), got ${describe(item)}`,
+          'a mapping',
+        ),
+      );
+      parts.push({
+        id: `${name ?? stem}/#${index}`,
+        index,
+        map: { kind: 'map', entries: [], loc: item.loc },
+        diagnostics: own,
+      });
       return;
     }
     const nested = entry(item, 'scenarios');
-    if (nested) own.push(diagnosticAt('error', nested.keyLoc, childPath(p, 'scenarios'), "a scenario cannot hold a 'scenarios:' list of its own"));
+    if (nested)
+      own.push(
+        diagnosticAt(
+          'error',
+          nested.keyLoc,
+          childPath(p, 'scenarios'),
+          "a scenario cannot hold a 'scenarios:' list of its own",
+        ),
+      );
     const entryName = entry(item, 'name');
     const label = entryName ? scalarText(entryName.value) : undefined;
-    if (!entryName) own.push(diagnosticAt('error', item.loc, p, "a scenario needs a 'name:' (it is named <file name>/<name>)", 'a non-empty string'));
+    if (!entryName)
+      own.push(
+        diagnosticAt(
+          'error',
+          item.loc,
+          p,
+          "a scenario needs a 'name:' (it is named <file name>/<name>)",
+          'a non-empty string',
+        ),
+      );
     else if (label === undefined) {
-      own.push(diagnosticAt('error', entryName.value.loc, childPath(p, 'name'), `expected a non-empty string (the scenario's name), got ${describe(entryName.value)}`, 'a non-empty string'));
+      own.push(
+        diagnosticAt(
+          'error',
+          entryName.value.loc,
+          childPath(p, 'name'),
+          `expected a non-empty string (the scenario's name), got ${describe(entryName.value)}`,
+          'a non-empty string',
+        ),
+      );
     }
     const id = `${name ?? stem}/${label ?? `#${index}`}`;
     const previous = seen.get(id);
     if (label !== undefined && entryName) {
       if (previous !== undefined) {
-        own.push(diagnosticAt('error', entryName.value.loc, childPath(p, 'name'), `duplicate scenario name '${id}': scenario #${previous} has it too`));
+        own.push(
+          diagnosticAt(
+            'error',
+            entryName.value.loc,
+            childPath(p, 'name'),
+            `duplicate scenario name '${id}': scenario #${previous} has it too`,
+          ),
+        );
       } else seen.set(id, index);
     }
     const overridden = new Set(item.entries.map((e) => e.key));
     const merged: YEntry[] = defaults.filter((e) => !overridden.has(e.key));
     // The scenario's name is its id; a missing or bad one was reported above, so the checks below see a good one.
     const at = entryName?.value.loc ?? item.loc;
-    merged.push({ key: 'name', keyLoc: entryName?.keyLoc ?? item.loc, value: { kind: 'scalar', type: 'str', value: id, source: id, singleLine: true, quoted: false, loc: at } });
+    merged.push({
+      key: 'name',
+      keyLoc: entryName?.keyLoc ?? item.loc,
+      value: { kind: 'scalar', type: 'str', value: id, source: id, singleLine: true, quoted: false, loc: at },
+    });
     merged.push(...item.entries.filter((e) => e.key !== 'scenarios' && e.key !== 'name'));
     parts.push(toPart({ kind: 'map', entries: merged, loc: item.loc }, id, index, own, true, overridden));
   });
@@ -153,7 +226,14 @@ function size(node: YNode): number {
  * kind, so a shared `max_turns:` does not warn on a scripted sibling; a
  * scenario's own key of the other kind is warned about and dropped.
  */
-function toPart(map: YMap, id: string, index: number, diagnostics: Diagnostic[], listed: boolean, own?: Set<string>): ScenarioPart {
+function toPart(
+  map: YMap,
+  id: string,
+  index: number,
+  diagnostics: Diagnostic[],
+  listed: boolean,
+  own?: Set<string>,
+): ScenarioPart {
   const turns = entry(map, 'turns');
   const persona = entry(map, 'persona');
   const where = listed ? `scenarios[${index}]` : '';
@@ -161,9 +241,21 @@ function toPart(map: YMap, id: string, index: number, diagnostics: Diagnostic[],
     // Blame the scenario's own key when only one is its own; else the later one.
     const ownTurns = own?.has('turns') === true;
     const ownPersona = own?.has('persona') === true;
-    const later = ownTurns !== ownPersona ? (ownTurns ? turns : persona) : turns.keyLoc.line > persona.keyLoc.line ? turns : persona;
+    const later =
+      ownTurns !== ownPersona
+        ? ownTurns
+          ? turns
+          : persona
+        : turns.keyLoc.line > persona.keyLoc.line
+          ? turns
+          : persona;
     diagnostics.push(
-      diagnosticAt('error', later.keyLoc, childPath(where, later.key), "a scenario is scripted ('turns:') or a simulation ('persona:'), not both (file-level defaults count)"),
+      diagnosticAt(
+        'error',
+        later.keyLoc,
+        childPath(where, later.key),
+        "a scenario is scripted ('turns:') or a simulation ('persona:'), not both (file-level defaults count)",
+      ),
     );
     return { id, index, map, diagnostics };
   }
@@ -176,8 +268,13 @@ function toPart(map: YMap, id: string, index: number, diagnostics: Diagnostic[],
   const entries = map.entries.filter((e) => {
     if (!foreign.has(e.key)) return true;
     if (!listed || own?.has(e.key)) {
-      const what = kind === 'script' ? "simulations; this scenario is scripted ('turns:')" : "scripted scenarios; this one is a simulation ('persona:')";
-      diagnostics.push(diagnosticAt('warning', e.keyLoc, childPath(where, e.key), `ignored: '${e.key}:' applies to ${what}`));
+      const what =
+        kind === 'script'
+          ? "simulations; this scenario is scripted ('turns:')"
+          : "scripted scenarios; this one is a simulation ('persona:')";
+      diagnostics.push(
+        diagnosticAt('warning', e.keyLoc, childPath(where, e.key), `ignored: '${e.key}:' applies to ${what}`),
+      );
     }
     return false;
   });
@@ -185,7 +282,9 @@ function toPart(map: YMap, id: string, index: number, diagnostics: Diagnostic[],
 }
 
 function scalarText(node: YNode): string | undefined {
-  return node.kind === 'scalar' && node.type === 'str' && String(node.value).trim() !== '' ? String(node.value) : undefined;
+  return node.kind === 'scalar' && node.type === 'str' && String(node.value).trim() !== ''
+    ? String(node.value)
+    : undefined;
 }
 
 function describe(node: YNode): string {

@@ -26,7 +26,12 @@ export class TempProject {
   }
 }
 
-export function inspect(project: TempProject, yaml: string, options: LoadOptions = {}, name = 'scenario.yaml'): Inspection {
+export function inspect(
+  project: TempProject,
+  yaml: string,
+  options: LoadOptions = {},
+  name = 'scenario.yaml',
+): Inspection {
   return inspectFile(project.write(name, yaml), options);
 }
 
@@ -36,7 +41,9 @@ export function errorsOf(r: Inspection): Diagnostic[] {
 
 /** Warnings, less the deprecations (most fixtures use the deprecated one-scenario shape on purpose: it is shorter). */
 export function warningsOf(r: Inspection): Diagnostic[] {
-  return (r.status === 'loaded' ? r.loaded.warnings : r.diagnostics).filter((d) => d.severity === 'warning' && d.code !== 'deprecated');
+  return (r.status === 'loaded' ? r.loaded.warnings : r.diagnostics).filter(
+    (d) => d.severity === 'warning' && d.code !== 'deprecated',
+  );
 }
 
 export function deprecationsOf(r: Inspection): Diagnostic[] {
@@ -46,7 +53,9 @@ export function deprecationsOf(r: Inspection): Diagnostic[] {
 /** The loaded model, or a failure listing the diagnostics (so a test failure says why). */
 export function loadedOf(r: Inspection): LoadedFile {
   if (r.status !== 'loaded') {
-    throw new Error(`expected the file to load, got ${r.status}:\n${r.diagnostics.map((d) => `${d.line}:${d.col} ${d.path}: ${d.message}`).join('\n')}`);
+    throw new Error(
+      `expected the file to load, got ${r.status}:\n${r.diagnostics.map((d) => `${d.line}:${d.col} ${d.path}: ${d.message}`).join('\n')}`,
+    );
   }
   return r.loaded;
 }

@@ -9,9 +9,12 @@ import type { JsonObject } from './spec.js';
 const names = Object.keys(SCHEMA_FILES) as SchemaFileName[];
 
 describe('JSON Schema', () => {
-  it.each(names)('the committed schema/%s equals the generated one (regenerate: npx tsx src/scenario/schema-gen.ts)', (name) => {
-    expect(readFileSync(join(schemaDir(), name), 'utf8')).toBe(schemaText(name));
-  });
+  it.each(names)(
+    'the committed schema/%s equals the generated one (regenerate: npx tsx src/scenario/schema-gen.ts)',
+    (name) => {
+      expect(readFileSync(join(schemaDir(), name), 'utf8')).toBe(schemaText(name));
+    },
+  );
 
   it('is generated from the loader field table: the same keys, the same event names', () => {
     const schema = generateSchema('scenario.schema.json');
@@ -26,6 +29,9 @@ describe('JSON Schema', () => {
 
   it('accepts an !include path where a shared block (user, judge) is expected', () => {
     const defs = generateSchema('scenario.schema.json').definitions as Record<string, JsonObject>;
-    expect(defs.judge.anyOf).toContainEqual({ type: 'string', description: 'Pulled in from another file with !include.' });
+    expect(defs.judge.anyOf).toContainEqual({
+      type: 'string',
+      description: 'Pulled in from another file with !include.',
+    });
   });
 });

@@ -11,9 +11,15 @@ import type { JsonObject, JsonValue, ObjectSpec, Spec } from './spec.js';
  */
 
 export const SCHEMA_FILES = {
-  'scenario.schema.json': { title: 'earshot scenario file (scripted scenarios and simulations)', spec: SCENARIO_FILE_SPEC },
+  'scenario.schema.json': {
+    title: 'earshot scenario file (scripted scenarios and simulations)',
+    spec: SCENARIO_FILE_SPEC,
+  },
   // The same file format: one file holds either kind. Kept so `$schema` comments naming it keep working.
-  'simulation.schema.json': { title: 'earshot scenario file (simulations and scripted scenarios)', spec: SCENARIO_FILE_SPEC },
+  'simulation.schema.json': {
+    title: 'earshot scenario file (simulations and scripted scenarios)',
+    spec: SCENARIO_FILE_SPEC,
+  },
   'manifest.schema.json': { title: 'earshot suite manifest', spec: MANIFEST_SPEC },
 } as const;
 export type SchemaFileName = keyof typeof SCHEMA_FILES;
@@ -113,7 +119,8 @@ class Generator {
 }
 
 function describe(out: JsonObject, description?: string, unit?: string): JsonObject {
-  if (description) out.description = unit && !description.includes(`(${unit})`) ? `${description} (${unit})` : description;
+  if (description)
+    out.description = unit && !description.includes(`(${unit})`) ? `${description} (${unit})` : description;
   return out;
 }
 
@@ -168,6 +175,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.stderr.write(`schema files out of date: ${stale.join(', ')} (run: npx tsx src/scenario/schema-gen.ts)\n`);
     process.exitCode = 1;
   } else {
-    process.stdout.write(stale.length > 0 ? `${check ? 'stale' : 'wrote'}: ${stale.join(', ')}\n` : 'schema files up to date\n');
+    process.stdout.write(
+      stale.length > 0 ? `${check ? 'stale' : 'wrote'}: ${stale.join(', ')}\n` : 'schema files up to date\n',
+    );
   }
 }

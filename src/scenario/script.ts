@@ -1,5 +1,13 @@
 import { childPath, diagnosticAt } from './diagnostics.js';
-import { BOT_AUDIO_EVENTS, isFunctionCallEvent, isTextEvent, JUDGEABLE_EVENTS, MARKER_KEYS, type EventName, type MarkerKind } from './events.js';
+import {
+  BOT_AUDIO_EVENTS,
+  isFunctionCallEvent,
+  isTextEvent,
+  JUDGEABLE_EVENTS,
+  MARKER_KEYS,
+  type EventName,
+  type MarkerKind,
+} from './events.js';
 import { ABSENT_CONFLICTS, DTMF_KEYS } from './fields.js';
 import { asRecord, normalizeCall, normalizeJudge, normalizeUser, type Normalizer } from './normalize.js';
 import type {
@@ -19,7 +27,10 @@ import { normalizeBackchannel, normalizeProbe } from './probes.js';
 
 /** Scripted scenarios: Pipecat's cross-field rules on top of the field table's type checks. */
 
-export type ScriptBody = Omit<Scenario, 'file' | 'root' | 'includes' | 'warnings' | 'locations' | 'requires_code' | 'code_hooks' | 'file_name' | 'index'>;
+export type ScriptBody = Omit<
+  Scenario,
+  'file' | 'root' | 'includes' | 'warnings' | 'locations' | 'requires_code' | 'code_hooks' | 'file_name' | 'index'
+>;
 
 /** Latency metrics measured from the bot's audio: meaningless when a text judge keeps the bot silent. */
 const AUDIO_LATENCIES = new Set(['voice_to_voice_ms', 'speech_padding_ms', 'bot_speech_ms', 'interruption_ms']);
@@ -74,7 +85,10 @@ function normalizeTurn(
     const where = `${p}.audio`;
     if (raw.dtmf !== undefined) n.error(where, "a turn has 'audio:' (a recording) or 'dtmf:' (keys), not both");
     else if (raw.user === undefined) {
-      n.error(where, "'audio:' needs 'user:' beside it: the text the recording says, which the judge and text_contains read");
+      n.error(
+        where,
+        "'audio:' needs 'user:' beside it: the text the recording says, which the judge and text_contains read",
+      );
     } else if (user.modality !== 'audio') {
       n.error(where, "'audio:' plays a recording to the bot, which needs 'user.modality: audio'");
     }
@@ -114,11 +128,22 @@ function dtmfError(n: Normalizer, path: string, keys: string, index: number): vo
   const start = n.check.textStart[path];
   const source = start ? { ...start, col: start.col + index } : n.locate(path);
   n.diagnostics.push(
-    diagnosticAt('error', source, path, `invalid keypad key ${JSON.stringify(keys[index])} in ${JSON.stringify(keys)}; expected only 0-9, * and #`, 'keypad keys 0-9, * and #'),
+    diagnosticAt(
+      'error',
+      source,
+      path,
+      `invalid keypad key ${JSON.stringify(keys[index])} in ${JSON.stringify(keys)}; expected only 0-9, * and #`,
+      'keypad keys 0-9, * and #',
+    ),
   );
 }
 
-function normalizeSendAfter(raw: Record<string, unknown>, p: string, n: Normalizer, judge: JudgeConfig): SendAfter | undefined {
+function normalizeSendAfter(
+  raw: Record<string, unknown>,
+  p: string,
+  n: Normalizer,
+  judge: JudgeConfig,
+): SendAfter | undefined {
   const delay = typeof raw.delay_ms === 'number' ? raw.delay_ms : 0;
   const event = typeof raw.event === 'string' ? (raw.event as EventName) : undefined;
   if (n.hasErrorAt(p)) return undefined;
@@ -127,7 +152,10 @@ function normalizeSendAfter(raw: Record<string, unknown>, p: string, n: Normaliz
     return undefined;
   }
   if (event && judge.modality === 'text' && (BOT_AUDIO_EVENTS as readonly string[]).includes(event)) {
-    n.warn(`${p}.event`, `${event} needs the bot's audio, but judge.modality is text (the bot is silent): this send would never fire`);
+    n.warn(
+      `${p}.event`,
+      `${event} needs the bot's audio, but judge.modality is text (the bot is silent): this send would never fire`,
+    );
   }
   return event ? { event, delay_ms: delay } : { delay_ms: delay };
 }
@@ -145,14 +173,23 @@ function normalizeExpectation(
   let event: EventName = declared;
   if (declared === 'response' && textJudge) event = 'llm_response';
   if (declared === 'tts_response' && textJudge) {
-    n.error(`${p}.event`, "tts_response needs the bot to speak, but judge.modality is text; use 'response' or 'llm_response', or set judge.modality: audio");
+    n.error(
+      `${p}.event`,
+      "tts_response needs the bot to speak, but judge.modality is text; use 'response' or 'llm_response', or set judge.modality: audio",
+    );
   } else if (textJudge && (BOT_AUDIO_EVENTS as readonly string[]).includes(declared)) {
-    n.warn(`${p}.event`, `${declared} is measured from the bot's audio, but judge.modality is text (the bot is silent)`);
+    n.warn(
+      `${p}.event`,
+      `${declared} is measured from the bot's audio, but judge.modality is text (the bot is silent)`,
+    );
   }
   const absent = raw.absent === true;
   const present = ABSENT_CONFLICTS.filter((k) => n.wrote(childPath(p, k)));
   if (absent && present.length > 0) {
-    n.error(`${p}.absent`, `'absent: true' matches on the event type only; it cannot be combined with ${present.map((k) => `'${k}'`).join(', ')}`);
+    n.error(
+      `${p}.absent`,
+      `'absent: true' matches on the event type only; it cannot be combined with ${present.map((k) => `'${k}'`).join(', ')}`,
+    );
   }
   const exp: Expectation = {
     event,
@@ -164,7 +201,11 @@ function normalizeExpectation(
     const value = raw[key];
     if (typeof value !== 'string') continue;
     exp[key] = value;
-    if (!isTextEvent(declared)) n.warn(`${p}.${key}`, `${declared} carries no text, so ${key} ${key === 'text_contains' ? 'can never match' : 'checks nothing'}`);
+    if (!isTextEvent(declared))
+      n.warn(
+        `${p}.${key}`,
+        `${declared} carries no text, so ${key} ${key === 'text_contains' ? 'can never match' : 'checks nothing'}`,
+      );
   }
   normalizeTextChecks(raw, declared, exp, p, n);
   if (typeof raw.eval === 'string') normalizeEval(raw.eval, declared, exp, p, n);
@@ -175,7 +216,10 @@ function normalizeExpectation(
       if (Array.isArray(raw.calls)) {
         exp.calls = raw.calls.filter((c) => c !== undefined).map(normalizeCall);
         if (raw.name !== undefined || raw.args !== undefined) {
-          n.warn(raw.name !== undefined ? `${p}.name` : `${p}.args`, "ignored: 'calls:' is given, so the 'name:'/'args:' shorthand is not used");
+          n.warn(
+            raw.name !== undefined ? `${p}.name` : `${p}.args`,
+            "ignored: 'calls:' is given, so the 'name:'/'args:' shorthand is not used",
+          );
         }
       } else {
         exp.calls = [normalizeCall({ name: raw.name, args: raw.args })];
@@ -191,22 +235,37 @@ function normalizeExpectation(
 /** `eval:` is judged on the bot's words or a call's name and arguments; a stopped call has neither. */
 function normalizeEval(criterion: string, declared: EventName, exp: Expectation, p: string, n: Normalizer): void {
   if (declared === 'function_call_stopped') {
-    n.error(`${p}.eval`, "a stopped call carries no arguments to judge; put the 'eval:' on the 'function_call' instead");
+    n.error(
+      `${p}.eval`,
+      "a stopped call carries no arguments to judge; put the 'eval:' on the 'function_call' instead",
+    );
     return;
   }
   exp.eval = criterion;
   if (!(JUDGEABLE_EVENTS as readonly string[]).includes(declared)) {
-    n.warn(`${p}.eval`, `the judge only makes sense on the bot's replies and calls (${JUDGEABLE_EVENTS.join(', ')}); on ${declared} it will run but is unlikely to be meaningful`);
+    n.warn(
+      `${p}.eval`,
+      `the judge only makes sense on the bot's replies and calls (${JUDGEABLE_EVENTS.join(', ')}); on ${declared} it will run but is unlikely to be meaningful`,
+    );
   }
 }
 
 /** `marker:`, `marker_first:`, `markers:`, `text_after:` check an `llm_marker` event's raw text, and nothing else. */
-function markerChecks(raw: Record<string, unknown>, declared: EventName, exp: Expectation, p: string, n: Normalizer): void {
+function markerChecks(
+  raw: Record<string, unknown>,
+  declared: EventName,
+  exp: Expectation,
+  p: string,
+  n: Normalizer,
+): void {
   const written = MARKER_KEYS.filter((k) => n.wrote(childPath(p, k)));
   if (written.length === 0) return;
   if (declared !== 'llm_marker') {
     const keys = written.map((k) => `'${k}:'`).join(', ');
-    n.error(`${p}.${written[0]}`, `${keys} ${written.length > 1 ? 'apply' : 'applies'} only to the 'llm_marker' event, not ${declared}`);
+    n.error(
+      `${p}.${written[0]}`,
+      `${keys} ${written.length > 1 ? 'apply' : 'applies'} only to the 'llm_marker' event, not ${declared}`,
+    );
     return;
   }
   if (typeof raw.marker === 'string') exp.marker = raw.marker as MarkerKind;
@@ -215,7 +274,12 @@ function markerChecks(raw: Record<string, unknown>, declared: EventName, exp: Ex
   if (typeof raw.text_after === 'boolean') exp.text_after = raw.text_after;
 }
 
-function normalizeLatency(raw: Record<string, unknown>, p: string, n: Normalizer, judge: JudgeConfig): LatencyAssertions {
+function normalizeLatency(
+  raw: Record<string, unknown>,
+  p: string,
+  n: Normalizer,
+  judge: JudgeConfig,
+): LatencyAssertions {
   const out: LatencyAssertions = {};
   for (const metric of LATENCY_METRICS) {
     const bound = asRecord(raw[metric]) as LatencyBound | undefined;

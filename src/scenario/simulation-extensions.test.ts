@@ -21,13 +21,23 @@ describe('GAIA-style scorecard', () => {
   it('scorecard: {} turns it on with GAIA weights and a 7/10 pass threshold; absent means none', () => {
     expect(simulation(BASE).scorecard).toBeUndefined();
     expect(simulation(`${BASE}scorecard: {}\n`).scorecard).toEqual({
-      weights: { correctness: 25, tool_selection: 20, context_retention: 20, completeness: 15, efficiency: 10, personality: 5, error_recovery: 5 },
+      weights: {
+        correctness: 25,
+        tool_selection: 20,
+        context_retention: 20,
+        completeness: 15,
+        efficiency: 10,
+        personality: 5,
+        error_recovery: 5,
+      },
       pass_threshold: 7,
     });
   });
 
   it('weights replace the defaults they name; expected_answer is kept; null means the bot must not know', () => {
-    const s = simulation(`${BASE}scorecard:\n  expected_answer: "$14.2 million"\n  weights: { correctness: 50, personality: 0 }\n  pass_threshold: 8.5\n`);
+    const s = simulation(
+      `${BASE}scorecard:\n  expected_answer: "$14.2 million"\n  weights: { correctness: 50, personality: 0 }\n  pass_threshold: 8.5\n`,
+    );
     expect(s.scorecard).toMatchObject({ expected_answer: '$14.2 million', pass_threshold: 8.5 });
     expect(s.scorecard?.weights).toMatchObject({ correctness: 50, personality: 0, tool_selection: 20 });
     expect(simulation(`${BASE}scorecard:\n  expected_answer: null\n`).scorecard?.expected_answer).toBeNull();
@@ -36,13 +46,20 @@ describe('GAIA-style scorecard', () => {
   });
 
   it('bad values are located errors; an unknown dimension is a warning with a suggestion', () => {
-    const errors = errorsOf(inspect(project, `${BASE}scorecard:\n  pass_threshold: 11\n  weights: { correctness: -1 }\n`));
+    const errors = errorsOf(
+      inspect(project, `${BASE}scorecard:\n  pass_threshold: 11\n  weights: { correctness: -1 }\n`),
+    );
     expect(errors.map((e) => [e.line, e.path])).toEqual([
       [6, 'scorecard.pass_threshold'],
       [7, 'scorecard.weights.correctness'],
     ]);
     expect(errors[0].message).toBe('expected a number from 0 to 10, got 11');
-    const all0 = errorsOf(inspect(project, `${BASE}scorecard:\n  weights: { correctness: 0, tool_selection: 0, context_retention: 0, completeness: 0, efficiency: 0, personality: 0, error_recovery: 0 }\n`));
+    const all0 = errorsOf(
+      inspect(
+        project,
+        `${BASE}scorecard:\n  weights: { correctness: 0, tool_selection: 0, context_retention: 0, completeness: 0, efficiency: 0, personality: 0, error_recovery: 0 }\n`,
+      ),
+    );
     expect(all0[0]).toMatchObject({ line: 6, path: 'scorecard.weights' });
     const typo = warningsOf(inspect(project, `${BASE}scorecard:\n  weights: { corectness: 30 }\n`));
     expect(typo[0].message).toContain("did you mean 'correctness'?");
@@ -51,7 +68,9 @@ describe('GAIA-style scorecard', () => {
   it('category and severity on either kind; severity is one of four; filters keep the matching ones', () => {
     const s = simulation(`${BASE}category: rag_quality\nseverity: critical\n`);
     expect([s.category, s.severity]).toEqual(['rag_quality', 'critical']);
-    const script = loadedOf(inspect(project, 'name: t\ncategory: personality\nseverity: low\nturns:\n  - user: hi\n')) as Scenario;
+    const script = loadedOf(
+      inspect(project, 'name: t\ncategory: personality\nseverity: low\nturns:\n  - user: hi\n'),
+    ) as Scenario;
     expect([script.category, script.severity]).toEqual(['personality', 'low']);
     const bad = errorsOf(inspect(project, `${BASE}severity: urgent\n`));
     expect(bad[0]).toMatchObject({ line: 5, path: 'severity' });
@@ -69,12 +88,19 @@ describe('NeMo-style success signals', () => {
     expect(simulation(`${BASE}success_signals:\n  clean_exit: true\n`).success_signals).toEqual({
       clean_exit: { functions: ['end_conversation', 'end_call', 'hang_up', 'transfer_to_human', 'transfer_to_agent'] },
     });
-    expect(simulation(`${BASE}success_signals:\n  clean_exit: { functions: [goodbye_tool] }\n`).success_signals?.clean_exit).toEqual({ functions: ['goodbye_tool'] });
+    expect(
+      simulation(`${BASE}success_signals:\n  clean_exit: { functions: [goodbye_tool] }\n`).success_signals?.clean_exit,
+    ).toEqual({ functions: ['goodbye_tool'] });
   });
 
   it('action_match is an ordered list of calls (names or name + args), or {calls, exact}', () => {
-    const s = simulation(`${BASE}success_signals:\n  action_match:\n    - check_availability\n    - name: book_table\n      args: { party_size: 2 }\n`);
-    expect(s.success_signals?.action_match).toEqual({ calls: [{ name: 'check_availability' }, { name: 'book_table', args: { party_size: 2 } }], exact: false });
+    const s = simulation(
+      `${BASE}success_signals:\n  action_match:\n    - check_availability\n    - name: book_table\n      args: { party_size: 2 }\n`,
+    );
+    expect(s.success_signals?.action_match).toEqual({
+      calls: [{ name: 'check_availability' }, { name: 'book_table', args: { party_size: 2 } }],
+      exact: false,
+    });
     const exact = simulation(`${BASE}success_signals:\n  action_match: { calls: [book_table], exact: true }\n`);
     expect(exact.success_signals?.action_match).toEqual({ calls: [{ name: 'book_table' }], exact: true });
     const unnamed = errorsOf(inspect(project, `${BASE}success_signals:\n  action_match:\n    - args: { a: 1 }\n`));
@@ -82,12 +108,21 @@ describe('NeMo-style success signals', () => {
   });
 
   it('nl_assertions are non-empty claims; an empty block or a lone clean_exit: false is an error', () => {
-    expect(simulation(`${BASE}success_signals:\n  nl_assertions: ["the bot gave the time", "the bot said goodbye"]\n`).success_signals).toEqual({
+    expect(
+      simulation(`${BASE}success_signals:\n  nl_assertions: ["the bot gave the time", "the bot said goodbye"]\n`)
+        .success_signals,
+    ).toEqual({
       nl_assertions: ['the bot gave the time', 'the bot said goodbye'],
     });
-    expect(errorsOf(inspect(project, `${BASE}success_signals:\n  nl_assertions: []\n`))[0]).toMatchObject({ line: 6, path: 'success_signals.nl_assertions' });
+    expect(errorsOf(inspect(project, `${BASE}success_signals:\n  nl_assertions: []\n`))[0]).toMatchObject({
+      line: 6,
+      path: 'success_signals.nl_assertions',
+    });
     expect(errorsOf(inspect(project, `${BASE}success_signals: {}\n`))[0].message).toContain('expected at least 1 of');
-    expect(errorsOf(inspect(project, `${BASE}success_signals:\n  clean_exit: false\n`))[0]).toMatchObject({ line: 6, path: 'success_signals' });
+    expect(errorsOf(inspect(project, `${BASE}success_signals:\n  clean_exit: false\n`))[0]).toMatchObject({
+      line: 6,
+      path: 'success_signals',
+    });
   });
 
   it('the extensions are simulation keys: on a scripted scenario they are flagged', () => {

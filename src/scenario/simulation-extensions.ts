@@ -1,6 +1,14 @@
 import { DEFAULT_EXIT_FUNCTIONS, DEFAULT_SCORECARD_PASS, DEFAULT_SCORECARD_WEIGHTS } from './file-fields.js';
 import { asRecord, normalizeCall, type Normalizer } from './normalize.js';
-import { SCENARIO_SEVERITIES, SCORECARD_DIMENSIONS, type ExpectedCall, type Runnable, type ScenarioSeverity, type ScorecardSpec, type SuccessSignals } from './types.js';
+import {
+  SCENARIO_SEVERITIES,
+  SCORECARD_DIMENSIONS,
+  type ExpectedCall,
+  type Runnable,
+  type ScenarioSeverity,
+  type ScorecardSpec,
+  type SuccessSignals,
+} from './types.js';
 
 /**
  * earshot's extensions of the simulation format, from the other two seeds:
@@ -15,7 +23,8 @@ import { SCENARIO_SEVERITIES, SCORECARD_DIMENSIONS, type ExpectedCall, type Runn
 export function normalizeTags(raw: Record<string, unknown>): Pick<Runnable, 'category' | 'severity'> {
   const tags: Pick<Runnable, 'category' | 'severity'> = {};
   if (typeof raw.category === 'string') tags.category = raw.category.trim();
-  if (typeof raw.severity === 'string' && (SCENARIO_SEVERITIES as readonly string[]).includes(raw.severity)) tags.severity = raw.severity as ScenarioSeverity;
+  if (typeof raw.severity === 'string' && (SCENARIO_SEVERITIES as readonly string[]).includes(raw.severity))
+    tags.severity = raw.severity as ScenarioSeverity;
   return tags;
 }
 
@@ -27,10 +36,15 @@ export function normalizeScorecard(raw: unknown, n: Normalizer): ScorecardSpec |
   for (const dim of SCORECARD_DIMENSIONS) {
     if (typeof written[dim] === 'number') weights[dim] = written[dim] as number;
   }
-  if (SCORECARD_DIMENSIONS.every((d) => weights[d] === 0)) n.error('scorecard.weights', 'every weight is 0: at least one dimension must count');
-  const spec: ScorecardSpec = { weights, pass_threshold: typeof card.pass_threshold === 'number' ? card.pass_threshold : DEFAULT_SCORECARD_PASS };
+  if (SCORECARD_DIMENSIONS.every((d) => weights[d] === 0))
+    n.error('scorecard.weights', 'every weight is 0: at least one dimension must count');
+  const spec: ScorecardSpec = {
+    weights,
+    pass_threshold: typeof card.pass_threshold === 'number' ? card.pass_threshold : DEFAULT_SCORECARD_PASS,
+  };
   // `expected_answer: null` (or empty) is written but reads as not given: the bot must admit it does not know.
-  if (typeof card.expected_answer === 'string' && card.expected_answer.trim() !== '') spec.expected_answer = card.expected_answer.trim();
+  if (typeof card.expected_answer === 'string' && card.expected_answer.trim() !== '')
+    spec.expected_answer = card.expected_answer.trim();
   else if (n.wrote('scorecard.expected_answer')) spec.expected_answer = null;
   return spec;
 }
@@ -64,7 +78,10 @@ export function normalizeSignals(raw: unknown, n: Normalizer): SuccessSignals | 
     signals.nl_assertions = block.nl_assertions.filter((a): a is string => typeof a === 'string').map((a) => a.trim());
   }
   if (block.clean_exit === false && Object.keys(signals).length === 0) {
-    n.error('success_signals', 'lists no signal that can hold (clean_exit: false is no signal); remove the block or list one');
+    n.error(
+      'success_signals',
+      'lists no signal that can hold (clean_exit: false is no signal); remove the block or list one',
+    );
   }
   return Object.keys(signals).length ? signals : undefined;
 }

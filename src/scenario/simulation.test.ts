@@ -56,7 +56,12 @@ describe('simulations', () => {
     expect(s.metrics).toEqual([
       { name: 'politeness', criterion: 'the reply is courteous', weight: 1, min_score: 1 },
       { name: 'words', measure: 'words', weight: 1, max_value: 60 },
-      { name: 'function_calls', measure: 'function_calls', weight: 1, calls: [{ name: 'book_table', args: { party_size: 2 } }] },
+      {
+        name: 'function_calls',
+        measure: 'function_calls',
+        weight: 1,
+        calls: [{ name: 'book_table', args: { party_size: 2 } }],
+      },
     ]);
     expect(s.runs).toBe(3);
   });
@@ -71,7 +76,9 @@ describe('simulations', () => {
   });
 
   it('a metric is judged or measured, not both and not neither', () => {
-    const both = errorsOf(inspect(project, `${BASE}metrics:\n  - name: m\n    criterion: c\n    measure: words\n    max_value: 1\n`));
+    const both = errorsOf(
+      inspect(project, `${BASE}metrics:\n  - name: m\n    criterion: c\n    measure: words\n    max_value: 1\n`),
+    );
     expect(both[0]).toMatchObject({ path: 'metrics[0]' });
     expect(both[0].message).toContain('exactly one of the two');
     expect(errorsOf(inspect(project, `${BASE}metrics:\n  - name: m\n`))[0].message).toContain('exactly one of the two');
@@ -82,7 +89,7 @@ describe('simulations', () => {
       ['  - measure: latency\n', "needs a 'min_value:' or a 'max_value:'"],
       ['  - measure: turns\n    max_value: 5\n    min_score: 1\n', "not 'min_score:'"],
       ['  - measure: function_calls\n', "needs a 'calls:' list"],
-      ['  - measure: function_calls\n    calls: []\n    max_value: 2\n', "not a range"],
+      ['  - measure: function_calls\n    calls: []\n    max_value: 2\n', 'not a range'],
       ['  - measure: words\n    min_value: 9\n    max_value: 2\n', 'min_value (9) is above max_value (2)'],
       ['  - measure: word\n    max_value: 2\n', 'unknown value "word"; did you mean "words"?'],
       ['  - name: a\n    criterion: x\n  - name: a\n    criterion: y\n', "metric 'a' is listed twice"],
@@ -98,8 +105,12 @@ describe('simulations', () => {
 
   it('limits are positive; pass_threshold is at most 1', () => {
     expect(errorsOf(inspect(project, `${BASE}max_turns: 0\n`))[0].message).toBe('expected a positive integer, got 0');
-    expect(errorsOf(inspect(project, `${BASE}max_duration_s: -1\n`))[0].message).toBe('expected a positive number (s), got -1');
-    expect(errorsOf(inspect(project, `${BASE}pass_threshold: 2\n`))[0].message).toBe('expected a number above 0, at most 1, got 2');
+    expect(errorsOf(inspect(project, `${BASE}max_duration_s: -1\n`))[0].message).toBe(
+      'expected a positive number (s), got -1',
+    );
+    expect(errorsOf(inspect(project, `${BASE}pass_threshold: 2\n`))[0].message).toBe(
+      'expected a number above 0, at most 1, got 2',
+    );
   });
 
   it('user.modality: audio needs user.speech (every persona turn is synthesized)', () => {
@@ -162,11 +173,22 @@ describe('simulations', () => {
     const file = loadScenarioFile(p);
     expect(file.warnings).toEqual([]);
     const [a, b] = file.scenarios as Simulation[];
-    expect(a).toMatchObject({ name: 'book_table/available', max_turns: 8, max_duration_s: 120, max_silence_s: 10, runs: 3, pass_threshold: 1 });
+    expect(a).toMatchObject({
+      name: 'book_table/available',
+      max_turns: 8,
+      max_duration_s: 120,
+      max_silence_s: 10,
+      runs: 3,
+      pass_threshold: 1,
+    });
     expect(a.metrics.map(({ weight: _w, ...m }) => m)).toEqual([
       { name: 'politeness', criterion: 'the reply is courteous', min_score: 1 },
       { name: 'brevity', criterion: 'at most three sentences' },
-      { name: 'booked', measure: 'function_calls', calls: [{ name: 'check_availability' }, { name: 'book', args: { size: 2 } }] },
+      {
+        name: 'booked',
+        measure: 'function_calls',
+        calls: [{ name: 'check_availability' }, { name: 'book', args: { size: 2 } }],
+      },
       { name: 'function_calls', measure: 'function_calls', calls: [] },
       { name: 'latency', measure: 'latency', max_value: 5 },
       { name: 'words', measure: 'words', max_value: 60 },
@@ -174,7 +196,14 @@ describe('simulations', () => {
       { name: 'duration', measure: 'duration', min_value: 1, max_value: 90 },
     ]);
     // simulator: with no value, and no metrics: Pipecat's defaults (the local Ollama model; max 20 turns, 300 s, 30 s of silence).
-    expect(b).toMatchObject({ simulator: { service: 'ollama', model: 'gemma4:12b' }, metrics: [], max_turns: 8, max_duration_s: 300, max_silence_s: 30, runs: 1 });
+    expect(b).toMatchObject({
+      simulator: { service: 'ollama', model: 'gemma4:12b' },
+      metrics: [],
+      max_turns: 8,
+      max_duration_s: 300,
+      max_silence_s: 30,
+      runs: 1,
+    });
   });
 
   it("pass_threshold: and a metric's weight: still load from old files, with a located deprecation warning", () => {
@@ -187,6 +216,8 @@ describe('simulations', () => {
       ['metrics[0].weight', 7],
     ]);
     expect(warningsOf(r)).toEqual([]);
-    expect(deprecationsOf(r)[1].message).toBe("'pass_threshold:' is gone from Pipecat's newest format, where every run must pass; still applied here");
+    expect(deprecationsOf(r)[1].message).toBe(
+      "'pass_threshold:' is gone from Pipecat's newest format, where every run must pass; still applied here",
+    );
   });
 });

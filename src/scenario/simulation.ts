@@ -39,9 +39,13 @@ export function normalizeSimulation(raw: Record<string, unknown>, n: Normalizer)
     metrics.push(normalized);
   });
   if (n.wrote('pass_threshold')) {
-    n.deprecated('pass_threshold', "'pass_threshold:' is gone from Pipecat's newest format, where every run must pass; still applied here");
+    n.deprecated(
+      'pass_threshold',
+      "'pass_threshold:' is gone from Pipecat's newest format, where every run must pass; still applied here",
+    );
   }
-  const num = (key: string, fallback: number): number => (typeof raw[key] === 'number' ? (raw[key] as number) : fallback);
+  const num = (key: string, fallback: number): number =>
+    typeof raw[key] === 'number' ? (raw[key] as number) : fallback;
   const text = (key: string): string => (typeof raw[key] === 'string' ? (raw[key] as string).trim() : '');
   return {
     kind: 'simulation',
@@ -86,7 +90,10 @@ function normalizeMetric(raw: Record<string, unknown>, p: string, n: Normalizer)
   }
   const metric: SimulationMetric = { name, weight: typeof raw.weight === 'number' ? raw.weight : 1 };
   if (n.wrote(`${p}.weight`)) {
-    n.deprecated(`${p}.weight`, "'weight:' is gone from Pipecat's newest format (a metric scores the share of passing turns; min_score gates it)");
+    n.deprecated(
+      `${p}.weight`,
+      "'weight:' is gone from Pipecat's newest format (a metric scores the share of passing turns; min_score gates it)",
+    );
   }
   if (criterion !== undefined) {
     metric.criterion = criterion;
@@ -97,13 +104,18 @@ function normalizeMetric(raw: Record<string, unknown>, p: string, n: Normalizer)
     return metric;
   }
   metric.measure = measure;
-  if (has('min_score')) n.error(`${p}.min_score`, "a measured metric takes a range ('min_value:'/'max_value:'), not 'min_score:'");
+  if (has('min_score'))
+    n.error(`${p}.min_score`, "a measured metric takes a range ('min_value:'/'max_value:'), not 'min_score:'");
   if (measure === 'function_calls') {
     if (has('min_value') || has('max_value')) {
-      n.error(has('min_value') ? `${p}.min_value` : `${p}.max_value`, "function_calls compares the bot's calls with 'calls:', not a range");
+      n.error(
+        has('min_value') ? `${p}.min_value` : `${p}.max_value`,
+        "function_calls compares the bot's calls with 'calls:', not a range",
+      );
     }
     if (!Array.isArray(raw.calls)) {
-      if (!n.hasErrorAt(`${p}.calls`)) n.error(p, "measure: function_calls needs a 'calls:' list, the calls the bot should make ([] for none)");
+      if (!n.hasErrorAt(`${p}.calls`))
+        n.error(p, "measure: function_calls needs a 'calls:' list, the calls the bot should make ([] for none)");
       return undefined;
     }
     metric.calls = [];
@@ -119,10 +131,12 @@ function normalizeMetric(raw: Record<string, unknown>, p: string, n: Normalizer)
   const min = typeof raw.min_value === 'number' ? raw.min_value : undefined;
   const max = typeof raw.max_value === 'number' ? raw.max_value : undefined;
   if (min === undefined && max === undefined) {
-    if (!n.hasErrorAt(`${p}.min_value`) && !n.hasErrorAt(`${p}.max_value`)) n.error(p, `measure: ${measure} needs a 'min_value:' or a 'max_value:'`);
+    if (!n.hasErrorAt(`${p}.min_value`) && !n.hasErrorAt(`${p}.max_value`))
+      n.error(p, `measure: ${measure} needs a 'min_value:' or a 'max_value:'`);
     return undefined;
   }
-  if (min !== undefined && max !== undefined && min > max) n.error(`${p}.min_value`, `min_value (${min}) is above max_value (${max})`);
+  if (min !== undefined && max !== undefined && min > max)
+    n.error(`${p}.min_value`, `min_value (${min}) is above max_value (${max})`);
   if (min !== undefined) metric.min_value = min;
   if (max !== undefined) metric.max_value = max;
   return metric;

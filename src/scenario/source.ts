@@ -106,7 +106,10 @@ export function readYamlFile(file: string, limits: LoadLimits, via?: SourceLocat
  * file keeps its size and modification time.
  */
 export class SourceCache {
-  private readonly entries = new Map<string, { mtimeMs: number; size: number; maxBytes: number; source: ParsedSource }>();
+  private readonly entries = new Map<
+    string,
+    { mtimeMs: number; size: number; maxBytes: number; source: ParsedSource }
+  >();
   constructor(private readonly maxEntries = 1000) {}
 
   read(file: string, limits: LoadLimits, via?: SourceLocation): SourceResult {
@@ -136,7 +139,14 @@ export function parseYamlBytes(file: string, bytes: Buffer, limits: LoadLimits, 
     const { line, col } = lineColOf(bytes.subarray(0, nul).toString('latin1'), nul);
     return {
       ok: false,
-      diagnostics: [diagnosticAt('error', at(file, line, col, via), '', `binary file: NUL byte at offset ${nul}; expected YAML text`)],
+      diagnostics: [
+        diagnosticAt(
+          'error',
+          at(file, line, col, via),
+          '',
+          `binary file: NUL byte at offset ${nul}; expected YAML text`,
+        ),
+      ],
     };
   }
   let text: string;
@@ -147,7 +157,9 @@ export function parseYamlBytes(file: string, bytes: Buffer, limits: LoadLimits, 
     const { line, col } = lineColOf(bytes.subarray(0, bad).toString('latin1'), bad);
     return {
       ok: false,
-      diagnostics: [diagnosticAt('error', at(file, line, col, via), '', `not UTF-8 text: invalid byte at offset ${bad}`)],
+      diagnostics: [
+        diagnosticAt('error', at(file, line, col, via), '', `not UTF-8 text: invalid byte at offset ${bad}`),
+      ],
     };
   }
   const scan = prescan(text, limits);
@@ -170,7 +182,9 @@ export function parseYamlText(file: string, text: string, via?: SourceLocation):
   const diagnostics: Diagnostic[] = [];
   for (const e of doc.errors) {
     const pos = lines.linePos(e.pos[0]);
-    diagnostics.push(diagnosticAt('error', at(file, pos.line, pos.col, via), '', `YAML syntax: ${firstLine(e.message)}`));
+    diagnostics.push(
+      diagnosticAt('error', at(file, pos.line, pos.col, via), '', `YAML syntax: ${firstLine(e.message)}`),
+    );
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics };
   return { ok: true, source: { file, text, doc, lines } };
@@ -227,7 +241,11 @@ function prescan(text: string, limits: LoadLimits): { line: number; col: number;
       if (c === ' ') {
         indent++;
         if (indent > limits.maxIndentColumns) {
-          return { line, col: indent, message: `line indented more than ${limits.maxIndentColumns} columns: nesting too deep` };
+          return {
+            line,
+            col: indent,
+            message: `line indented more than ${limits.maxIndentColumns} columns: nesting too deep`,
+          };
         }
         continue;
       }
@@ -270,7 +288,14 @@ export function isDecimalIntSource(source: string): boolean {
 function pipecatScalarTags(tags: Tags): Tags {
   const kept = tags.filter((t) => {
     const tag = typeof t === 'string' ? t : t.tag;
-    return !['tag:yaml.org,2002:int', 'tag:yaml.org,2002:bool', 'tag:yaml.org,2002:float', 'int', 'bool', 'float'].includes(tag);
+    return ![
+      'tag:yaml.org,2002:int',
+      'tag:yaml.org,2002:bool',
+      'tag:yaml.org,2002:float',
+      'int',
+      'bool',
+      'float',
+    ].includes(tag);
   });
   const int: ScalarTag = {
     tag: 'tag:yaml.org,2002:int',

@@ -1,4 +1,11 @@
-import { childPath, closest, describeValue, diagnosticAt, type Diagnostic, type SourceLocation } from './diagnostics.js';
+import {
+  childPath,
+  closest,
+  describeValue,
+  diagnosticAt,
+  type Diagnostic,
+  type SourceLocation,
+} from './diagnostics.js';
 import { entry, toPlain, type YNode } from './ynode.js';
 
 /**
@@ -82,7 +89,17 @@ export interface RefSpec {
   name: string;
   spec: Spec;
 }
-export type Spec = StringSpec | IntegerSpec | NumberSpec | BooleanSpec | ObjectSpec | ArraySpec | MapSpec | AnySpec | OneOfSpec | RefSpec;
+export type Spec =
+  | StringSpec
+  | IntegerSpec
+  | NumberSpec
+  | BooleanSpec
+  | ObjectSpec
+  | ArraySpec
+  | MapSpec
+  | AnySpec
+  | OneOfSpec
+  | RefSpec;
 
 export function deref(spec: Spec): Exclude<Spec, RefSpec> {
   let s: Spec = spec;
@@ -137,7 +154,10 @@ function typeMismatch(ctx: CheckContext, node: YNode, path: string, spec: Spec):
   const expected = expectedText(spec);
   let got: string;
   if (node.kind === 'scalar') {
-    got = node.type === 'str' ? describeValue(node.value) : `${node.type === 'null' ? 'nothing' : describeValue(node.value)}`;
+    got =
+      node.type === 'str'
+        ? describeValue(node.value)
+        : `${node.type === 'null' ? 'nothing' : describeValue(node.value)}`;
     const wantsString = deref(spec).kind === 'string';
     if (wantsString && (node.type === 'int' || node.type === 'float' || node.type === 'bool')) {
       got += ` (YAML reads it as a ${node.type === 'bool' ? 'boolean' : 'number'}; quote it to keep it text)`;
@@ -157,7 +177,12 @@ function shapeAccepts(spec: Spec, node: YNode): boolean {
     case 'str':
       return s.kind === 'string' || s.kind === 'any';
     case 'int':
-      return s.kind === 'integer' || s.kind === 'number' || s.kind === 'any' || (s.kind === 'string' && s.fromInteger === true);
+      return (
+        s.kind === 'integer' ||
+        s.kind === 'number' ||
+        s.kind === 'any' ||
+        (s.kind === 'string' && s.fromInteger === true)
+      );
     case 'float':
       return s.kind === 'number' || s.kind === 'any';
     case 'bool':
@@ -190,7 +215,9 @@ export function check(node: YNode, spec: Spec, path: string, ctx: CheckContext):
     case 'array': {
       if (node.kind !== 'seq') return INVALID;
       if (s.nonEmpty && node.items.length === 0) {
-        ctx.diagnostics.push(diagnosticAt('error', node.loc, path, `expected ${expectedText(s)}, got an empty list`, expectedText(s)));
+        ctx.diagnostics.push(
+          diagnosticAt('error', node.loc, path, `expected ${expectedText(s)}, got an empty list`, expectedText(s)),
+        );
         return INVALID;
       }
       return node.items.map((item, i) => {
@@ -218,18 +245,30 @@ function checkString(value: string, node: YNode, s: StringSpec, path: string, ct
     const guess = closest(value, s.enum);
     const expected = expectedText(s);
     const hint = guess ? `did you mean "${guess}"?` : `expected ${expected}`;
-    ctx.diagnostics.push(diagnosticAt('error', node.loc, path, `unknown value ${describeValue(value)}; ${hint}`, expected));
+    ctx.diagnostics.push(
+      diagnosticAt('error', node.loc, path, `unknown value ${describeValue(value)}; ${hint}`, expected),
+    );
     return INVALID;
   }
   if (s.nonEmpty && value.trim() === '') {
-    ctx.diagnostics.push(diagnosticAt('error', node.loc, path, `expected ${expectedText(s)}, got an empty string`, expectedText(s)));
+    ctx.diagnostics.push(
+      diagnosticAt('error', node.loc, path, `expected ${expectedText(s)}, got an empty string`, expectedText(s)),
+    );
     return INVALID;
   }
   return value;
 }
 
-function checkNumber(value: number, node: YNode, s: IntegerSpec | NumberSpec, path: string, ctx: CheckContext): Checked {
-  const below = (s.min !== undefined && value < s.min) || ('exclusiveMin' in s && s.exclusiveMin !== undefined && value <= s.exclusiveMin);
+function checkNumber(
+  value: number,
+  node: YNode,
+  s: IntegerSpec | NumberSpec,
+  path: string,
+  ctx: CheckContext,
+): Checked {
+  const below =
+    (s.min !== undefined && value < s.min) ||
+    ('exclusiveMin' in s && s.exclusiveMin !== undefined && value <= s.exclusiveMin);
   const above = s.max !== undefined && value > s.max;
   if (below || above || !Number.isFinite(value) || (s.kind === 'integer' && !Number.isSafeInteger(value))) {
     const expected = expectedText(s);
@@ -240,7 +279,12 @@ function checkNumber(value: number, node: YNode, s: IntegerSpec | NumberSpec, pa
   return value;
 }
 
-function checkObject(node: Extract<YNode, { kind: 'map' }>, s: ObjectSpec, path: string, ctx: CheckContext): Record<string, unknown> {
+function checkObject(
+  node: Extract<YNode, { kind: 'map' }>,
+  s: ObjectSpec,
+  path: string,
+  ctx: CheckContext,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const known = Object.keys(s.fields);
   const hasFactory = entry(node, 'factory') !== undefined;
@@ -253,7 +297,12 @@ function checkObject(node: Extract<YNode, { kind: 'map' }>, s: ObjectSpec, path:
     if (!field) {
       if (passExtra) {
         ctx.locations[p] = e.value.loc;
-        Object.defineProperty(out, e.key, { value: toPlain(e.value), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, e.key, {
+          value: toPlain(e.value),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
         continue;
       }
       const guess = closest(e.key, known);
@@ -274,14 +323,22 @@ function checkObject(node: Extract<YNode, { kind: 'map' }>, s: ObjectSpec, path:
     if (v !== INVALID) out[e.key] = v;
   }
   if (s.minProperties && node.entries.length < s.minProperties) {
-    ctx.diagnostics.push(diagnosticAt('error', node.loc, path, `expected at least ${s.minProperties} of: ${known.join(', ')}`));
+    ctx.diagnostics.push(
+      diagnosticAt('error', node.loc, path, `expected at least ${s.minProperties} of: ${known.join(', ')}`),
+    );
   }
   for (const key of s.required ?? []) {
     if (tried.has(key)) continue;
     const expected = expectedText(s.fields[key]);
     const emptyAt = empty.get(key);
-    if (emptyAt) ctx.diagnostics.push(diagnosticAt('error', emptyAt, childPath(path, key), `expected ${expected}, got nothing`, expected));
-    else ctx.diagnostics.push(diagnosticAt('error', node.loc, path, `missing required key '${key}' (${expected})`, expected));
+    if (emptyAt)
+      ctx.diagnostics.push(
+        diagnosticAt('error', emptyAt, childPath(path, key), `expected ${expected}, got nothing`, expected),
+      );
+    else
+      ctx.diagnostics.push(
+        diagnosticAt('error', node.loc, path, `missing required key '${key}' (${expected})`, expected),
+      );
   }
   for (const [key, field] of Object.entries(s.fields)) {
     const f = deref(field);

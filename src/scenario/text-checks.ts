@@ -13,13 +13,20 @@ import type { Expectation, Turn, UserConfig } from './types.js';
 
 const REPLY_EVENTS: readonly EventName[] = ['response', 'llm_response', 'tts_response'];
 
-export function normalizeTextChecks(raw: Record<string, unknown>, declared: EventName, exp: Expectation, p: string, n: Normalizer): void {
+export function normalizeTextChecks(
+  raw: Record<string, unknown>,
+  declared: EventName,
+  exp: Expectation,
+  p: string,
+  n: Normalizer,
+): void {
   if (typeof raw.text_matches === 'string') {
     const parsed = parseTextPattern(raw.text_matches);
     if (isPatternProblem(parsed)) n.error(`${p}.text_matches`, parsed.problem);
     else {
       exp.text_matches = parsed;
-      if (!isTextEvent(declared)) n.warn(`${p}.text_matches`, `${declared} carries no text, so text_matches can never match`);
+      if (!isTextEvent(declared))
+        n.warn(`${p}.text_matches`, `${declared} carries no text, so text_matches can never match`);
     }
   }
   const number = numberCheck(raw.number);
@@ -29,7 +36,10 @@ export function normalizeTextChecks(raw: Record<string, unknown>, declared: Even
   }
   if (typeof raw.expected_text === 'string') {
     if (!REPLY_EVENTS.includes(declared)) {
-      n.error(`${p}.expected_text`, `expected_text is the reference of the bot's word error rate (bot_wer): it belongs on a reply (${REPLY_EVENTS.join(', ')}), not ${declared}`);
+      n.error(
+        `${p}.expected_text`,
+        `expected_text is the reference of the bot's word error rate (bot_wer): it belongs on a reply (${REPLY_EVENTS.join(', ')}), not ${declared}`,
+      );
     } else exp.expected_text = raw.expected_text;
   }
 }
@@ -42,10 +52,20 @@ function numberCheck(value: unknown): NumberCheck | undefined {
 }
 
 /** A turn's `expected_text:` and `wer:`, after its expectations are normalized. */
-export function normalizeTurnChecks(raw: Record<string, unknown>, turn: Turn, p: string, n: Normalizer, user: UserConfig): void {
+export function normalizeTurnChecks(
+  raw: Record<string, unknown>,
+  turn: Turn,
+  p: string,
+  n: Normalizer,
+  user: UserConfig,
+): void {
   const onReplies = turn.expect.some((e) => e.expected_text !== undefined);
   if (typeof raw.expected_text === 'string') {
-    if (onReplies) n.error(`${p}.expected_text`, "bot_wer takes its reference from the turn's expected_text or from its expectations', not both");
+    if (onReplies)
+      n.error(
+        `${p}.expected_text`,
+        "bot_wer takes its reference from the turn's expected_text or from its expectations', not both",
+      );
     else turn.expected_text = raw.expected_text;
   }
   const wer = asRecord(raw.wer);
@@ -60,11 +80,17 @@ export function normalizeTurnChecks(raw: Record<string, unknown>, turn: Turn, p:
       continue;
     }
     if (metric === 'user_wer' && turn.user === undefined) {
-      n.error(where, "user_wer compares the bot's transcription of the caller with what the turn says: it needs 'user:'");
+      n.error(
+        where,
+        "user_wer compares the bot's transcription of the caller with what the turn says: it needs 'user:'",
+      );
       continue;
     }
     if (metric === 'user_wer' && user.modality === 'text') {
-      n.warn(where, "user_wer needs the bot's user_transcription of the caller's speech, but user.modality is text (typed turns are not transcribed): unless the bot reports one, this bound fails as not measurable");
+      n.warn(
+        where,
+        "user_wer needs the bot's user_transcription of the caller's speech, but user.modality is text (typed turns are not transcribed): unless the bot reports one, this bound fails as not measurable",
+      );
     }
     if (metric === 'bot_wer' && turn.expected_text === undefined && !onReplies && !n.hasErrorAt(`${p}.expected_text`)) {
       n.error(where, "bot_wer needs a reference: an 'expected_text:' on the turn or on one of its reply expectations");

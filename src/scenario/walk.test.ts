@@ -47,8 +47,13 @@ describe('validatePaths', () => {
 
   it('a fragment with a name: (a shared metric) is still a fragment when a file includes it', () => {
     project.write('suite/sims/polite.yaml', 'name: politeness\ncriterion: "the reply is courteous"\n');
-    project.write('suite/sims/sim.yaml', 'name: s\nscenarios:\n  - name: a\n    persona: p\n    goal: g\n    success: s\n    metrics: [!include polite.yaml]\n');
-    expect(validatePaths([project.path('suite/sims')]).map((r) => [r.file.slice(project.dir.length + 1), r.status])).toEqual([
+    project.write(
+      'suite/sims/sim.yaml',
+      'name: s\nscenarios:\n  - name: a\n    persona: p\n    goal: g\n    success: s\n    metrics: [!include polite.yaml]\n',
+    );
+    expect(
+      validatePaths([project.path('suite/sims')]).map((r) => [r.file.slice(project.dir.length + 1), r.status]),
+    ).toEqual([
       ['suite/sims/polite.yaml', 'skipped'],
       ['suite/sims/sim.yaml', 'valid'],
     ]);
@@ -56,7 +61,10 @@ describe('validatePaths', () => {
 
   it("a manifest's runner body in YAML is a fragment the manifest uses", () => {
     project.write('suite/body.yaml', 'image_path: cat.jpg\n');
-    project.write('suite/manifest.yaml', 'suite:\n  - bot: b.py\n    runner_body: {path: body.yaml}\n    scenarios: [good]\n');
+    project.write(
+      'suite/manifest.yaml',
+      'suite:\n  - bot: b.py\n    runner_body: {path: body.yaml}\n    scenarios: [good]\n',
+    );
     const body = validatePaths([project.path('suite')]).find((r) => r.file.endsWith('body.yaml'));
     expect(body).toMatchObject({ status: 'skipped', kind: 'fragment', used_by: [project.path('suite/manifest.yaml')] });
   });
@@ -64,7 +72,10 @@ describe('validatePaths', () => {
   it('a list or an empty file is a fragment too when some file includes it (shared turns:)', () => {
     project.write('suite/scenarios/turns.yaml', '- user: hi\n');
     project.write('suite/scenarios/empty.yaml', '');
-    project.write('suite/scenarios/shared.yaml', 'name: shared\nscenarios:\n  - name: a\n    turns: !include turns.yaml\n');
+    project.write(
+      'suite/scenarios/shared.yaml',
+      'name: shared\nscenarios:\n  - name: a\n    turns: !include turns.yaml\n',
+    );
     const results = validatePaths([project.path('suite/scenarios')]);
     expect(results.map((r) => [r.file.slice(project.dir.length + 1), r.status])).toEqual([
       ['suite/scenarios/bad.yml', 'invalid'],
@@ -74,7 +85,9 @@ describe('validatePaths', () => {
       ['suite/scenarios/shared.yaml', 'valid'],
       ['suite/scenarios/turns.yaml', 'skipped'],
     ]);
-    expect(results[1].diagnostics[0].message).toBe('empty file: nothing to load; nothing among the inputs or in its folder includes it, so it is not an include fragment either');
+    expect(results[1].diagnostics[0].message).toBe(
+      'empty file: nothing to load; nothing among the inputs or in its folder includes it, so it is not an include fragment either',
+    );
   });
 
   it('a manifest that runs one scenario twice under one label is invalid, located at the second reference', () => {
@@ -82,7 +95,12 @@ describe('validatePaths', () => {
     const manifest = validatePaths([project.path('suite/manifest.yaml')])[0];
     expect(manifest.status).toBe('invalid');
     expect(manifest.diagnostics.map((d) => [d.path, d.line, d.col, d.message])).toEqual([
-      ['suite[0].scenarios[1]', 3, 23, "'b.py' runs 'good' twice (also from suite[0].scenarios[0]); give one of the entries a 'name:'"],
+      [
+        'suite[0].scenarios[1]',
+        3,
+        23,
+        "'b.py' runs 'good' twice (also from suite[0].scenarios[0]); give one of the entries a 'name:'",
+      ],
     ]);
   });
 

@@ -78,17 +78,34 @@ function toValidation(file: string, r: Inspection, uses: FragmentUses, maxFiles:
     // A manifest is only as good as the scenario files it runs, and one label may not run a scenario twice.
     const { diagnostics } = expandManifest(r.loaded, { inspect: (f) => uses.inspect(f, dirname(f)) });
     if (diagnostics.length > 0) {
-      return { file, status: 'invalid', kind: 'manifest', diagnostics: [...r.loaded.warnings, ...diagnostics], scenarios: [] };
+      return {
+        file,
+        status: 'invalid',
+        kind: 'manifest',
+        diagnostics: [...r.loaded.warnings, ...diagnostics],
+        scenarios: [],
+      };
     }
   }
   if (r.status === 'loaded') {
-    return { file, status: 'valid', kind: r.file_kind, diagnostics: r.scenario_file?.warnings ?? r.loaded.warnings, loaded: r.loaded, scenarios: r.checks };
+    return {
+      file,
+      status: 'valid',
+      kind: r.file_kind,
+      diagnostics: r.scenario_file?.warnings ?? r.loaded.warnings,
+      loaded: r.loaded,
+      scenarios: r.checks,
+    };
   }
-  if (r.status === 'invalid') return { file, status: 'invalid', kind: r.file_kind, diagnostics: r.diagnostics, scenarios: r.checks };
+  if (r.status === 'invalid')
+    return { file, status: 'invalid', kind: r.file_kind, diagnostics: r.diagnostics, scenarios: r.checks };
   const usedBy = uses.usersOf(file, maxFiles);
-  if (usedBy.length > 0) return { file, status: 'skipped', kind: 'fragment', diagnostics: [], scenarios: [], used_by: usedBy };
+  if (usedBy.length > 0)
+    return { file, status: 'skipped', kind: 'fragment', diagnostics: [], scenarios: [], used_by: usedBy };
   const why = 'nothing among the inputs or in its folder includes it, so it is not an include fragment either';
-  const diagnostics = r.diagnostics.map((d, i) => (i === 0 ? { ...d, severity: 'error' as const, message: `${d.message}; ${why}` } : d));
+  const diagnostics = r.diagnostics.map((d, i) =>
+    i === 0 ? { ...d, severity: 'error' as const, message: `${d.message}; ${why}` } : d,
+  );
   return { file, status: 'invalid', kind: null, diagnostics, scenarios: [] };
 }
 
@@ -114,7 +131,12 @@ class FragmentUses {
   inspect(file: string, fallbackRoot: string): Inspection {
     const known = this.done.get(file);
     if (known) return known;
-    const r = inspectFile(file, { ...this.options, fallbackRoot, rootCache: this.rootCache, sourceCache: this.sourceCache });
+    const r = inspectFile(file, {
+      ...this.options,
+      fallbackRoot,
+      rootCache: this.rootCache,
+      sourceCache: this.sourceCache,
+    });
     this.done.set(file, r);
     const used = r.status === 'fragment' ? [] : [...r.named];
     if (r.status === 'loaded' && r.loaded.kind === 'manifest') {

@@ -57,7 +57,9 @@ interface FileFrame {
 
 const MERGE_KEY = '<<';
 /** Tags a scenario may spell out; anything else (e.g. `!!python/object`) is refused. */
-const STANDARD_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));
+const STANDARD_TAGS = new Set(
+  ['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`),
+);
 
 export class Expander {
   readonly diagnostics: Diagnostic[] = [];
@@ -108,7 +110,9 @@ export class Expander {
 
   private loc(frame: FileFrame, offset: number): SourceLocation {
     const { line, col } = frame.source.lines.linePos(offset);
-    return frame.via ? { file: frame.source.file, line, col, included_from: frame.via } : { file: frame.source.file, line, col };
+    return frame.via
+      ? { file: frame.source.file, line, col, included_from: frame.via }
+      : { file: frame.source.file, line, col };
   }
 
   private fail(loc: SourceLocation, message: string): undefined {
@@ -121,11 +125,17 @@ export class Expander {
     this.nodes++;
     this.chars += chars;
     if (this.nodes > this.options.limits.maxNodes) {
-      this.fail(loc, `document expands to more than ${this.options.limits.maxNodes} nodes (aliases or includes repeated too often: a YAML bomb?)`);
+      this.fail(
+        loc,
+        `document expands to more than ${this.options.limits.maxNodes} nodes (aliases or includes repeated too often: a YAML bomb?)`,
+      );
       return false;
     }
     if (this.chars > this.options.limits.maxExpandedChars) {
-      this.fail(loc, `document expands to more than ${this.options.limits.maxExpandedChars} characters of text (aliases or includes repeated too often: a YAML bomb?)`);
+      this.fail(
+        loc,
+        `document expands to more than ${this.options.limits.maxExpandedChars} characters of text (aliases or includes repeated too often: a YAML bomb?)`,
+      );
       return false;
     }
     return true;
@@ -134,11 +144,13 @@ export class Expander {
   private node(node: Node, frame: FileFrame, depth: number, ancestors: Node[]): YNode | undefined {
     if (this.aborted) return undefined;
     const loc = this.loc(frame, node.range?.[0] ?? 0);
-    if (depth > this.options.limits.maxDepth) return this.fail(loc, `nesting deeper than ${this.options.limits.maxDepth} levels`);
+    if (depth > this.options.limits.maxDepth)
+      return this.fail(loc, `nesting deeper than ${this.options.limits.maxDepth} levels`);
     if (isAlias(node)) {
       const target = frame.aliasTargets.get(node);
       if (!target) return this.fail(loc, `alias *${node.source} has no anchor &${node.source} before it`);
-      if (ancestors.includes(target)) return this.fail(loc, `alias *${node.source} refers to a node that contains it (a cycle)`);
+      if (ancestors.includes(target))
+        return this.fail(loc, `alias *${node.source} refers to a node that contains it (a cycle)`);
       if (++this.aliases > this.options.limits.maxAliases) {
         return this.fail(loc, `more than ${this.options.limits.maxAliases} alias uses (a YAML bomb?)`);
       }
@@ -149,7 +161,10 @@ export class Expander {
       return this.include(String(node.value ?? ''), loc, depth);
     }
     if (node.tag && !STANDARD_TAGS.has(node.tag)) {
-      return this.fail(loc, `unsupported tag ${node.tag.replace('tag:yaml.org,2002:', '!!')} (only !include and the standard YAML tags are allowed)`);
+      return this.fail(
+        loc,
+        `unsupported tag ${node.tag.replace('tag:yaml.org,2002:', '!!')} (only !include and the standard YAML tags are allowed)`,
+      );
     }
     if (isMap(node)) {
       if (!this.count(loc, 0)) return undefined;
@@ -172,7 +187,12 @@ export class Expander {
         const previous = seen.get(key);
         if (previous !== undefined) {
           this.diagnostics.push(
-            diagnosticAt('warning', keyLoc, '', `duplicate key '${key}': this later value replaces the one at line ${entries[previous].keyLoc.line}`),
+            diagnosticAt(
+              'warning',
+              keyLoc,
+              '',
+              `duplicate key '${key}': this later value replaces the one at line ${entries[previous].keyLoc.line}`,
+            ),
           );
           entries[previous] = { key, keyLoc, value };
         } else {
@@ -199,13 +219,17 @@ export class Expander {
       if (!this.count(loc, source.length)) return undefined;
       const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE';
       const range = node.range ?? [0, 0];
-      const singleLine = (node.type === 'PLAIN' || quoted) && !frame.source.text.slice(range[0], range[1]).includes('\n');
+      const singleLine =
+        (node.type === 'PLAIN' || quoted) && !frame.source.text.slice(range[0], range[1]).includes('\n');
       const base = { kind: 'scalar' as const, source, singleLine, quoted, loc };
       if (value === null || value === undefined) return { ...base, type: 'null', value: null };
       if (typeof value === 'boolean') return { ...base, type: 'bool', value };
       if (typeof value === 'number') return { ...base, type: isDecimalIntSource(source) ? 'int' : 'float', value };
       if (typeof value === 'string') return { ...base, type: 'str', value };
-      return this.fail(loc, `unsupported YAML value (${node.tag ?? typeof value}); scenario files hold strings, numbers, booleans, mappings and lists`);
+      return this.fail(
+        loc,
+        `unsupported YAML value (${node.tag ?? typeof value}); scenario files hold strings, numbers, booleans, mappings and lists`,
+      );
     }
     return this.fail(loc, 'unsupported YAML node');
   }
@@ -272,7 +296,9 @@ export class Expander {
     }
     let source = this.parsed.get(real);
     if (source === undefined) {
-      const result = this.options.sources ? this.options.sources.read(real, this.options.limits, loc) : readYamlFile(real, this.options.limits, loc);
+      const result = this.options.sources
+        ? this.options.sources.read(real, this.options.limits, loc)
+        : readYamlFile(real, this.options.limits, loc);
       if (!result.ok) {
         this.diagnostics.push(...result.diagnostics);
         this.aborted = true;
@@ -291,7 +317,9 @@ export class Expander {
     try {
       const frame = this.frame(source, loc);
       const contents = source.doc.contents;
-      return contents ? this.node(contents, frame, depth, []) : nullScalar({ file: real, line: 1, col: 1, included_from: loc });
+      return contents
+        ? this.node(contents, frame, depth, [])
+        : nullScalar({ file: real, line: 1, col: 1, included_from: loc });
     } finally {
       this.includeStack.pop();
     }
@@ -309,7 +337,12 @@ export function toPlain(node: YNode): unknown {
   const out: Record<string, unknown> = {};
   for (const e of node.entries) {
     // Own-property definition: a key named __proto__ must stay data, not reach the prototype.
-    Object.defineProperty(out, e.key, { value: toPlain(e.value), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, e.key, {
+      value: toPlain(e.value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

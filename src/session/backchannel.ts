@@ -39,13 +39,21 @@ const POLL_MS = 50;
 /** How long the bot's answer is waited for before the murmur is given up. */
 const MAX_ONSET_WAIT_MS = 30_000;
 
-export async function playBackchannel(turnIndex: number, turn: Pick<Turn, 'backchannel' | 'yielded'>, sentAtMs: number, deps: BackchannelDeps): Promise<BackchannelVerdict> {
+export async function playBackchannel(
+  turnIndex: number,
+  turn: Pick<Turn, 'backchannel' | 'yielded'>,
+  sentAtMs: number,
+  deps: BackchannelDeps,
+): Promise<BackchannelVerdict> {
   const spec = turn.backchannel!;
   const windowMs = deps.windowMs ?? DEFAULT_YIELD_WINDOW_MS;
   const now = (): number => deps.clock.now() - deps.t0Ms;
   const sent = sentAtMs - deps.t0Ms;
   const fail = (reason: string): BackchannelVerdict => ({
-    failures: turn.yielded === undefined ? [] : [{ kind: 'backchannel_yield', turn_index: turnIndex, expectation_index: null, event: null, reason }],
+    failures:
+      turn.yielded === undefined
+        ? []
+        : [{ kind: 'backchannel_yield', turn_index: turnIndex, expectation_index: null, event: null, reason }],
     metrics: { backchannel_yielded: null, yield_ms: null },
   });
   const onsetDeadline = now() + MAX_ONSET_WAIT_MS;
@@ -53,14 +61,21 @@ export async function playBackchannel(turnIndex: number, turn: Pick<Turn, 'backc
   for (;;) {
     onset = deps.bursts().find((b) => b.onset_at_ms >= sent)?.onset_at_ms;
     if (onset !== undefined) break;
-    if (deps.gone() || now() >= onsetDeadline) return fail(`the bot's audio never started after the turn's input, so the backchannel was not played`);
+    if (deps.gone() || now() >= onsetDeadline)
+      return fail(`the bot's audio never started after the turn's input, so the backchannel was not played`);
     await sleepUntil(deps.timers, deps.clock.now() + POLL_MS, deps.signal);
   }
   await sleepUntil(deps.timers, deps.t0Ms + onset + spec.after_ms, deps.signal);
   const at = (await deps.murmur(spec.text)) - deps.t0Ms;
-  deps.log(`backchannel: ${JSON.stringify(spec.text)} at ${at.toFixed(1)}ms (${(at - onset).toFixed(0)}ms into the bot's audio)`);
-  const playing = (): BotAudioBurst | undefined => deps.bursts().find((b) => b.onset_at_ms <= at && (b.offset_at_ms === null || b.offset_at_ms > at));
-  if (!playing()) return fail(`the bot had stopped talking before the backchannel began (${(at - onset).toFixed(0)}ms after its onset): nothing to yield`);
+  deps.log(
+    `backchannel: ${JSON.stringify(spec.text)} at ${at.toFixed(1)}ms (${(at - onset).toFixed(0)}ms into the bot's audio)`,
+  );
+  const playing = (): BotAudioBurst | undefined =>
+    deps.bursts().find((b) => b.onset_at_ms <= at && (b.offset_at_ms === null || b.offset_at_ms > at));
+  if (!playing())
+    return fail(
+      `the bot had stopped talking before the backchannel began (${(at - onset).toFixed(0)}ms after its onset): nothing to yield`,
+    );
   // Wait for the window to pass (and the onset detector to place a stop within it).
   const until = deps.t0Ms + at + windowMs + 300;
   while (deps.clock.now() < until && !deps.gone()) {

@@ -49,9 +49,18 @@ export class BotControl {
       return null;
     } catch (err) {
       if (!(err instanceof DeadlineError || err instanceof QueueClosedError)) throw err;
-      const reason = err instanceof QueueClosedError ? `the bot closed the connection before bot-ready: ${err.why}` : `bot-ready not received within ${d.handshakeTimeoutMs}ms`;
+      const reason =
+        err instanceof QueueClosedError
+          ? `the bot closed the connection before bot-ready: ${err.why}`
+          : `bot-ready not received within ${d.handshakeTimeoutMs}ms`;
       d.log(`handshake: failed: ${reason}`);
-      return { kind: err instanceof QueueClosedError ? err.kind : 'handshake_timeout', turn_index: null, expectation_index: null, event: null, reason };
+      return {
+        kind: err instanceof QueueClosedError ? err.kind : 'handshake_timeout',
+        turn_index: null,
+        expectation_index: null,
+        event: null,
+        reason,
+      };
     }
   }
 
@@ -63,7 +72,10 @@ export class BotControl {
       conn.send(d.messages.evalConfigure(configure));
       d.log(`send: eval-configure ${JSON.stringify(configure)}`);
     }
-    const messages = (d.scenario.kind === 'script' ? d.scenario.context : []).map((m) => ({ role: String(m.role ?? 'user'), ...m }));
+    const messages = (d.scenario.kind === 'script' ? d.scenario.context : []).map((m) => ({
+      role: String(m.role ?? 'user'),
+      ...m,
+    }));
     if (context === 'eval-context') {
       conn.send(d.messages.evalContext(messages));
       d.log(`send: eval-context (${messages.length} messages)`);
@@ -75,7 +87,9 @@ export class BotControl {
         return text;
       }
       for (const m of messages) conn.send(d.messages.appendToContext(m));
-      d.log(`send: append-to-context × ${messages.length} (the bot predates Pipecat 1.0: appended to its context, not replacing it)`);
+      d.log(
+        `send: append-to-context × ${messages.length} (the bot predates Pipecat 1.0: appended to its context, not replacing it)`,
+      );
     }
     return null;
   }

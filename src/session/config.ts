@@ -42,8 +42,13 @@ export function requiredReportLevel(scenario: Runnable): FunctionCallReportLevel
 }
 
 export function needsVadEvents(scenario: Runnable): boolean {
-  return scenario.kind === 'script' && scenario.turns.some(
-    (t) => (t.send_after?.event !== undefined && VAD_EVENTS.has(t.send_after.event)) || t.expect.some((e) => VAD_EVENTS.has(e.event)),
+  return (
+    scenario.kind === 'script' &&
+    scenario.turns.some(
+      (t) =>
+        (t.send_after?.event !== undefined && VAD_EVENTS.has(t.send_after.event)) ||
+        t.expect.some((e) => VAD_EVENTS.has(e.event)),
+    )
   );
 }
 
@@ -53,7 +58,10 @@ export function needsVadEvents(scenario: Runnable): boolean {
  * anchored on one (which would otherwise never fire).
  */
 export function needsMarkerEvents(scenario: Runnable): boolean {
-  return scenario.kind === 'script' && scenario.turns.some((t) => t.send_after?.event === 'llm_marker' || t.expect.some((e) => e.event === 'llm_marker'));
+  return (
+    scenario.kind === 'script' &&
+    scenario.turns.some((t) => t.send_after?.event === 'llm_marker' || t.expect.some((e) => e.event === 'llm_marker'))
+  );
 }
 
 export function evalConfigure(scenario: Runnable): EvalConfigure | null {

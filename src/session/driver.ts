@@ -101,11 +101,18 @@ export interface DriverRuntime {
    */
   endTurn(index: number, failures: Failure[], metrics?: TurnResult['metrics']): void;
   /** The turn's `latency:` verdict, after waiting (bounded) for the metrics it bounds. */
-  checkLatency(index: number, assertions: LatencyAssertions | undefined): Promise<{ failures: LatencyFailure[]; waitedMs: number }>;
+  checkLatency(
+    index: number,
+    assertions: LatencyAssertions | undefined,
+  ): Promise<{ failures: LatencyFailure[]; waitedMs: number }>;
   /** A pause turn's `takeover` verdict and metrics (earshot extension; see takeover.ts). */
   checkTakeover?(index: number, expected: boolean | undefined): Promise<TakeoverVerdict>;
   /** Plays a turn's backchannel over the bot's answer and says whether the bot yielded (earshot extension; see backchannel.ts). */
-  backchannel?(index: number, turn: Pick<Turn, 'backchannel' | 'yielded'>, sentAtMs: number): Promise<BackchannelVerdict>;
+  backchannel?(
+    index: number,
+    turn: Pick<Turn, 'backchannel' | 'yielded'>,
+    sentAtMs: number,
+  ): Promise<BackchannelVerdict>;
 
   /** Forgets bot output still queued: it belongs to an earlier turn. Call before a send, not after (the reply would go too). */
   dropPendingOutput(): void;
@@ -121,7 +128,11 @@ export interface DriverRuntime {
    * `onSkip`, else are dropped); rejects with DeadlineError at `deadlineMs`
    * (clock time) or QueueClosedError once the stream has ended.
    */
-  nextEvent(accept: (e: EarshotEvent) => boolean, deadlineMs: number, onSkip?: (e: EarshotEvent) => void): Promise<EarshotEvent>;
+  nextEvent(
+    accept: (e: EarshotEvent) => boolean,
+    deadlineMs: number,
+    onSkip?: (e: EarshotEvent) => void,
+  ): Promise<EarshotEvent>;
   /** The latest arrival (session ms) of `name`, waiting until `deadlineMs` for a first one; rejects as `nextEvent`. */
   whenSeen(name: EventName, deadlineMs: number): Promise<number>;
   /** Sleeps until `atMs` (clock time) on the session's timers. */

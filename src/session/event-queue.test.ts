@@ -32,11 +32,20 @@ describe('event queue waits', () => {
     const skipped: string[] = [];
     queue.push(ev('bot_ready', 1));
     queue.push(ev('llm_started', 2));
-    const got = await timers.run(queue.next((e) => e.name === 'llm_started', clock.now() + 100, undefined, (e) => skipped.push(e.name)));
+    const got = await timers.run(
+      queue.next(
+        (e) => e.name === 'llm_started',
+        clock.now() + 100,
+        undefined,
+        (e) => skipped.push(e.name),
+      ),
+    );
     expect([got.name, skipped]).toEqual(['llm_started', ['bot_ready']]);
     queue.push(ev('bot_interrupted', 3));
     queue.close('garbage frame', 'protocol_error');
-    await expect(timers.run(queue.next((e) => e.name === 'bot_interrupted', clock.now() + 100))).resolves.toMatchObject({ name: 'bot_interrupted' });
+    await expect(timers.run(queue.next((e) => e.name === 'bot_interrupted', clock.now() + 100))).resolves.toMatchObject(
+      { name: 'bot_interrupted' },
+    );
     const closed = timers.run(queue.next(() => true, clock.now() + 100));
     await expect(closed).rejects.toBeInstanceOf(QueueClosedError);
     await expect(closed).rejects.toMatchObject({ kind: 'protocol_error', why: 'garbage frame' });
@@ -46,12 +55,17 @@ describe('event queue waits', () => {
     const { queue, clock, timers } = rig();
     const start = clock.now();
     timers.at(start + 20, () => queue.close('socket closed (1006)'));
-    await expect(timers.run(queue.whenSeen('bot_ready', start + 10_000))).rejects.toMatchObject({ kind: 'bot_disconnected' });
+    await expect(timers.run(queue.whenSeen('bot_ready', start + 10_000))).rejects.toMatchObject({
+      kind: 'bot_disconnected',
+    });
     expect(clock.now()).toBe(start + 20);
 
     const open = rig();
     const controller = new AbortController();
-    const waits = [open.queue.whenSeen('bot_ready', open.clock.now() + 10_000, controller.signal), open.queue.next(() => true, open.clock.now() + 10_000, controller.signal)];
+    const waits = [
+      open.queue.whenSeen('bot_ready', open.clock.now() + 10_000, controller.signal),
+      open.queue.next(() => true, open.clock.now() + 10_000, controller.signal),
+    ];
     expect(open.timers.size).toBe(2);
     controller.abort(new Error('interrupted'));
     for (const w of waits) await expect(w).rejects.toThrow('interrupted');

@@ -13,7 +13,14 @@ import {
   type JudgeClassifier,
 } from '../judge/index.js';
 import type { EarshotEvent } from '../results/events.js';
-import { formatDiagnostic, unrunnableFactories, type CodeHook, type JudgeEvalConfig, type LlmConfig, type Runnable } from '../scenario/index.js';
+import {
+  formatDiagnostic,
+  unrunnableFactories,
+  type CodeHook,
+  type JudgeEvalConfig,
+  type LlmConfig,
+  type Runnable,
+} from '../scenario/index.js';
 import { loadFactory } from '../speech/index.js';
 import { usesEval } from './config.js';
 import type { SessionOptions } from './options.js';
@@ -52,26 +59,48 @@ export class SessionJudge implements JudgePort {
 
   addCallStopped(event: EarshotEvent): void {
     if (event.name !== 'function_call_stopped') return;
-    this.log.functionStopped({ tool_call_id: event.tool_call_id, name: event.function_name, result: event.result, cancelled: event.cancelled });
+    this.log.functionStopped({
+      tool_call_id: event.tool_call_id,
+      name: event.function_name,
+      result: event.result,
+      cancelled: event.cancelled,
+    });
   }
 
   evaluate(criterion: string, signal?: AbortSignal): Promise<JudgeVerdict> {
     return this.ask(criterion, undefined, signal);
   }
 
-  evaluateCall(name: string, args: Record<string, unknown>, criterion: string, signal?: AbortSignal): Promise<JudgeVerdict> {
+  evaluateCall(
+    name: string,
+    args: Record<string, unknown>,
+    criterion: string,
+    signal?: AbortSignal,
+  ): Promise<JudgeVerdict> {
     return this.ask(criterion, { name, args }, signal);
   }
 
-  private async ask(criterion: string, call: { name: string; args: Record<string, unknown> } | undefined, signal?: AbortSignal): Promise<JudgeVerdict> {
-    const verdict = await this.judge.evaluate({ criterion, conversation: this.log.snapshot(), ...(call ? { call } : {}), signal });
+  private async ask(
+    criterion: string,
+    call: { name: string; args: Record<string, unknown> } | undefined,
+    signal?: AbortSignal,
+  ): Promise<JudgeVerdict> {
+    const verdict = await this.judge.evaluate({
+      criterion,
+      conversation: this.log.snapshot(),
+      ...(call ? { call } : {}),
+      signal,
+    });
     if (isJudgeError(verdict)) return { verdict: 'no', reason: `judge call failed: ${verdict.message}` };
     return { verdict: verdict.verdict, reason: verdict.reason };
   }
 }
 
 /** The session options the judge reads (`judgeOverride` replaces the file's judge; `allowCode` lets a JavaScript `factory:` load). */
-export type BuildJudgeOptions = Pick<SessionOptions, 'judgeCacheDir' | 'noJudgeCache' | 'env' | 'judgeOverride' | 'allowCode'> & {
+export type BuildJudgeOptions = Pick<
+  SessionOptions,
+  'judgeCacheDir' | 'noJudgeCache' | 'env' | 'judgeOverride' | 'allowCode'
+> & {
   redactor: Redactor;
   trace: (line: string) => void;
 };
@@ -89,8 +118,18 @@ const BEHAVIOUR_FIELDS = new Set(['explainer', 'explain_below', 'allow_continue'
 export async function buildJudge(scenario: Runnable, opts: BuildJudgeOptions): Promise<SessionJudge | null> {
   if (!usesEval(scenario)) return null;
   const block = scenario.judge.eval;
-  const cache = { cacheDir: opts.noJudgeCache ? undefined : (opts.judgeCacheDir ?? defaultJudgeCacheDir(opts.env ?? process.env)), noCache: opts.noJudgeCache };
-  const common = { env: opts.env, ...cache, redactor: opts.redactor, trace: opts.trace, explainBelow: block.explain_below, allowContinue: block.allow_continue };
+  const cache = {
+    cacheDir: opts.noJudgeCache ? undefined : (opts.judgeCacheDir ?? defaultJudgeCacheDir(opts.env ?? process.env)),
+    noCache: opts.noJudgeCache,
+  };
+  const common = {
+    env: opts.env,
+    ...cache,
+    redactor: opts.redactor,
+    trace: opts.trace,
+    explainBelow: block.explain_below,
+    allowContinue: block.allow_continue,
+  };
   let judge: Judge;
   if (opts.judgeOverride !== undefined) {
     judge = createJudge({ ...common, config: parseJudgeOverride(opts.judgeOverride) });
@@ -105,7 +144,11 @@ export async function buildJudge(scenario: Runnable, opts: BuildJudgeOptions): P
       ...(made?.kind === 'backend' ? { backend: made.backend } : {}),
       ...(made?.kind === 'classifier' ? { classifier: made.classifier } : {}),
       // A classifier gives no reasons: without an explainer block, Pipecat's default judge LLM explains.
-      ...(explainer ? { explainer } : made?.kind === 'classifier' && block.explainer === undefined ? { explainer: resolveJudgeService(undefined, opts.env ?? process.env) } : {}),
+      ...(explainer
+        ? { explainer }
+        : made?.kind === 'classifier' && block.explainer === undefined
+          ? { explainer: resolveJudgeService(undefined, opts.env ?? process.env) }
+          : {}),
     });
     opts.trace(`judge: ${judge.description}`);
   }
@@ -123,7 +166,11 @@ function explainerBackend(block: JudgeEvalConfig, env: NodeJS.ProcessEnv): Judge
   try {
     return resolveJudgeService(explainer, env);
   } catch (err) {
-    if (err instanceof JudgeConfigError) throw new JudgeConfigError(err.field.replace(/^judge\.eval/, 'judge.eval.explainer'), err.message.replace(/^[^:]*: /, ''));
+    if (err instanceof JudgeConfigError)
+      throw new JudgeConfigError(
+        err.field.replace(/^judge\.eval/, 'judge.eval.explainer'),
+        err.message.replace(/^[^:]*: /, ''),
+      );
     throw err;
   }
 }
@@ -146,7 +193,10 @@ async function factoryJudge(scenario: Runnable, opts: BuildJudgeOptions): Promis
   if (!hook) throw new JudgeConfigError('judge.eval.factory', 'names no module earshot can load');
   let fn: (...args: unknown[]) => unknown;
   try {
-    fn = await loadFactory(`${hook.module}#${hook.export}`, { allowCode: opts.allowCode === true, baseDir: scenario.root });
+    fn = await loadFactory(`${hook.module}#${hook.export}`, {
+      allowCode: opts.allowCode === true,
+      baseDir: scenario.root,
+    });
   } catch (err) {
     throw new JudgeConfigError('judge.eval.factory', (err as Error).message);
   }
@@ -172,5 +222,8 @@ async function factoryJudge(scenario: Runnable, opts: BuildJudgeOptions): Promis
       },
     };
   }
-  throw new JudgeConfigError('judge.eval.factory', `${hook.factory} must return a classifier (classify(question)) or an LLM backend (complete(messages))`);
+  throw new JudgeConfigError(
+    'judge.eval.factory',
+    `${hook.factory} must return a classifier (classify(question)) or an LLM backend (complete(messages))`,
+  );
 }

@@ -10,7 +10,12 @@ import type { ExpectationSpec, ExpectedCallSpec, Fail, MatchContext, MatchOutcom
  * conversation so far, and the first it does not accept fails the
  * expectation (a call is not a partial reply: `continue` counts as no).
  */
-export async function matchCalls(exp: ExpectationSpec, deadline: number, ctx: MatchContext, fail: Fail): Promise<MatchOutcome> {
+export async function matchCalls(
+  exp: ExpectationSpec,
+  deadline: number,
+  ctx: MatchContext,
+  fail: Fail,
+): Promise<MatchOutcome> {
   if (exp.eval !== undefined && !ctx.judge) return fail('no_judge', noJudge(ctx));
   const specs = exp.calls && exp.calls.length > 0 ? exp.calls : [{}];
   const matched: string[] = [];
@@ -41,13 +46,16 @@ export async function matchCalls(exp: ExpectationSpec, deadline: number, ctx: Ma
         if (!(err instanceof DeadlineError) && !(err instanceof QueueClosedError)) throw err;
         // Calls arrived but hid what the spec checks: say why, not that there were none.
         const hidden = ctx.pendingCalls.filter((e) => e.name === exp.event && callView(e).name === undefined);
-        const argsHidden = exp.event === 'function_call' && spec.args !== undefined && hidden.every((e) => Object.keys(callView(e).args).length === 0);
+        const argsHidden =
+          exp.event === 'function_call' &&
+          spec.args !== undefined &&
+          hidden.every((e) => Object.keys(callView(e).args).length === 0);
         if (hidden.length > 0 && (spec.name !== undefined || argsHidden)) {
           return fail(
             'function_call_unnamed',
             `the bot reported ${hidden.length} '${exp.event}' call(s) without a name, so '${callSignature(spec)}' cannot be checked: it reports calls at a level that hides names ` +
               `(Pipecat's RTVIObserver defaults to RTVIFunctionCallReportLevel.NONE). Raise it in the bot: RTVIObserverParams(function_call_report_level={"*": RTVIFunctionCallReportLevel.${spec.args !== undefined ? 'FULL' : 'NAME'}}) ` +
-              "(the eval transport raises it per scenario with eval-configure; the protobuf wire cannot)",
+              '(the eval transport raises it per scenario with eval-configure; the protobuf wire cannot)',
           );
         }
         // A call of the right name with other arguments is a different failure from no call, and its arguments are what the reader needs.
@@ -55,10 +63,17 @@ export async function matchCalls(exp: ExpectationSpec, deadline: number, ctx: Ma
           .filter((e) => e.name === exp.event && (spec.name === undefined || callView(e).name === spec.name))
           .map((e) => callView(e).args);
         if (spec.args !== undefined && near.length > 0) {
-          return fail('function_args_mismatch', `no '${spec.name ?? 'any function'}' call had args ${JSON.stringify(spec.args)} (saw ${JSON.stringify(near)})`);
+          return fail(
+            'function_args_mismatch',
+            `no '${spec.name ?? 'any function'}' call had args ${JSON.stringify(spec.args)} (saw ${JSON.stringify(near)})`,
+          );
         }
-        if (err instanceof QueueClosedError) return fail(err.kind, `the stream ended before a '${callSignature(spec)}' call: ${err.why}`, true);
-        return fail('missing_function_call', `function call '${spec.name ?? 'any function'}' not seen (matched: ${matched.length ? matched.join(', ') : 'none'})`);
+        if (err instanceof QueueClosedError)
+          return fail(err.kind, `the stream ended before a '${callSignature(spec)}' call: ${err.why}`, true);
+        return fail(
+          'missing_function_call',
+          `function call '${spec.name ?? 'any function'}' not seen (matched: ${matched.length ? matched.join(', ') : 'none'})`,
+        );
       }
     }
     if (exp.eval !== undefined && ctx.judge) {
@@ -66,7 +81,10 @@ export async function matchCalls(exp: ExpectationSpec, deadline: number, ctx: Ma
       const verdict = await ctx.judge.evaluateCall(name ?? '?', args, exp.eval, ctx.signal);
       ctx.trace(`judge: ${verdict.verdict} (${summarize(event)}) ${verdict.reason}`);
       if (verdict.verdict !== 'yes') {
-        return fail('judge_no', `eval ${JSON.stringify(exp.eval)} on ${summarize(event)}: judge said ${verdict.verdict} — ${verdict.reason}`);
+        return fail(
+          'judge_no',
+          `eval ${JSON.stringify(exp.eval)} on ${summarize(event)}: judge said ${verdict.verdict} — ${verdict.reason}`,
+        );
       }
     }
     matched.push(callView(event).name ?? '?');

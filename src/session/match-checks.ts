@@ -28,7 +28,10 @@ export function textContains(content: string, needle: string): boolean {
 /** The `text_excludes` failure when `content` holds it, else null. */
 export function excludedText(content: string, excludes: string | undefined): CheckProblem | null {
   if (excludes === undefined || !textContains(content, excludes)) return null;
-  return { kind: 'text_present', reason: `text ${JSON.stringify(content.trim())} contains ${JSON.stringify(excludes)}` };
+  return {
+    kind: 'text_present',
+    reason: `text ${JSON.stringify(content.trim())} contains ${JSON.stringify(excludes)}`,
+  };
 }
 
 /** The marker fields of an expectation. */
@@ -48,7 +51,10 @@ function wantedKinds(marker: MarkerKind): readonly string[] {
 export function markerProblem(event: EarshotEvent, exp: MarkerChecks): CheckProblem | null {
   if (event.name !== 'llm_marker') return null;
   if (exp.marker !== undefined && (event.kind === undefined || !wantedKinds(exp.marker).includes(event.kind))) {
-    return { kind: 'marker_mismatch', reason: `marker ${JSON.stringify(event.text)} is ${event.kind ?? 'of no known kind'}, expected ${exp.marker}` };
+    return {
+      kind: 'marker_mismatch',
+      reason: `marker ${JSON.stringify(event.text)} is ${event.kind ?? 'of no known kind'}, expected ${exp.marker}`,
+    };
   }
   const format = markerFormatProblem(event.raw, event.markers, exp);
   return format === null ? null : { kind: 'marker_format', reason: format };
@@ -68,7 +74,8 @@ export function markerFormatProblem(raw: string, known: readonly string[], exp: 
   const count = known.filter((m) => m !== '').reduce((n, m) => n + raw.split(m).length - 1, 0);
   const first = found[0];
   const excerpt = JSON.stringify(raw.slice(0, 80));
-  if (exp.markers !== undefined && count !== exp.markers) return `raw text holds ${count} marker(s), expected ${exp.markers}: ${excerpt}`;
+  if (exp.markers !== undefined && count !== exp.markers)
+    return `raw text holds ${count} marker(s), expected ${exp.markers}: ${excerpt}`;
   if (exp.marker_first !== undefined) {
     const isFirst = first !== undefined && raw.slice(0, first.at).trim() === '';
     if (isFirst !== exp.marker_first) {

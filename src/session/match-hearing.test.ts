@@ -4,7 +4,13 @@ import { ManualTimerDriver } from '../core/timers.js';
 import type { EarshotEvent, HearingEvidence } from '../results/index.js';
 import { parseTextPattern, type TextPattern } from '../scenario/index.js';
 import { EventQueue } from './event-queue.js';
-import { matchExpectation, type ExpectationSpec, type JudgePort, type MatchContext, type MatchOutcome } from './matcher.js';
+import {
+  matchExpectation,
+  type ExpectationSpec,
+  type JudgePort,
+  type MatchContext,
+  type MatchOutcome,
+} from './matcher.js';
 import { matchPattern, PATTERN_TIME_LIMIT_MS } from './match-text.js';
 
 /**
@@ -18,15 +24,31 @@ beforeEach(() => {
   clock = new ManualClock(10_000);
   timers = new ManualTimerDriver(clock);
 });
-const match = (exp: ExpectationSpec, ctx: MatchContext): Promise<MatchOutcome> => timers.run(matchExpectation(exp, 0, ctx));
+const match = (exp: ExpectationSpec, ctx: MatchContext): Promise<MatchOutcome> =>
+  timers.run(matchExpectation(exp, 0, ctx));
 
 function setup(judge: JudgePort | null = null): { queue: EventQueue; ctx: MatchContext } {
   const queue = new EventQueue(clock, timers);
-  const ctx: MatchContext = { queue, clock, t0Ms: 0, turnIndex: 1, anchorMs: clock.now(), defaultWithinMs: 5000, judge, pendingCalls: [], trace: () => undefined };
+  const ctx: MatchContext = {
+    queue,
+    clock,
+    t0Ms: 0,
+    turnIndex: 1,
+    anchorMs: clock.now(),
+    defaultWithinMs: 5000,
+    judge,
+    pendingCalls: [],
+    trace: () => undefined,
+  };
   return { queue, ctx };
 }
 const pattern = (p: string): TextPattern => parseTextPattern(p) as TextPattern;
-const reply = (text: string, hearing?: HearingEvidence): EarshotEvent => ({ name: 'response', at_ms: clock.now(), text, ...(hearing ? { hearing } : {}) });
+const reply = (text: string, hearing?: HearingEvidence): EarshotEvent => ({
+  name: 'response',
+  at_ms: clock.now(),
+  text,
+  ...(hearing ? { hearing } : {}),
+});
 const disagree = (transcript: string, check: string): HearingEvidence => ({
   doubt: 'transcribers_disagree',
   transcript,
@@ -38,7 +60,14 @@ const disagree = (transcript: string, check: string): HearingEvidence => ({
   start_ms: 700,
   end_ms: 2400,
 });
-const unheard: HearingEvidence = { doubt: 'empty_transcript', transcript: '', transcribers: ['sphinx:en-us'], speech_ms: 900, start_ms: 100, end_ms: 1100 };
+const unheard: HearingEvidence = {
+  doubt: 'empty_transcript',
+  transcript: '',
+  transcribers: ['sphinx:en-us'],
+  speech_ms: 900,
+  start_ms: 100,
+  end_ms: 1100,
+};
 const verdict = (o: MatchOutcome): string => (o.ok ? 'passed' : o.inconclusive ? 'inconclusive' : o.failure.kind);
 const judge = (answer: 'yes' | 'no'): JudgePort => ({
   addAssistant: () => undefined,
@@ -51,7 +80,9 @@ describe('text_matches and number on a reply', () => {
     const { queue, ctx } = setup();
     queue.push({ name: 'llm_response', at_ms: 1, text: 'The capital\n of' });
     queue.push({ name: 'llm_response', at_ms: 2, text: 'France is Paris.' });
-    expect(verdict(await match({ event: 'llm_response', text_matches: pattern('(?i)capital of france is paris') }, ctx))).toBe('passed');
+    expect(
+      verdict(await match({ event: 'llm_response', text_matches: pattern('(?i)capital of france is paris') }, ctx)),
+    ).toBe('passed');
     queue.push({ name: 'llm_response', at_ms: 3, text: 'Berlin.' });
     const miss = await match({ event: 'llm_response', text_matches: pattern('^Paris') }, ctx);
     expect(miss.ok ? null : miss.failure?.reason).toBe('not satisfied within 5000ms: does not match "^Paris"');
@@ -60,11 +91,15 @@ describe('text_matches and number on a reply', () => {
   it('number: a spoken or written number within the tolerance; number_mismatch names the numbers it found', async () => {
     const { queue, ctx } = setup();
     queue.push({ name: 'llm_response', at_ms: 1, text: 'It is seventy-two degrees.' });
-    expect(verdict(await match({ event: 'llm_response', number: { value: 75, tolerance_pct: 5 } }, ctx))).toBe('passed');
+    expect(verdict(await match({ event: 'llm_response', number: { value: 75, tolerance_pct: 5 } }, ctx))).toBe(
+      'passed',
+    );
     queue.push({ name: 'llm_response', at_ms: 2, text: 'It is 72 degrees, 3 days running.' });
     const out = await match({ event: 'llm_response', number: { value: 75, tolerance_pct: 2 } }, ctx);
     expect(verdict(out)).toBe('number_mismatch');
-    expect(out.ok ? null : out.failure?.reason).toBe('not satisfied within 5000ms: holds no number 75 ± 2% (found "72" = 72, "3" = 3)');
+    expect(out.ok ? null : out.failure?.reason).toBe(
+      'not satisfied within 5000ms: holds no number 75 ± 2% (found "72" = 72, "3" = 3)',
+    );
   });
 
   it('a pattern that runs past its time limit is an error of the check, at once, never a hang', async () => {
@@ -76,14 +111,21 @@ describe('text_matches and number on a reply', () => {
     queue.push({ name: 'llm_response', at_ms: 1, text: `${'a'.repeat(60)}b` });
     const out = await match({ event: 'llm_response', text_matches: evil }, ctx);
     expect(verdict(out)).toBe('error');
-    expect(out.ok ? '' : out.failure?.reason).toMatch(/ran past 250 ms on 61 characters \(catastrophic backtracking\?\)/);
+    expect(out.ok ? '' : out.failure?.reason).toMatch(
+      /ran past 250 ms on 61 characters \(catastrophic backtracking\?\)/,
+    );
   });
 });
 
 describe('inconclusive, not failed: verdicts over speech earshot could not hear reliably', () => {
   it('two transcribers disagree and the check holds on one reading only: inconclusive, either way round', async () => {
     const { queue, ctx } = setup();
-    queue.push(reply('the capital of france is paris', disagree('the capital of france is paris', 'the capital of three and is yes')));
+    queue.push(
+      reply(
+        'the capital of france is paris',
+        disagree('the capital of france is paris', 'the capital of three and is yes'),
+      ),
+    );
     const passOnFirst = await match({ event: 'response', text_contains: 'paris' }, ctx);
     expect(verdict(passOnFirst)).toBe('inconclusive');
     if (!passOnFirst.ok) {
@@ -93,16 +135,33 @@ describe('inconclusive, not failed: verdicts over speech earshot could not hear 
       );
       expect(passOnFirst.text).toBe('the capital of france is paris');
     }
-    queue.push(reply('the capital of three and is yes', disagree('the capital of three and is yes', 'the capital of france is paris')));
+    queue.push(
+      reply(
+        'the capital of three and is yes',
+        disagree('the capital of three and is yes', 'the capital of france is paris'),
+      ),
+    );
     expect(verdict(await match({ event: 'response', text_contains: 'paris' }, ctx))).toBe('inconclusive');
   });
 
   it('two transcribers disagree but the check gives the same verdict on both readings: that verdict stands', async () => {
     const { queue, ctx } = setup();
-    queue.push(reply('the capital of france is paris', disagree('the capital of france is paris', 'a capital of prance is paris')));
+    queue.push(
+      reply(
+        'the capital of france is paris',
+        disagree('the capital of france is paris', 'a capital of prance is paris'),
+      ),
+    );
     expect(verdict(await match({ event: 'response', text_contains: 'paris' }, ctx))).toBe('passed');
-    queue.push(reply('the capital of germany is berlin', disagree('the capital of germany is berlin', 'the capital of jersey is berlin')));
-    expect(verdict(await match({ event: 'response', text_contains: 'paris', within_ms: 500 }, ctx))).toBe('text_mismatch');
+    queue.push(
+      reply(
+        'the capital of germany is berlin',
+        disagree('the capital of germany is berlin', 'the capital of jersey is berlin'),
+      ),
+    );
+    expect(verdict(await match({ event: 'response', text_contains: 'paris', within_ms: 500 }, ctx))).toBe(
+      'text_mismatch',
+    );
     queue.push(reply('sorry i cannot help', disagree('sorry i cannot help', 'sorry i can help')));
     expect(verdict(await match({ event: 'response', text_excludes: 'sorry' }, ctx))).toBe('text_present');
   });
@@ -112,7 +171,10 @@ describe('inconclusive, not failed: verdicts over speech earshot could not hear 
     queue.push(reply('', unheard));
     const out = await match({ event: 'response', text_contains: 'paris', within_ms: 500 }, ctx);
     expect(verdict(out)).toBe('inconclusive');
-    if (!out.ok) expect(out.inconclusive?.reason).toBe('the check depends on words the transcriber did not hear (900 ms of speech at 100–1100 ms transcribed as nothing)');
+    if (!out.ok)
+      expect(out.inconclusive?.reason).toBe(
+        'the check depends on words the transcriber did not hear (900 ms of speech at 100–1100 ms transcribed as nothing)',
+      );
     queue.push(reply('', unheard));
     queue.push(reply('it is paris'));
     expect(verdict(await match({ event: 'response', text_contains: 'paris' }, ctx))).toBe('passed');
@@ -129,7 +191,10 @@ describe('inconclusive, not failed: verdicts over speech earshot could not hear 
     no.queue.push(reply('the capital is pairs', disagree('the capital is pairs', 'the capital is paris')));
     const out = await match({ event: 'response', eval: 'names Paris' }, no.ctx);
     expect(verdict(out)).toBe('inconclusive');
-    if (!out.ok) expect(out.inconclusive?.reason).toMatch(/^the judge read a transcript earshot could not trust \(judge_no: judge said no: scripted no\)/);
+    if (!out.ok)
+      expect(out.inconclusive?.reason).toMatch(
+        /^the judge read a transcript earshot could not trust \(judge_no: judge said no: scripted no\)/,
+      );
   });
 
   it('a bare response stands (the bot did speak), and so do failures that are not about the words', async () => {
@@ -146,6 +211,8 @@ describe('inconclusive, not failed: verdicts over speech earshot could not hear 
   it('without doubts nothing changes: the same reply with a clean transcript fails as before', async () => {
     const { queue, ctx } = setup();
     queue.push(reply('the capital of three and is yes'));
-    expect(verdict(await match({ event: 'response', text_contains: 'paris', within_ms: 500 }, ctx))).toBe('text_mismatch');
+    expect(verdict(await match({ event: 'response', text_contains: 'paris', within_ms: 500 }, ctx))).toBe(
+      'text_mismatch',
+    );
   });
 });

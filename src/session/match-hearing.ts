@@ -31,12 +31,23 @@ import type { ExpectationSpec, MatchOutcome } from './match-types.js';
  */
 
 /** Failures of a verdict on the reply's words: the ones a mishearing can cause. */
-const WORD_VERDICTS = new Set<FailureKind>(['text_mismatch', 'text_present', 'number_mismatch', 'judge_no', 'judge_continue', 'no_content']);
+const WORD_VERDICTS = new Set<FailureKind>([
+  'text_mismatch',
+  'text_present',
+  'number_mismatch',
+  'judge_no',
+  'judge_continue',
+  'no_content',
+]);
 const JUDGE_KINDS = new Set<FailureKind>(['judge_no', 'judge_continue', 'no_content']);
 
 type Verdict = 'pass' | 'fail' | 'unknown';
 
-export function reconsiderHearing(exp: ExpectationSpec, consumed: readonly EarshotEvent[], outcome: MatchOutcome): MatchOutcome {
+export function reconsiderHearing(
+  exp: ExpectationSpec,
+  consumed: readonly EarshotEvent[],
+  outcome: MatchOutcome,
+): MatchOutcome {
   if (exp.absent || (!outcome.ok && outcome.inconclusive)) return outcome;
   const failure = outcome.ok ? null : (outcome.failure ?? null);
   const doubts = consumed.flatMap((e) => (e.name === 'response' && e.hearing ? [e.hearing] : []));
@@ -53,9 +64,11 @@ export function reconsiderHearing(exp: ExpectationSpec, consumed: readonly Earsh
   if (stands) return outcome;
 
   const parts: string[] = [];
-  if (deterministic && disagree) parts.push(`the check ${word(first)} on the first transcript and ${word(check)} on the second`);
+  if (deterministic && disagree)
+    parts.push(`the check ${word(first)} on the first transcript and ${word(check)} on the second`);
   else if (deterministic && first === 'unknown') parts.push('the check depends on words the transcriber did not hear');
-  if (judgeDoubt && failure) parts.push(`the judge read a transcript earshot could not trust (${failure.kind}: ${failure.reason})`);
+  if (judgeDoubt && failure)
+    parts.push(`the judge read a transcript earshot could not trust (${failure.kind}: ${failure.reason})`);
   if (parts.length === 0 && failure) parts.push(`${failure.kind}: ${failure.reason}`);
   const kinds = [...new Set(doubts.map((d) => d.doubt))] as HearingDoubt[];
   return {
@@ -83,9 +96,17 @@ function verdictOn(exp: ExpectationSpec, consumed: readonly EarshotEvent[], read
 }
 
 function segmentText(e: EarshotEvent, reading: 'first' | 'check'): string {
-  if (e.name !== 'response' && e.name !== 'llm_response' && e.name !== 'tts_response' && e.name !== 'user_transcription') return '';
+  if (
+    e.name !== 'response' &&
+    e.name !== 'llm_response' &&
+    e.name !== 'tts_response' &&
+    e.name !== 'user_transcription'
+  )
+    return '';
   const h = e.name === 'response' ? e.hearing : undefined;
-  return reading === 'check' && h?.doubt === 'transcribers_disagree' && h.check_transcript !== undefined ? h.check_transcript : e.text;
+  return reading === 'check' && h?.doubt === 'transcribers_disagree' && h.check_transcript !== undefined
+    ? h.check_transcript
+    : e.text;
 }
 
 function word(v: Verdict): string {

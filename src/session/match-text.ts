@@ -38,14 +38,30 @@ export function hasPositiveChecks(exp: PositiveChecks): boolean {
 /** The first check that `text` does not satisfy, or ok. */
 export function checkPositive(text: string, exp: PositiveChecks): TextCheckResult {
   if (exp.text_contains !== undefined && !textContains(text, exp.text_contains)) {
-    return { ok: false, kind: 'text_mismatch', reason: `does not contain ${JSON.stringify(exp.text_contains)}`, final: false };
+    return {
+      ok: false,
+      kind: 'text_mismatch',
+      reason: `does not contain ${JSON.stringify(exp.text_contains)}`,
+      final: false,
+    };
   }
   if (exp.text_matches !== undefined) {
     const matched = matchPattern(exp.text_matches, text);
     if (matched === 'timeout') {
-      return { ok: false, kind: 'error', reason: `text_matches ${JSON.stringify(exp.text_matches.source)} ran past ${PATTERN_TIME_LIMIT_MS} ms on ${text.length} characters (catastrophic backtracking?): simplify the pattern`, final: true };
+      return {
+        ok: false,
+        kind: 'error',
+        reason: `text_matches ${JSON.stringify(exp.text_matches.source)} ran past ${PATTERN_TIME_LIMIT_MS} ms on ${text.length} characters (catastrophic backtracking?): simplify the pattern`,
+        final: true,
+      };
     }
-    if (!matched) return { ok: false, kind: 'text_mismatch', reason: `does not match ${JSON.stringify(exp.text_matches.source)}`, final: false };
+    if (!matched)
+      return {
+        ok: false,
+        kind: 'text_mismatch',
+        reason: `does not match ${JSON.stringify(exp.text_matches.source)}`,
+        final: false,
+      };
   }
   if (exp.number !== undefined) {
     const found = findNumbers(text);
@@ -53,7 +69,12 @@ export function checkPositive(text: string, exp: PositiveChecks): TextCheckResul
     const slack = (Math.abs(value) * tolerance_pct) / 100;
     if (!found.some((m) => Math.abs(m.value - value) <= slack + Number.EPSILON * Math.max(1, Math.abs(value)))) {
       const want = tolerance_pct > 0 ? `${value} ± ${tolerance_pct}%` : String(value);
-      const saw = found.length ? `found ${found.slice(0, 8).map((m) => `${JSON.stringify(m.text)} = ${m.value}`).join(', ')}` : 'found no number';
+      const saw = found.length
+        ? `found ${found
+            .slice(0, 8)
+            .map((m) => `${JSON.stringify(m.text)} = ${m.value}`)
+            .join(', ')}`
+        : 'found no number';
       return { ok: false, kind: 'number_mismatch', reason: `holds no number ${want} (${saw})`, final: false };
     }
   }

@@ -41,7 +41,12 @@ export interface JudgePort {
   addAssistant(text: string): void;
   evaluate(criterion: string, signal?: AbortSignal): Promise<JudgeVerdict>;
   /** Judges one function call by its name and arguments, the conversation as context: yes or no. */
-  evaluateCall(name: string, args: Record<string, unknown>, criterion: string, signal?: AbortSignal): Promise<JudgeVerdict>;
+  evaluateCall(
+    name: string,
+    args: Record<string, unknown>,
+    criterion: string,
+    signal?: AbortSignal,
+  ): Promise<JudgeVerdict>;
 }
 
 /** What the matcher remembers across a session's expectations. */

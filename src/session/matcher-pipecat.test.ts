@@ -4,7 +4,14 @@ import { ManualTimerDriver } from '../core/timers.js';
 import type { EarshotEvent } from '../results/events.js';
 import { EventQueue } from './event-queue.js';
 import { markerFormatProblem, textContains } from './match-checks.js';
-import { JUDGE_NO_GRACE_MS, matchExpectation, type ExpectationSpec, type JudgePort, type MatchContext, type MatchOutcome } from './matcher.js';
+import {
+  JUDGE_NO_GRACE_MS,
+  matchExpectation,
+  type ExpectationSpec,
+  type JudgePort,
+  type MatchContext,
+  type MatchOutcome,
+} from './matcher.js';
 
 /**
  * The rules of Pipecat's newest matcher (`matcher.py`, `script.py`) beyond
@@ -16,10 +23,15 @@ beforeEach(() => {
   clock = new ManualClock(10_000);
   timers = new ManualTimerDriver(clock);
 });
-const match = (exp: ExpectationSpec, index: number, ctx: MatchContext): Promise<MatchOutcome> => timers.run(matchExpectation(exp, index, ctx));
+const match = (exp: ExpectationSpec, index: number, ctx: MatchContext): Promise<MatchOutcome> =>
+  timers.run(matchExpectation(exp, index, ctx));
 const later = (ms: number, fn: () => void): void => void timers.at(clock.now() + ms, fn);
 const at = (): number => clock.now();
-const text = (name: 'llm_response' | 'response' | 'tts_response', t: string): EarshotEvent => ({ name, at_ms: at(), text: t });
+const text = (name: 'llm_response' | 'response' | 'tts_response', t: string): EarshotEvent => ({
+  name,
+  at_ms: at(),
+  text: t,
+});
 const signal = (name: 'llm_started' | 'bot_started_speaking'): EarshotEvent => ({ name, at_ms: at() });
 const marker = (kind: string | undefined, raw: string, found = '●'): EarshotEvent => ({
   name: 'llm_marker',
@@ -105,7 +117,9 @@ describe("Pipecat's newest matching rules", () => {
     const b = setup();
     b.queue.push(text('llm_response', 'Berlin.'));
     b.queue.push(text('llm_response', '●'));
-    expect(await match({ event: 'llm_response', text_contains: 'Berlin', text_excludes: '●' }, 0, b.ctx)).toMatchObject({ ok: true, text: 'Berlin.' });
+    expect(await match({ event: 'llm_response', text_contains: 'Berlin', text_excludes: '●' }, 0, b.ctx)).toMatchObject(
+      { ok: true, text: 'Berlin.' },
+    );
   });
 
   it('llm_marker marker: complete, short, long; incomplete accepts short or long (marker_mismatch)', async () => {
@@ -135,10 +149,18 @@ describe("Pipecat's newest matching rules", () => {
     const known = ['●', '◐', '○'];
     expect(markerFormatProblem('◐', known, { marker_first: true, markers: 1, text_after: false })).toBeNull();
     expect(markerFormatProblem('  ● Japan is lovely.', known, { marker_first: true, text_after: true })).toBeNull();
-    expect(markerFormatProblem('Well ● Japan', known, { marker_first: true })).toBe('raw text does not start with a marker, expected it to: "Well ● Japan"');
-    expect(markerFormatProblem('● ● hi', known, { markers: 1 })).toBe('raw text holds 2 marker(s), expected 1: "● ● hi"');
-    expect(markerFormatProblem('◐ and more', known, { text_after: false })).toBe('raw text has text after the marker, expected nothing: "◐ and more"');
-    expect(markerFormatProblem('plain', known, { text_after: true })).toBe('raw text holds no marker to check text after: "plain"');
+    expect(markerFormatProblem('Well ● Japan', known, { marker_first: true })).toBe(
+      'raw text does not start with a marker, expected it to: "Well ● Japan"',
+    );
+    expect(markerFormatProblem('● ● hi', known, { markers: 1 })).toBe(
+      'raw text holds 2 marker(s), expected 1: "● ● hi"',
+    );
+    expect(markerFormatProblem('◐ and more', known, { text_after: false })).toBe(
+      'raw text has text after the marker, expected nothing: "◐ and more"',
+    );
+    expect(markerFormatProblem('plain', known, { text_after: true })).toBe(
+      'raw text holds no marker to check text after: "plain"',
+    );
     expect(markerFormatProblem('plain', known, { marker_first: false, markers: 0 })).toBeNull();
     const { queue, ctx } = setup();
     queue.push(marker('short', 'Hmm ◐', '◐'));
@@ -153,7 +175,9 @@ describe("Pipecat's newest matching rules", () => {
     expect(kindOf(await match({ event: 'response' }, 0, ctx))).toBe(true);
     // The same reply's next sentence, transcribed after the match: not a duplicate.
     later(100, () => queue.push(text('response', 'It is a big city.')));
-    expect(kindOf(await match({ event: 'response', absent: true, within_ms: 1000 }, 1, { ...ctx, anchorMs: at() }))).toBe(true);
+    expect(
+      kindOf(await match({ event: 'response', absent: true, within_ms: 1000 }, 1, { ...ctx, anchorMs: at() })),
+    ).toBe(true);
     // A reply the bot began after the match is.
     later(100, () => queue.push(signal('bot_started_speaking')));
     later(200, () => queue.push(text('response', 'The capital is Berlin.')));
@@ -166,9 +190,16 @@ describe("Pipecat's newest matching rules", () => {
     const { queue, ctx } = setup(j);
     queue.push({ name: 'function_call', at_ms: at(), function_name: 'submit', args: { who: 'Jennifer Smith' } });
     queue.push({ name: 'function_call', at_ms: at(), function_name: 'notify', args: {} });
-    const out = await match({ event: 'function_call', calls: [{ name: 'submit' }, { name: 'notify' }], eval: 'submitted for Jennifer Smith' }, 0, ctx);
+    const out = await match(
+      { event: 'function_call', calls: [{ name: 'submit' }, { name: 'notify' }], eval: 'submitted for Jennifer Smith' },
+      0,
+      ctx,
+    );
     expect(out.ok).toBe(true);
-    expect(j.asked).toEqual(['call submit({"who":"Jennifer Smith"}): submitted for Jennifer Smith', 'call notify({}): submitted for Jennifer Smith']);
+    expect(j.asked).toEqual([
+      'call submit({"who":"Jennifer Smith"}): submitted for Jennifer Smith',
+      'call notify({}): submitted for Jennifer Smith',
+    ]);
   });
 
   it('eval: on function_call: a no or a continue fails judge_no naming the call; no judge fails no_judge', async () => {
@@ -177,7 +208,10 @@ describe("Pipecat's newest matching rules", () => {
       queue.push({ name: 'function_call', at_ms: at(), function_name: 'submit', args: { who: 'Bob' } });
       const out = await match({ event: 'function_call', calls: [{ name: 'submit' }], eval: 'for Jennifer' }, 0, ctx);
       expect(kindOf(out)).toBe('judge_no');
-      if (!out.ok) expect(out.failure?.reason).toBe(`eval "for Jennifer" on submit(who="Bob"): judge said ${verdict} — scripted ${verdict}`);
+      if (!out.ok)
+        expect(out.failure?.reason).toBe(
+          `eval "for Jennifer" on submit(who="Bob"): judge said ${verdict} — scripted ${verdict}`,
+        );
     }
     const { queue, ctx } = setup(null);
     queue.push({ name: 'function_call', at_ms: at(), function_name: 'submit', args: {} });

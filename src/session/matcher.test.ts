@@ -3,7 +3,14 @@ import { ManualClock } from '../core/clock.js';
 import { ManualTimerDriver } from '../core/timers.js';
 import type { EarshotEvent } from '../results/events.js';
 import { EventQueue } from './event-queue.js';
-import { argsSubset, matchExpectation, type ExpectationSpec, type JudgePort, type MatchContext, type MatchOutcome } from './matcher.js';
+import {
+  argsSubset,
+  matchExpectation,
+  type ExpectationSpec,
+  type JudgePort,
+  type MatchContext,
+  type MatchOutcome,
+} from './matcher.js';
 
 /** Manual time: budgets of seconds pass as soon as nothing but a deadline is left to wait for. */
 let clock: ManualClock;
@@ -12,7 +19,8 @@ beforeEach(() => {
   clock = new ManualClock(10_000);
   timers = new ManualTimerDriver(clock);
 });
-const match = (exp: ExpectationSpec, index: number, ctx: MatchContext): Promise<MatchOutcome> => timers.run(matchExpectation(exp, index, ctx));
+const match = (exp: ExpectationSpec, index: number, ctx: MatchContext): Promise<MatchOutcome> =>
+  timers.run(matchExpectation(exp, index, ctx));
 /** Runs `fn` `ms` from now on the manual clock. */
 const later = (ms: number, fn: () => void): void => void timers.at(clock.now() + ms, fn);
 
@@ -34,9 +42,21 @@ function setup(judge: JudgePort | null = null): { queue: EventQueue; ctx: MatchC
 }
 
 const at = (): number => clock.now();
-const text = (name: 'llm_response' | 'response' | 'user_transcription', t: string): EarshotEvent => ({ name, at_ms: at(), text: t });
-const call = (function_name: string, args: Record<string, unknown> = {}): EarshotEvent => ({ name: 'function_call', at_ms: at(), function_name, args });
-const signal = (name: 'llm_started' | 'bot_interrupted' | 'user_started_speaking'): EarshotEvent => ({ name, at_ms: at() });
+const text = (name: 'llm_response' | 'response' | 'user_transcription', t: string): EarshotEvent => ({
+  name,
+  at_ms: at(),
+  text: t,
+});
+const call = (function_name: string, args: Record<string, unknown> = {}): EarshotEvent => ({
+  name: 'function_call',
+  at_ms: at(),
+  function_name,
+  args,
+});
+const signal = (name: 'llm_started' | 'bot_interrupted' | 'user_started_speaking'): EarshotEvent => ({
+  name,
+  at_ms: at(),
+});
 
 /** A judge that answers from a script and records what it was shown. */
 function scriptedJudge(answers: Array<'yes' | 'no' | 'continue'>): JudgePort & { shown: string[]; asked: number } {
@@ -212,7 +232,11 @@ describe('matcher (Pipecat matching rules)', () => {
     expect(argsSubset({ a: { b: [1, 2] } }, { a: { b: [1, 2] } })).toBe(true);
     const { queue, ctx } = setup();
     queue.push(call('collect_party_size', { size: 2, note: 'x' }));
-    const out = await match({ event: 'function_call', calls: [{ name: 'collect_party_size', args: { size: 2 } }] }, 0, ctx);
+    const out = await match(
+      { event: 'function_call', calls: [{ name: 'collect_party_size', args: { size: 2 } }] },
+      0,
+      ctx,
+    );
     expect(out.ok).toBe(true);
   });
 
@@ -220,7 +244,11 @@ describe('matcher (Pipecat matching rules)', () => {
     const { queue, ctx } = setup();
     ctx.defaultWithinMs = 80;
     queue.push(call('get_current_weather', { location: 'Boston' }));
-    const out = await match({ event: 'function_call', calls: [{ name: 'get_current_weather', args: { location: 'Paris' } }] }, 0, ctx);
+    const out = await match(
+      { event: 'function_call', calls: [{ name: 'get_current_weather', args: { location: 'Paris' } }] },
+      0,
+      ctx,
+    );
     expect(out.ok).toBe(false);
     if (!out.ok) {
       expect(out.failure?.kind).toBe('function_args_mismatch');
@@ -259,8 +287,18 @@ describe('matcher (Pipecat matching rules)', () => {
 
   it('function_call_stopped matches tool_call_id and cancelled through args', async () => {
     const { queue, ctx } = setup();
-    queue.push({ name: 'function_call_stopped', at_ms: at(), function_name: 'write_report', tool_call_id: 'call_2', cancelled: true });
-    const out = await match({ event: 'function_call_stopped', calls: [{ name: 'write_report', args: { cancelled: true } }] }, 0, ctx);
+    queue.push({
+      name: 'function_call_stopped',
+      at_ms: at(),
+      function_name: 'write_report',
+      tool_call_id: 'call_2',
+      cancelled: true,
+    });
+    const out = await match(
+      { event: 'function_call_stopped', calls: [{ name: 'write_report', args: { cancelled: true } }] },
+      0,
+      ctx,
+    );
     expect(out.ok).toBe(true);
   });
 

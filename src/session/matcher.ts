@@ -1,8 +1,7 @@
-
 import { errorMessage } from '../core/errors.js';
 import type { EarshotEvent } from '../results/events.js';
 import type { FailureKind } from '../results/types.js';
-import type { EventName, } from '../scenario/events.js';
+import type { EventName } from '../scenario/events.js';
 import { DeadlineError, QueueClosedError } from './event-queue.js';
 import type { ExpectationSpec, Fail, MatchContext, MatchOutcome } from './match-types.js';
 import { matchCalls } from './match-calls.js';
@@ -26,9 +25,24 @@ export { argsSubset, callView, deepEqual, eventText, summarize } from './match-c
 /** How long a judge's "no" waits for more of the reply once the bot has stopped speaking (Pipecat's `JUDGE_NO_GRACE_S`). */
 export const JUDGE_NO_GRACE_MS = 2000;
 
-export type { ExpectedCallSpec, ExpectationSpec, JudgeVerdict, JudgePort, MatcherState, MatchContext, MatchOutcome, Fail } from './match-types.js';
+export type {
+  ExpectedCallSpec,
+  ExpectationSpec,
+  JudgeVerdict,
+  JudgePort,
+  MatcherState,
+  MatchContext,
+  MatchOutcome,
+  Fail,
+} from './match-types.js';
 
-const TEXT_EVENTS = new Set<EventName>(['response', 'llm_response', 'tts_response', 'user_transcription', 'llm_marker']);
+const TEXT_EVENTS = new Set<EventName>([
+  'response',
+  'llm_response',
+  'tts_response',
+  'user_transcription',
+  'llm_marker',
+]);
 const REPLY_EVENTS = new Set<EventName>(['response', 'llm_response', 'tts_response']);
 
 /** Whether the expectation accumulates text across events rather than matching one (Pipecat's `aggregates`). */
@@ -38,8 +52,11 @@ export function aggregates(exp: ExpectationSpec): boolean {
   return false;
 }
 
-
-export async function matchExpectation(exp: ExpectationSpec, expIndex: number, ctx: MatchContext): Promise<MatchOutcome> {
+export async function matchExpectation(
+  exp: ExpectationSpec,
+  expIndex: number,
+  ctx: MatchContext,
+): Promise<MatchOutcome> {
   const budgetMs = exp.within_ms ?? ctx.defaultWithinMs;
   const deadline = ctx.anchorMs + budgetMs;
   const fail: Fail = (kind, reason, endsTurn = false, text) => ({
@@ -49,7 +66,11 @@ export async function matchExpectation(exp: ExpectationSpec, expIndex: number, c
     failure: { kind, turn_index: ctx.turnIndex, expectation_index: expIndex, event: exp.event, reason },
   });
   const lost = (err: QueueClosedError): MatchOutcome =>
-    fail(err.kind, `${err.kind === 'protocol_error' ? 'the bot broke the protocol' : 'the bot closed the connection'} while waiting for '${exp.event}': ${err.why}`, true);
+    fail(
+      err.kind,
+      `${err.kind === 'protocol_error' ? 'the bot broke the protocol' : 'the bot closed the connection'} while waiting for '${exp.event}': ${err.why}`,
+      true,
+    );
 
   // The events a check read: their hearing decides whether its verdict stands (match-hearing.ts).
   const consumed: EarshotEvent[] = [];
@@ -74,7 +95,13 @@ export async function matchExpectation(exp: ExpectationSpec, expIndex: number, c
 }
 
 /** One event, its payload checks (text, markers), then the judge. */
-async function matchOne(exp: ExpectationSpec, deadline: number, ctx: MatchContext, fail: Fail, consumed: EarshotEvent[]): Promise<MatchOutcome> {
+async function matchOne(
+  exp: ExpectationSpec,
+  deadline: number,
+  ctx: MatchContext,
+  fail: Fail,
+  consumed: EarshotEvent[],
+): Promise<MatchOutcome> {
   ctx.trace(`match: waiting for '${exp.event}'`);
   const event = await ctx.queue.next((e) => e.name === exp.event, deadline, ctx.signal);
   consumed.push(event);
@@ -91,10 +118,21 @@ async function matchOne(exp: ExpectationSpec, deadline: number, ctx: MatchContex
     ctx.judge.addAssistant(text);
     const verdict = await ctx.judge.evaluate(exp.eval, ctx.signal);
     ctx.trace(`judge: ${verdict.verdict}: ${verdict.reason}`);
-    if (verdict.verdict !== 'yes') return fail('judge_no', `eval ${JSON.stringify(exp.eval)}: judge said ${verdict.verdict} — ${verdict.reason}`, false, text);
+    if (verdict.verdict !== 'yes')
+      return fail(
+        'judge_no',
+        `eval ${JSON.stringify(exp.eval)}: judge said ${verdict.verdict} — ${verdict.reason}`,
+        false,
+        text,
+      );
     return { ok: true, atMs: event.at_ms, text, judgeReason: verdict.reason, summary: text };
   }
-  return { ok: true, atMs: event.at_ms, text: TEXT_EVENTS.has(exp.event) ? text : undefined, summary: summarize(event) };
+  return {
+    ok: true,
+    atMs: event.at_ms,
+    text: TEXT_EVENTS.has(exp.event) ? text : undefined,
+    summary: summarize(event),
+  };
 }
 
 /**
@@ -103,7 +141,13 @@ async function matchOne(exp: ExpectationSpec, deadline: number, ctx: MatchContex
  * expectation matched (no `llm_started` or `bot_started_speaking` since that
  * match) is not a new one and is passed over.
  */
-async function matchAbsent(exp: ExpectationSpec, deadline: number, budgetMs: number, ctx: MatchContext, fail: Fail): Promise<MatchOutcome> {
+async function matchAbsent(
+  exp: ExpectationSpec,
+  deadline: number,
+  budgetMs: number,
+  ctx: MatchContext,
+  fail: Fail,
+): Promise<MatchOutcome> {
   ctx.trace(`match: expecting NO '${exp.event}' for ${budgetMs}ms`);
   for (;;) {
     let event: EarshotEvent;
@@ -120,12 +164,18 @@ async function matchAbsent(exp: ExpectationSpec, deadline: number, budgetMs: num
       ctx.trace(`absent: the matched reply goes on, not a new one: ${JSON.stringify(summarize(event))}`);
       continue;
     }
-    return fail('unexpected_event', `expected no '${exp.event}' within ${budgetMs}ms, but one arrived: ${summarize(event)}`);
+    return fail(
+      'unexpected_event',
+      `expected no '${exp.event}' within ${budgetMs}ms, but one arrived: ${summarize(event)}`,
+    );
   }
 }
 
 function replyBeganAfterLastMatch(ctx: MatchContext): boolean {
-  const began = Math.max(ctx.queue.latest('llm_started') ?? -Infinity, ctx.queue.latest('bot_started_speaking') ?? -Infinity);
+  const began = Math.max(
+    ctx.queue.latest('llm_started') ?? -Infinity,
+    ctx.queue.latest('bot_started_speaking') ?? -Infinity,
+  );
   return ctx.t0Ms + began > (ctx.state?.lastMatchAtMs ?? -Infinity);
 }
 
@@ -136,7 +186,14 @@ function replyBeganAfterLastMatch(ctx: MatchContext): boolean {
  * whose last sentence may still be transcribed (`JUDGE_NO_GRACE_MS`), waits
  * for the rest and judges again.
  */
-async function matchAggregate(exp: ExpectationSpec, deadline: number, budgetMs: number, ctx: MatchContext, fail: Fail, consumed: EarshotEvent[]): Promise<MatchOutcome> {
+async function matchAggregate(
+  exp: ExpectationSpec,
+  deadline: number,
+  budgetMs: number,
+  ctx: MatchContext,
+  fail: Fail,
+  consumed: EarshotEvent[],
+): Promise<MatchOutcome> {
   if (exp.eval !== undefined && !ctx.judge) return fail('no_judge', noJudge(ctx));
   const checks = (['text_contains', 'text_matches', 'number', 'eval'] as const).filter((k) => exp[k] !== undefined);
   ctx.trace(`match: waiting for '${exp.event}' (${checks.join('+')})`);
@@ -156,7 +213,12 @@ async function matchAggregate(exp: ExpectationSpec, deadline: number, budgetMs: 
       } catch (err) {
         if (!seenAny) throw err;
         if (err instanceof QueueClosedError) {
-          return fail(err.kind, `the stream ended (${err.why}) before the reply satisfied the check: ${lastReason}`, true, aggregate.trim());
+          return fail(
+            err.kind,
+            `the stream ended (${err.why}) before the reply satisfied the check: ${lastReason}`,
+            true,
+            aggregate.trim(),
+          );
         }
         if (!(err instanceof DeadlineError)) throw err;
         ctx.trace(`check: timeout, not satisfied: ${lastReason}`);
@@ -174,7 +236,13 @@ async function matchAggregate(exp: ExpectationSpec, deadline: number, budgetMs: 
     const status = await checkAggregate(aggregate, exp, ctx);
     ctx.trace(`check: ${status.status} (aggregate=${JSON.stringify(aggregate.trim())}) ${status.reason}`);
     if (status.status === 'pass') {
-      return { ok: true, atMs: event.at_ms, text: aggregate.trim(), ...(status.judgeReason !== undefined ? { judgeReason: status.judgeReason } : {}), summary: aggregate.trim() };
+      return {
+        ok: true,
+        atMs: event.at_ms,
+        text: aggregate.trim(),
+        ...(status.judgeReason !== undefined ? { judgeReason: status.judgeReason } : {}),
+        summary: aggregate.trim(),
+      };
     }
     if (status.status === 'error') return fail('error', status.reason, false, aggregate.trim());
     if (status.status === 'fail') {
@@ -198,12 +266,16 @@ type AggregateStatus =
 
 async function checkAggregate(aggregate: string, exp: ExpectationSpec, ctx: MatchContext): Promise<AggregateStatus> {
   const checked: TextCheckResult = checkPositive(aggregate, exp);
-  if (!checked.ok) return checked.final ? { status: 'error', reason: checked.reason } : { status: 'continue', reason: checked.reason, kind: checked.kind };
+  if (!checked.ok)
+    return checked.final
+      ? { status: 'error', reason: checked.reason }
+      : { status: 'continue', reason: checked.reason, kind: checked.kind };
   if (exp.eval === undefined || !ctx.judge) return { status: 'pass', reason: '' };
   if (!aggregate.trim()) return { status: 'continue', reason: 'no response text yet' };
   const verdict = await ctx.judge.evaluate(exp.eval, ctx.signal);
   if (verdict.verdict === 'no') return { status: 'fail', reason: `judge said no: ${verdict.reason}` };
-  if (verdict.verdict === 'continue') return { status: 'continue', reason: `judge said continue: ${verdict.reason}`, kind: 'judge_continue' };
+  if (verdict.verdict === 'continue')
+    return { status: 'continue', reason: `judge said continue: ${verdict.reason}`, kind: 'judge_continue' };
   return { status: 'pass', reason: `judge said yes: ${verdict.reason}`, judgeReason: verdict.reason };
 }
 

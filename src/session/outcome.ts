@@ -55,5 +55,9 @@ export function buildOutcome(parts: OutcomeParts): SessionOutcome {
     ...(parts.errorText !== undefined ? { error: parts.errorText } : {}),
     ...(parts.run ? { run: parts.run } : {}),
   };
-  return { result: parts.redactor.value(withPipecatFields(result)), trace: parts.trace.toText(), recording: parts.recording };
+  return {
+    result: parts.redactor.value(withPipecatFields(result)),
+    trace: parts.trace.toText(),
+    recording: parts.recording,
+  };
 }

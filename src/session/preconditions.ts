@@ -11,9 +11,14 @@ import type { SessionOptions } from './options.js';
  * flag replaces the block (`--judge` the judge's). Python hooks are refused
  * where they are used (the judge, the speech services), located.
  */
-export function codeRefusal(scenario: Runnable, options: Pick<SessionOptions, 'allowCode' | 'judgeOverride'>): string | null {
+export function codeRefusal(
+  scenario: Runnable,
+  options: Pick<SessionOptions, 'allowCode' | 'judgeOverride'>,
+): string | null {
   if (options.allowCode) return null;
-  const needed = scenario.code_hooks.filter((h) => h.runtime === 'node' && !(options.judgeOverride !== undefined && h.block.startsWith('judge.eval')));
+  const needed = scenario.code_hooks.filter(
+    (h) => h.runtime === 'node' && !(options.judgeOverride !== undefined && h.block.startsWith('judge.eval')),
+  );
   if (needed.length === 0) return null;
   return `scenario names code hooks (${needed.map((h) => `${h.block}.factory`).join(', ')}); rerun with --allow-code to load them`;
 }
@@ -26,14 +31,16 @@ export function codeRefusal(scenario: Runnable, options: Pick<SessionOptions, 'a
  * expectation could only time out.
  */
 const UNOBSERVABLE: Readonly<Record<string, string>> = {
-  image: "the RTVI message a Pipecat bot reports a generated image with is not in Pipecat's published source, so earshot cannot observe it",
+  image:
+    "the RTVI message a Pipecat bot reports a generated image with is not in Pipecat's published source, so earshot cannot observe it",
 };
 
 export function unobservableExpectation(scenario: Runnable): string | null {
   if (scenario.kind !== 'script') return null;
   for (const [t, turn] of scenario.turns.entries()) {
     const anchor = turn.send_after?.event;
-    if (anchor !== undefined && Object.hasOwn(UNOBSERVABLE, anchor)) return located(scenario, `turns[${t}].send_after.event`, anchor);
+    if (anchor !== undefined && Object.hasOwn(UNOBSERVABLE, anchor))
+      return located(scenario, `turns[${t}].send_after.event`, anchor);
     for (const [e, exp] of turn.expect.entries()) {
       if (Object.hasOwn(UNOBSERVABLE, exp.event)) return located(scenario, `turns[${t}].expect[${e}].event`, exp.event);
     }

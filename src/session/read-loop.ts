@@ -57,7 +57,9 @@ export async function readLoop(conn: ClientConnection, d: ReadLoopDeps): Promise
       case 'invalid': {
         violations++;
         // An oversized frame is refused unread: it has no excerpt to quote.
-        const what = item.violation.excerpt ? `${item.violation.reason}: ${item.violation.excerpt}` : item.violation.reason;
+        const what = item.violation.excerpt
+          ? `${item.violation.reason}: ${item.violation.excerpt}`
+          : item.violation.reason;
         d.trace.log(`protocol violation (${item.violation.code}): ${what}`);
         if (violations === 1) d.queue.close(what, 'protocol_error');
         break;
@@ -74,6 +76,8 @@ export async function readLoop(conn: ClientConnection, d: ReadLoopDeps): Promise
     }
   }
   const info = await conn.closed;
-  d.trace.log(`connection closed (${info.code}${info.reason ? ` ${info.reason}` : ''}${info.byPeer ? ', by the bot' : ''})`);
+  d.trace.log(
+    `connection closed (${info.code}${info.reason ? ` ${info.reason}` : ''}${info.byPeer ? ', by the bot' : ''})`,
+  );
   d.queue.close(`connection closed by the bot (code ${info.code}${info.reason ? `: ${info.reason}` : ''})`);
 }

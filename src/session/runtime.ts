@@ -5,7 +5,14 @@ import { errorMessage } from '../core/errors.js';
 import { Redactor } from '../core/redact.js';
 import { sleepUntil, SystemTimerDriver, type TimerDriver } from '../core/timers.js';
 import type { LatencyFailure } from '../metrics/index.js';
-import { ClientMessages, buildEvalUrl, connect, ConnectError, type ClientConnection, type CodecName } from '../protocol/index.js';
+import {
+  ClientMessages,
+  buildEvalUrl,
+  connect,
+  ConnectError,
+  type ClientConnection,
+  type CodecName,
+} from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
 import type { ExpectationResult, Failure, TurnResult } from '../results/types.js';
 import { turnStatusOf } from '../results/hearing.js';
@@ -18,7 +25,12 @@ import { BotSpeech } from './bot-speech.js';
 import { buildJudge, type SessionJudge } from './judge-port.js';
 import { matchExpectation, type ExpectationSpec, type MatchOutcome, type MatcherState } from './matcher.js';
 import type { MediaArtifacts, SessionMedia } from './media.js';
-import { BOT_READY_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type SessionOptions, type SessionOutcome } from './options.js';
+import {
+  BOT_READY_TIMEOUT_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  type SessionOptions,
+  type SessionOutcome,
+} from './options.js';
 import { buildOutcome } from './outcome.js';
 import { readLoop } from './read-loop.js';
 import { codeRefusal, unobservableExpectation } from './preconditions.js';
@@ -28,7 +40,13 @@ import { EventTranslator } from './translator.js';
 import type { HandshakeMode } from './wire-check.js';
 import { prepareControl } from './bot-control.js';
 
-const MIME: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.gif': 'image/gif', '.webp': 'image/webp' };
+const MIME: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+};
 
 /**
  * One scenario run over one connection, everything but the conversation
@@ -85,7 +103,14 @@ export class SessionRuntime implements DriverRuntime {
     this.turns = planned.map((input, index) => ({ index, status: 'not_run', duration_ms: 0, input, expectations: [] }));
     this.queue = new EventQueue(this.clock, this.timers);
     this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
-    this.timing = new SessionTiming({ clock: this.clock, timers: this.timers, t0Ms: this.t0Ms, latencyWaitMs: options.latencyWaitMs, bargeInGapMs: options.bargeInGapMs, onError: (l) => this.log(l) });
+    this.timing = new SessionTiming({
+      clock: this.clock,
+      timers: this.timers,
+      t0Ms: this.t0Ms,
+      latencyWaitMs: options.latencyWaitMs,
+      bargeInGapMs: options.bargeInGapMs,
+      onError: (l) => this.log(l),
+    });
     this.mode = modeOf(scenario);
     this.codec = options.codec ?? 'pipecat-eval';
     this.handshakeMode = options.handshake ?? 'rtvi';
@@ -99,7 +124,9 @@ export class SessionRuntime implements DriverRuntime {
     this.driven = true;
     const { scenario, options } = this;
     this.log(`run: scenario '${scenario.name}' (${scenario.file}) -> ${options.url}`);
-    this.log(`modality: user ${scenario.user.modality}, judge ${scenario.judge.modality}; judge ${scenario.judge.eval.service}/${scenario.judge.eval.model ?? 'default'}`);
+    this.log(
+      `modality: user ${scenario.user.modality}, judge ${scenario.judge.modality}; judge ${scenario.judge.eval.service}/${scenario.judge.eval.model ?? 'default'}`,
+    );
     const refusal = codeRefusal(scenario, options) ?? unobservableExpectation(scenario);
     if (refusal) {
       this.refuse(refusal);
@@ -125,7 +152,17 @@ export class SessionRuntime implements DriverRuntime {
     if (!(await this.prepareMedia())) return this.finish();
     const conn = await this.connect();
     if (!conn) return this.finish();
-    const reader = readLoop(conn, { queue: this.queue, translator: this.translator, trace: this.trace, media: this.media, timing: this.timing, t0: this.t0Ms, emit: this.emit, judge: this.judge, onTtsStarted: () => this.speech.onTtsStarted() });
+    const reader = readLoop(conn, {
+      queue: this.queue,
+      translator: this.translator,
+      trace: this.trace,
+      media: this.media,
+      timing: this.timing,
+      t0: this.t0Ms,
+      emit: this.emit,
+      judge: this.judge,
+      onTtsStarted: () => this.speech.onTtsStarted(),
+    });
     let outcome: SessionOutcome | null = null;
     try {
       const unready = await control.handshake(conn);
@@ -142,7 +179,13 @@ export class SessionRuntime implements DriverRuntime {
     } catch (err) {
       if (options.signal?.aborted) throw err;
       const turnIndex = this.trace.turn >= 0 ? this.trace.turn : null;
-      const failure: Failure = { kind: 'harness_error', turn_index: turnIndex, expectation_index: null, event: null, reason: errorMessage(err) };
+      const failure: Failure = {
+        kind: 'harness_error',
+        turn_index: turnIndex,
+        expectation_index: null,
+        event: null,
+        reason: errorMessage(err),
+      };
       this.log(`error: ${failure.reason}`);
       this.failures.push(failure);
       if (turnIndex !== null) this.turns[turnIndex].status = 'failed';
@@ -202,7 +245,8 @@ export class SessionRuntime implements DriverRuntime {
   recordExpectation(turnIndex: number, result: ExpectationResult, failure?: Failure): void {
     this.record(turnIndex).expectations.push(result);
     // One that never ran is listed in the result; nothing happened to report.
-    if (result.status !== 'not_run') this.options.onProgress?.({ type: 'expectation', turn_index: turnIndex, expectation: result, failure });
+    if (result.status !== 'not_run')
+      this.options.onProgress?.({ type: 'expectation', turn_index: turnIndex, expectation: result, failure });
   }
 
   endTurn(index: number, failures: Failure[], metrics?: TurnResult['metrics']): void {
@@ -214,12 +258,30 @@ export class SessionRuntime implements DriverRuntime {
     this.failures.push(...failures);
   }
 
-  checkLatency(index: number, assertions: LatencyAssertions | undefined): Promise<{ failures: LatencyFailure[]; waitedMs: number }> {
+  checkLatency(
+    index: number,
+    assertions: LatencyAssertions | undefined,
+  ): Promise<{ failures: LatencyFailure[]; waitedMs: number }> {
     return this.timing.checkTurn(index, assertions, () => this.queue.closedReason !== null, this.signal);
   }
 
-  checkTakeover = (index: number, expected: boolean | undefined): ReturnType<SessionTiming['checkTakeover']> => this.timing.checkTakeover(index, expected, () => this.queue.closedReason !== null, this.signal);
-  backchannel = (index: number, turn: Pick<Turn, 'backchannel' | 'yielded'>, sentAtMs: number): Promise<BackchannelVerdict> => playBackchannel(index, turn, sentAtMs, { clock: this.clock, timers: this.timers, signal: this.signal, t0Ms: this.t0Ms, bursts: () => this.timing.bursts(index), murmur: (text) => this.media!.murmur!(text, index, this.signal), gone: () => this.queue.closedReason !== null, log: (l) => this.log(l) });
+  checkTakeover = (index: number, expected: boolean | undefined): ReturnType<SessionTiming['checkTakeover']> =>
+    this.timing.checkTakeover(index, expected, () => this.queue.closedReason !== null, this.signal);
+  backchannel = (
+    index: number,
+    turn: Pick<Turn, 'backchannel' | 'yielded'>,
+    sentAtMs: number,
+  ): Promise<BackchannelVerdict> =>
+    playBackchannel(index, turn, sentAtMs, {
+      clock: this.clock,
+      timers: this.timers,
+      signal: this.signal,
+      t0Ms: this.t0Ms,
+      bursts: () => this.timing.bursts(index),
+      murmur: (text) => this.media!.murmur!(text, index, this.signal),
+      gone: () => this.queue.closedReason !== null,
+      log: (l) => this.log(l),
+    });
   dropPendingOutput(): void {
     this.translator.resetBuffers();
     this.media?.dropPending('before send');
@@ -229,7 +291,9 @@ export class SessionRuntime implements DriverRuntime {
 
   async sendImage(path: string): Promise<void> {
     const bytes = await readFile(path);
-    this.connection().send(this.messages.evalImage(bytes.toString('base64'), MIME[extname(path).toLowerCase()] ?? 'image/jpeg'));
+    this.connection().send(
+      this.messages.evalImage(bytes.toString('base64'), MIME[extname(path).toLowerCase()] ?? 'image/jpeg'),
+    );
     this.log(`send: image ${path}`);
   }
 
@@ -244,14 +308,23 @@ export class SessionRuntime implements DriverRuntime {
     let sent: SentInput;
     if (this.mode.userAudio && this.media) {
       const anchorMs = await this.media.speak(utterance, turnIndex, this.signal);
-      this.log(`send: ${utterance.dtmf !== undefined ? 'in-band dtmf' : 'speech'} ${JSON.stringify(utterance.user ?? utterance.audio ?? utterance.dtmf)} (due at ${(anchorMs - this.t0Ms).toFixed(1)}ms)`);
+      this.log(
+        `send: ${utterance.dtmf !== undefined ? 'in-band dtmf' : 'speech'} ${JSON.stringify(utterance.user ?? utterance.audio ?? utterance.dtmf)} (due at ${(anchorMs - this.t0Ms).toFixed(1)}ms)`,
+      );
       sent = { anchorMs, kind: 'audio' };
     } else {
-      this.connection().send(this.messages.sendText(utterance.user ?? '', { runImmediately: true, audioResponse: this.mode.botAudio }));
+      this.connection().send(
+        this.messages.sendText(utterance.user ?? '', { runImmediately: true, audioResponse: this.mode.botAudio }),
+      );
       this.log(`send: text ${JSON.stringify(utterance.user)}`);
       sent = { anchorMs: this.clock.now(), kind: 'text' };
     }
-    const said = utterance.user !== undefined ? ({ kind: 'text', text: utterance.user } as const) : utterance.dtmf !== undefined ? ({ kind: 'dtmf', keys: utterance.dtmf } as const) : null;
+    const said =
+      utterance.user !== undefined
+        ? ({ kind: 'text', text: utterance.user } as const)
+        : utterance.dtmf !== undefined
+          ? ({ kind: 'dtmf', keys: utterance.dtmf } as const)
+          : null;
     if (said) this.judge?.addUser(said);
     return sent;
   }
@@ -271,7 +344,11 @@ export class SessionRuntime implements DriverRuntime {
     });
   }
 
-  nextEvent(accept: (e: EarshotEvent) => boolean, deadlineMs: number, onSkip?: (e: EarshotEvent) => void): Promise<EarshotEvent> {
+  nextEvent(
+    accept: (e: EarshotEvent) => boolean,
+    deadlineMs: number,
+    onSkip?: (e: EarshotEvent) => void,
+  ): Promise<EarshotEvent> {
     return this.queue.next(accept, deadlineMs, this.signal, onSkip);
   }
 
@@ -294,7 +371,11 @@ export class SessionRuntime implements DriverRuntime {
 
   private async buildJudge(): Promise<void> {
     try {
-      this.judge = await buildJudge(this.scenario, { ...this.options, redactor: this.redactor, trace: (l) => this.log(l) });
+      this.judge = await buildJudge(this.scenario, {
+        ...this.options,
+        redactor: this.redactor,
+        trace: (l) => this.log(l),
+      });
     } catch (err) {
       this.noJudgeReason = errorMessage(err);
       this.log(`judge: not available: ${this.noJudgeReason}`);
@@ -304,7 +385,11 @@ export class SessionRuntime implements DriverRuntime {
   /** False when the run ends here: the scenario needs media this session cannot have or prepare. */
   private async prepareMedia(): Promise<boolean> {
     const wantsMedia = this.mode.botAudio || this.mode.userAudio;
-    const request = { recordingPath: this.options.recordingPath, botInputRate: this.options.botInputRate, speakingReports: this.handshakeMode === 'rtvi' };
+    const request = {
+      recordingPath: this.options.recordingPath,
+      botInputRate: this.options.botInputRate,
+      speakingReports: this.handshakeMode === 'rtvi',
+    };
     try {
       this.media = wantsMedia ? (this.options.media?.(this.scenario, request) ?? null) : null;
     } catch (err) {
@@ -340,7 +425,10 @@ export class SessionRuntime implements DriverRuntime {
   /** The open connection, or null (a `connect_failed` failure recorded) when the bot cannot be reached. */
   private async connect(): Promise<ClientConnection | null> {
     const { options } = this;
-    const url = buildEvalUrl(options.url, connectFlags(this.scenario, { triggerDisconnect: options.triggerDisconnect }));
+    const url = buildEvalUrl(
+      options.url,
+      connectFlags(this.scenario, { triggerDisconnect: options.triggerDisconnect }),
+    );
     try {
       this.conn = await connect(url, {
         codec: this.codec,
@@ -353,7 +441,8 @@ export class SessionRuntime implements DriverRuntime {
     } catch (err) {
       await this.finishMedia();
       if (this.signal.aborted) throw err;
-      const reason = err instanceof ConnectError ? err.message : `failed to connect to ${options.url}: ${errorMessage(err)}`;
+      const reason =
+        err instanceof ConnectError ? err.message : `failed to connect to ${options.url}: ${errorMessage(err)}`;
       this.log(`connect: failed: ${reason}`);
       this.failures.push({ kind: 'connect_failed', turn_index: null, expectation_index: null, event: null, reason });
       return null;
@@ -375,7 +464,8 @@ export class SessionRuntime implements DriverRuntime {
 
   private record(index: number): TurnResult {
     const record = this.turns[index];
-    if (!record) throw new Error(`turn ${index} is not a turn of this session (${this.turns.length} turn(s); add it first)`);
+    if (!record)
+      throw new Error(`turn ${index} is not a turn of this session (${this.turns.length} turn(s); add it first)`);
     return record;
   }
 
@@ -395,6 +485,20 @@ export class SessionRuntime implements DriverRuntime {
     const { scenario, startedAt, turns, failures, errorText, redactor, trace } = this;
     const { recording, recordingStartedAtMs, conditions } = this.artifacts;
     const durationMs = Math.round(this.clock.now() - this.t0Ms);
-    return buildOutcome({ scenario, startedAt, durationMs, turns, failures, events: this.queue.seen, recording, recordingStartedAtMs, conditions, errorText, run: this.options.run, redactor, trace });
+    return buildOutcome({
+      scenario,
+      startedAt,
+      durationMs,
+      turns,
+      failures,
+      events: this.queue.seen,
+      recording,
+      recordingStartedAtMs,
+      conditions,
+      errorText,
+      run: this.options.run,
+      redactor,
+      trace,
+    });
   }
 }

@@ -56,7 +56,9 @@ export class ScriptDriver implements SessionDriver {
 
   private async runTurn(runtime: DriverRuntime, turn: Turn, index: number): Promise<Failure[]> {
     runtime.startTurn(index);
-    runtime.log(`--- turn ${index}: ${turn.user !== undefined ? JSON.stringify(turn.user) : turn.dtmf !== undefined ? `dtmf ${turn.dtmf}` : '(observe)'}`);
+    runtime.log(
+      `--- turn ${index}: ${turn.user !== undefined ? JSON.stringify(turn.user) : turn.dtmf !== undefined ? `dtmf ${turn.dtmf}` : '(observe)'}`,
+    );
     const failures: Failure[] = [];
     const pendingCalls: EarshotEvent[] = [];
 
@@ -82,18 +84,27 @@ export class ScriptDriver implements SessionDriver {
       // In-band keys are tones in the caller's audio (earshot extension), spoken like a turn.
       const inband = (turn.dtmf_mode ?? this.scenario.dtmf_mode) === 'inband';
       sent = inband ? await runtime.sendUser({ dtmf: turn.dtmf }, index) : runtime.sendDtmf(turn.dtmf);
-    }
-    else if (turn.user !== undefined || turn.audio !== undefined) sent = await runtime.sendUser(turn, index);
+    } else if (turn.user !== undefined || turn.audio !== undefined) sent = await runtime.sendUser(turn, index);
     runtime.markSent(index, sent);
     // The murmur plays over the bot's answer while the expectations match it.
     const murmur = turn.backchannel && runtime.backchannel ? runtime.backchannel(index, turn, sent.anchorMs) : null;
 
     const recorded: ExpectationResult[] = [];
     for (const [expIndex, exp] of turn.expect.entries()) {
-      const outcome = await runtime.match(exp, expIndex, { turnIndex: index, anchorMs: sent.anchorMs, defaultWithinMs: exp.within_ms, pendingCalls });
-      const result: ExpectationResult = { index: expIndex, event: exp.event, status: outcome.ok ? 'passed' : outcome.inconclusive ? 'inconclusive' : 'failed' };
+      const outcome = await runtime.match(exp, expIndex, {
+        turnIndex: index,
+        anchorMs: sent.anchorMs,
+        defaultWithinMs: exp.within_ms,
+        pendingCalls,
+      });
+      const result: ExpectationResult = {
+        index: expIndex,
+        event: exp.event,
+        status: outcome.ok ? 'passed' : outcome.inconclusive ? 'inconclusive' : 'failed',
+      };
       if (outcome.ok) {
-        if (outcome.atMs !== undefined) result.matched_after_ms = Math.round(outcome.atMs - (sent.anchorMs - runtime.t0Ms));
+        if (outcome.atMs !== undefined)
+          result.matched_after_ms = Math.round(outcome.atMs - (sent.anchorMs - runtime.t0Ms));
         if (outcome.text !== undefined) result.text = outcome.text;
         if (outcome.judgeReason !== undefined) result.judge_reason = outcome.judgeReason;
         runtime.log(`matched: ${exp.event}${outcome.summary ? ` ${JSON.stringify(outcome.summary)}` : ''}`);
@@ -101,7 +112,9 @@ export class ScriptDriver implements SessionDriver {
         // Neither a pass nor a failure: the turn goes on, and so does the scenario.
         if (outcome.text !== undefined) result.text = outcome.text;
         result.inconclusive = outcome.inconclusive;
-        runtime.log(`INCONCLUSIVE: ${exp.event}: [${outcome.inconclusive.kinds.join(', ')}] ${outcome.inconclusive.reason}`);
+        runtime.log(
+          `INCONCLUSIVE: ${exp.event}: [${outcome.inconclusive.kinds.join(', ')}] ${outcome.inconclusive.reason}`,
+        );
       } else {
         if (outcome.text !== undefined) result.text = outcome.text;
         failures.push(outcome.failure);
@@ -111,20 +124,31 @@ export class ScriptDriver implements SessionDriver {
       runtime.recordExpectation(index, result, outcome.ok ? undefined : outcome.failure);
       if (!outcome.ok && outcome.endsTurn) break;
     }
-    for (let i = recorded.length; i < turn.expect.length; i++) runtime.recordExpectation(index, { index: i, event: turn.expect[i].event, status: 'not_run' });
+    for (let i = recorded.length; i < turn.expect.length; i++)
+      runtime.recordExpectation(index, { index: i, event: turn.expect[i].event, status: 'not_run' });
     const latency = await runtime.checkLatency(index, turn.latency);
-    if (turn.latency) runtime.log(`latency: ${latency.failures.length ? latency.failures.map((f) => f.reason).join('; ') : 'within bounds'} (waited ${latency.waitedMs}ms for the metrics)`);
+    if (turn.latency)
+      runtime.log(
+        `latency: ${latency.failures.length ? latency.failures.map((f) => f.reason).join('; ') : 'within bounds'} (waited ${latency.waitedMs}ms for the metrics)`,
+      );
     const transcripts = await checkTranscripts(runtime, turn, index, sent.anchorMs, recorded);
-    if (turn.wer) runtime.log(`wer: ${transcripts.failures.length ? transcripts.failures.map((f) => f.reason).join('; ') : 'within bounds'} (${JSON.stringify(transcripts.metrics)})`);
+    if (turn.wer)
+      runtime.log(
+        `wer: ${transcripts.failures.length ? transcripts.failures.map((f) => f.reason).join('; ') : 'within bounds'} (${JSON.stringify(transcripts.metrics)})`,
+      );
     failures.push(...latency.failures, ...transcripts.failures);
     const probe = turn.pause && runtime.checkTakeover ? await runtime.checkTakeover(index, turn.takeover) : null;
     if (probe) {
-      runtime.log(`pause: takeover ${String(probe.metrics.takeover)}, response gap ${probe.metrics.response_gap_ms ?? '-'}ms${probe.failures.length ? ` (FAIL: ${probe.failures[0].reason})` : ''}`);
+      runtime.log(
+        `pause: takeover ${String(probe.metrics.takeover)}, response gap ${probe.metrics.response_gap_ms ?? '-'}ms${probe.failures.length ? ` (FAIL: ${probe.failures[0].reason})` : ''}`,
+      );
       failures.push(...probe.failures);
     }
     const murmured = murmur ? await murmur : null;
     if (murmured) {
-      runtime.log(`backchannel: yielded ${String(murmured.metrics.backchannel_yielded)}${murmured.metrics.yield_ms !== null ? ` after ${murmured.metrics.yield_ms}ms` : ''}${murmured.failures.length ? ` (FAIL: ${murmured.failures[0].reason})` : ''}`);
+      runtime.log(
+        `backchannel: yielded ${String(murmured.metrics.backchannel_yielded)}${murmured.metrics.yield_ms !== null ? ` after ${murmured.metrics.yield_ms}ms` : ''}${murmured.failures.length ? ` (FAIL: ${murmured.failures[0].reason})` : ''}`,
+      );
       failures.push(...murmured.failures);
     }
     const metrics = { ...transcripts.metrics, ...(probe ? probe.metrics : {}), ...(murmured ? murmured.metrics : {}) };
@@ -160,7 +184,13 @@ export class ScriptDriver implements SessionDriver {
           ? `the stream ended before '${sendAfter.event}' was seen: ${err.why}`
           : `send_after never fired: event '${sendAfter.event}' not seen within ${maxWait}ms`;
       runtime.log(`FAIL: send_after: ${reason}`);
-      return { kind: err instanceof QueueClosedError ? err.kind : 'send_after_timeout', turn_index: index, expectation_index: null, event: sendAfter.event, reason };
+      return {
+        kind: err instanceof QueueClosedError ? err.kind : 'send_after_timeout',
+        turn_index: index,
+        expectation_index: null,
+        event: sendAfter.event,
+        reason,
+      };
     }
   }
 }

@@ -9,11 +9,22 @@ import { Trace } from './trace.js';
 
 /** Runs one scenario's script against one bot over one connection; never throws for the bot's faults. */
 export async function runSession(scenario: Scenario, options: SessionOptions): Promise<SessionOutcome> {
-  return driveSession(scenario, options, new ScriptDriver(scenario, { sendAfterMaxWaitMs: options.sendAfterMaxWaitMs, botQuietMaxWaitMs: options.botQuietMaxWaitMs }));
+  return driveSession(
+    scenario,
+    options,
+    new ScriptDriver(scenario, {
+      sendAfterMaxWaitMs: options.sendAfterMaxWaitMs,
+      botQuietMaxWaitMs: options.botQuietMaxWaitMs,
+    }),
+  );
 }
 
 /** Runs one scenario against one bot with `driver` deciding the conversation (see driver.ts). */
-export async function driveSession(scenario: Runnable, options: SessionOptions, driver: SessionDriver): Promise<SessionOutcome> {
+export async function driveSession(
+  scenario: Runnable,
+  options: SessionOptions,
+  driver: SessionDriver,
+): Promise<SessionOutcome> {
   // One redactor for the session and the conclusion: the runtime adds the scenario's keys to it.
   const redactor = options.redactor ?? new Redactor(options.env ?? process.env);
   const runtime = new SessionRuntime(scenario, { ...options, redactor }, driver.plannedTurns());
@@ -23,7 +34,11 @@ export async function driveSession(scenario: Runnable, options: SessionOptions, 
   const signal = options.signal ?? new AbortController().signal;
   let result = outcome.result;
   try {
-    result = await driver.conclude(outcome.result, { log: (l) => trace.log(l), signal, redact: (t) => redactor.text(t) });
+    result = await driver.conclude(outcome.result, {
+      log: (l) => trace.log(l),
+      signal,
+      redact: (t) => redactor.text(t),
+    });
   } catch (err) {
     if (signal.aborted) throw err;
     const reason = errorMessage(err);
@@ -32,7 +47,10 @@ export async function driveSession(scenario: Runnable, options: SessionOptions, 
       ...result,
       status: 'error',
       error: reason,
-      failures: [...result.failures, { kind: 'harness_error', turn_index: null, expectation_index: null, event: null, reason }],
+      failures: [
+        ...result.failures,
+        { kind: 'harness_error', turn_index: null, expectation_index: null, event: null, reason },
+      ],
     };
   }
   const more = trace.toText();

@@ -4,7 +4,13 @@ import { isJudgeError, type JudgeBackend, type RetryPolicy } from '../judge/inde
 import type { EarshotEvent } from '../results/events.js';
 import type { ScenarioResult, SimulationEndReason, SimulationEntry } from '../results/index.js';
 import type { Simulation } from '../scenario/index.js';
-import { concludeSimulation, type HeardLine, type PersonaMove, type PlayedCall, type Simulator } from '../simulate/index.js';
+import {
+  concludeSimulation,
+  type HeardLine,
+  type PersonaMove,
+  type PlayedCall,
+  type Simulator,
+} from '../simulate/index.js';
 import { BotTurns } from './bot-turns.js';
 import type { ConcludeContext, DriverRuntime, SessionDriver, TurnInput } from './driver.js';
 import { DeadlineError, QueueClosedError, type QueueEndKind } from './event-queue.js';
@@ -75,7 +81,9 @@ export class SimulationDriver implements SessionDriver {
     const deadline = startedAt + sim.max_duration_s * 1000;
     let lastActivity = startedAt;
     let closingEnds: number | null = null;
-    rt.log(`persona: listening (${this.deps.simulator.description}; up to ${sim.max_turns} turn(s), ${sim.max_duration_s}s, ${sim.max_silence_s}s of silence)`);
+    rt.log(
+      `persona: listening (${this.deps.simulator.description}; up to ${sim.max_turns} turn(s), ${sim.max_duration_s}s, ${sim.max_silence_s}s of silence)`,
+    );
     while (this.endedBy === null) {
       const lullEnds = lastActivity + sim.max_silence_s * 1000;
       let event: EarshotEvent;
@@ -92,8 +100,10 @@ export class SimulationDriver implements SessionDriver {
         }
         if (!(err instanceof DeadlineError)) throw err;
         const t = now();
-        if (closingEnds !== null && t >= closingEnds) this.end(rt, 'end_call', `${this.endDetail} (the bot gave no closing reply)`);
-        else if (t >= deadline) this.end(rt, 'max_duration', `the call reached max_duration_s (${sim.max_duration_s}s)`);
+        if (closingEnds !== null && t >= closingEnds)
+          this.end(rt, 'end_call', `${this.endDetail} (the bot gave no closing reply)`);
+        else if (t >= deadline)
+          this.end(rt, 'max_duration', `the call reached max_duration_s (${sim.max_duration_s}s)`);
         else if (t >= lullEnds) this.end(rt, 'silence', `nothing happened for max_silence_s (${sim.max_silence_s}s)`);
         continue;
       }
@@ -109,7 +119,11 @@ export class SimulationDriver implements SessionDriver {
       const move = await this.ask(signal, deadline - now());
       lastActivity = now();
       if (move === 'deadline') {
-        this.end(rt, 'max_duration', `the call reached max_duration_s (${sim.max_duration_s}s) while the caller's model was answering`);
+        this.end(
+          rt,
+          'max_duration',
+          `the call reached max_duration_s (${sim.max_duration_s}s) while the caller's model was answering`,
+        );
         break;
       }
       if (move.say) await this.say(rt, move.say);
@@ -144,9 +158,26 @@ export class SimulationDriver implements SessionDriver {
     const { deps } = this;
     let base = result;
     if (this.streamEndKind === 'protocol_error') {
-      base = { ...result, failures: [...result.failures, { kind: 'protocol_error', turn_index: null, expectation_index: null, event: null, reason: this.endDetail }] };
+      base = {
+        ...result,
+        failures: [
+          ...result.failures,
+          { kind: 'protocol_error', turn_index: null, expectation_index: null, event: null, reason: this.endDetail },
+        ],
+      };
     }
-    const judge = deps.judge ? { backend: deps.judge, ctx: { policy: deps.judgePolicy, redactor: deps.redactor, trace: ctx.log, random: deps.random, signal: ctx.signal } } : null;
+    const judge = deps.judge
+      ? {
+          backend: deps.judge,
+          ctx: {
+            policy: deps.judgePolicy,
+            redactor: deps.redactor,
+            trace: ctx.log,
+            random: deps.random,
+            signal: ctx.signal,
+          },
+        }
+      : null;
     return concludeSimulation({
       simulation: this.simulation,
       played: this.played(result),
@@ -188,7 +219,9 @@ export class SimulationDriver implements SessionDriver {
       this.endDetail = `the caller's model failed: ${errorMessage(move)}`;
       throw new EarshotError(this.endDetail);
     }
-    this.trace(`persona (${move.elapsedMs}ms): ${move.say ? JSON.stringify(move.say) : '(nothing said)'}${move.endCall ? ` + end_call(success=${move.endCall.success})` : ''}`);
+    this.trace(
+      `persona (${move.elapsedMs}ms): ${move.say ? JSON.stringify(move.say) : '(nothing said)'}${move.endCall ? ` + end_call(success=${move.endCall.success})` : ''}`,
+    );
     return move;
   }
 
@@ -223,7 +256,8 @@ export class SimulationDriver implements SessionDriver {
       for (let i = this.transcript.length - 1; i >= 0; i--) {
         const e = this.transcript[i];
         if (e.kind !== 'call' || e.cancelled) continue;
-        const same = event.tool_call_id !== undefined ? e.tool_call_id === event.tool_call_id : e.name === event.function_name;
+        const same =
+          event.tool_call_id !== undefined ? e.tool_call_id === event.tool_call_id : e.name === event.function_name;
         if (same) {
           e.cancelled = true;
           break;

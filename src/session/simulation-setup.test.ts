@@ -11,18 +11,24 @@ const dir = mkdtempSync(join(tmpdir(), 'earshot-sim-setup-'));
 writeFileSync(join(dir, 'package.json'), '{}\n');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const BASE = 'name: s\npersona: "Jamie"\ngoal: "Book."\nsuccess: "booked"\njudge: { eval: { service: openai, model: j, endpoint: "http://127.0.0.1:9/v1" } }\n';
+const BASE =
+  'name: s\npersona: "Jamie"\ngoal: "Book."\nsuccess: "booked"\njudge: { eval: { service: openai, model: j, endpoint: "http://127.0.0.1:9/v1" } }\n';
 function sim(yaml: string, name = 'sim.yaml'): Simulation {
   writeFileSync(join(dir, name), yaml);
   return loadScenarioFile(join(dir, name)).scenarios[0] as Simulation;
 }
 
 describe('building a simulation driver (before any bot is contacted)', () => {
-  it("a Pipecat Python factory as simulator is refused, located, unless --simulator replaces it", async () => {
+  it('a Pipecat Python factory as simulator is refused, located, unless --simulator replaces it', async () => {
     const s = sim(`${BASE}simulator: { factory: evals.personas.make_llm }\n`);
     await expect(createSimulationDriver(s, { env: {} })).rejects.toThrow(ScenarioError);
-    await expect(createSimulationDriver(s, { env: {} })).rejects.toThrow(/sim\.yaml:6:\d+: error: simulator\.factory: evals\.personas\.make_llm is a Python callable/);
-    const driver = await createSimulationDriver(s, { env: {}, simulatorOverride: { service: 'openai', model: 'p', endpoint: 'http://127.0.0.1:9/v1' } });
+    await expect(createSimulationDriver(s, { env: {} })).rejects.toThrow(
+      /sim\.yaml:6:\d+: error: simulator\.factory: evals\.personas\.make_llm is a Python callable/,
+    );
+    const driver = await createSimulationDriver(s, {
+      env: {},
+      simulatorOverride: { service: 'openai', model: 'p', endpoint: 'http://127.0.0.1:9/v1' },
+    });
     expect(driver.plannedTurns()).toEqual([]);
   });
 
@@ -41,9 +47,16 @@ describe('building a simulation driver (before any bot is contacted)', () => {
   });
 
   it('an unusable judge or simulator block is an error naming its field', async () => {
-    await expect(createSimulationDriver(sim(`${BASE}simulator: { service: gemini }\n`), { env: {} })).rejects.toThrow(/^simulator\.service: unknown simulator service "gemini"/);
-    const noKey = sim('name: s\npersona: "Jamie"\ngoal: "Book."\nsuccess: "booked"\nsimulator: { service: ollama }\njudge: { eval: { service: openai } }\n', 'nokey.yaml');
+    await expect(createSimulationDriver(sim(`${BASE}simulator: { service: gemini }\n`), { env: {} })).rejects.toThrow(
+      /^simulator\.service: unknown simulator service "gemini"/,
+    );
+    const noKey = sim(
+      'name: s\npersona: "Jamie"\ngoal: "Book."\nsuccess: "booked"\nsimulator: { service: ollama }\njudge: { eval: { service: openai } }\n',
+      'nokey.yaml',
+    );
     await expect(createSimulationDriver(noKey, { env: {} })).rejects.toThrow(JudgeConfigError);
-    await expect(createSimulationDriver(noKey, { env: {}, judgeOverride: { service: 'ollama', model: 'm' } })).resolves.toBeDefined();
+    await expect(
+      createSimulationDriver(noKey, { env: {}, judgeOverride: { service: 'ollama', model: 'm' } }),
+    ).resolves.toBeDefined();
   });
 });

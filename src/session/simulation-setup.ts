@@ -35,14 +35,20 @@ export interface SimulationSetup {
   closingReplyWaitMs?: number;
 }
 
-export async function createSimulationDriver(simulation: Simulation, setup: SimulationSetup = {}): Promise<SimulationDriver> {
+export async function createSimulationDriver(
+  simulation: Simulation,
+  setup: SimulationSetup = {},
+): Promise<SimulationDriver> {
   const env = setup.env ?? process.env;
   const redactor = setup.redactor ?? new Redactor(env);
   const replaced = [...(setup.simulatorOverride ? ['simulator'] : []), ...(setup.judgeOverride ? ['judge.eval'] : [])];
   const python = unrunnableFactories(simulation, replaced);
   if (python.length) throw new ScenarioError(simulation.file, python);
   const random = setup.random ?? Math.random;
-  const policy = retryPolicy({ ...(setup.requestTimeoutMs !== undefined ? { requestTimeoutMs: setup.requestTimeoutMs } : {}), ...(setup.maxAttempts !== undefined ? { maxAttempts: setup.maxAttempts } : {}) });
+  const policy = retryPolicy({
+    ...(setup.requestTimeoutMs !== undefined ? { requestTimeoutMs: setup.requestTimeoutMs } : {}),
+    ...(setup.maxAttempts !== undefined ? { maxAttempts: setup.maxAttempts } : {}),
+  });
   const simulatorConfig = setup.simulatorOverride ?? simulation.simulator;
   const simulatorBackend = await factoryBackend(simulatorConfig, 'simulator', simulation, setup, env);
   let log: (line: string) => void = () => undefined;
@@ -59,7 +65,8 @@ export async function createSimulationDriver(simulation: Simulation, setup: Simu
     maxAttempts: policy.maxAttempts,
   });
   const judgeConfig = setup.judgeOverride ?? simulation.judge.eval;
-  const judge = (await factoryBackend(judgeConfig, 'judge.eval', simulation, setup, env)) ?? resolveJudgeService(judgeConfig, env);
+  const judge =
+    (await factoryBackend(judgeConfig, 'judge.eval', simulation, setup, env)) ?? resolveJudgeService(judgeConfig, env);
   for (const secret of judge.secrets) redactor.add(secret);
   const driver = new SimulationDriver(simulation, {
     simulator,
@@ -79,10 +86,17 @@ export async function createSimulationDriver(simulation: Simulation, setup: Simu
  * `--judge` (`options.simulatorOverride`, `options.judgeOverride`) apply
  * unless `setup` gives its own.
  */
-export async function runSimulation(simulation: Simulation, options: SessionOptions, setup: SimulationSetup = {}): Promise<SessionOutcome> {
+export async function runSimulation(
+  simulation: Simulation,
+  options: SessionOptions,
+  setup: SimulationSetup = {},
+): Promise<SessionOutcome> {
   const redactor = options.redactor ?? setup.redactor ?? new Redactor(options.env ?? setup.env ?? process.env);
-  const simulatorOverride = setup.simulatorOverride ?? (options.simulatorOverride !== undefined ? parseSimulatorOverride(options.simulatorOverride) : undefined);
-  const judgeOverride = setup.judgeOverride ?? (options.judgeOverride !== undefined ? judgeBlock(options.judgeOverride) : undefined);
+  const simulatorOverride =
+    setup.simulatorOverride ??
+    (options.simulatorOverride !== undefined ? parseSimulatorOverride(options.simulatorOverride) : undefined);
+  const judgeOverride =
+    setup.judgeOverride ?? (options.judgeOverride !== undefined ? judgeBlock(options.judgeOverride) : undefined);
   const driver = await createSimulationDriver(simulation, {
     ...setup,
     redactor,
@@ -95,9 +109,18 @@ export async function runSimulation(simulation: Simulation, options: SessionOpti
 }
 
 /** A backend a `factory:` module builds, when the block names one; undefined for a service block. */
-async function factoryBackend(config: LlmConfig, block: string, simulation: Simulation, setup: SimulationSetup, env: NodeJS.ProcessEnv): Promise<JudgeBackend | undefined> {
+async function factoryBackend(
+  config: LlmConfig,
+  block: string,
+  simulation: Simulation,
+  setup: SimulationSetup,
+  env: NodeJS.ProcessEnv,
+): Promise<JudgeBackend | undefined> {
   if (typeof config.factory !== 'string') return undefined;
-  const fn = await loadFactory(config.factory, { allowCode: setup.allowCode === true, baseDir: dirname(simulation.file) });
+  const fn = await loadFactory(config.factory, {
+    allowCode: setup.allowCode === true,
+    baseDir: dirname(simulation.file),
+  });
   let made: unknown;
   try {
     made = await fn(config, env);
@@ -106,7 +129,10 @@ async function factoryBackend(config: LlmConfig, block: string, simulation: Simu
   }
   const backend = made as Partial<JudgeBackend> | null;
   if (!backend || typeof backend !== 'object' || typeof backend.complete !== 'function') {
-    throw new FactoryError(config.factory, `${block}: must return an object with a complete(messages, ctx, request) method (a chat backend)`);
+    throw new FactoryError(
+      config.factory,
+      `${block}: must return an object with a complete(messages, ctx, request) method (a chat backend)`,
+    );
   }
   return {
     service: backend.service ?? 'factory',

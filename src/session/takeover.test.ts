@@ -12,7 +12,11 @@ interface Case {
 const derived = (m: Case): DerivedTurnMetrics =>
   ({
     turn_index: 1,
-    metrics: { user_speech_start_at_ms: m.end === null ? null : 1000, user_speech_end_at_ms: m.end, bot_audio_onset_at_ms: m.onsets.find((t) => m.end !== null && t >= m.end) ?? null },
+    metrics: {
+      user_speech_start_at_ms: m.end === null ? null : 1000,
+      user_speech_end_at_ms: m.end,
+      bot_audio_onset_at_ms: m.onsets.find((t) => m.end !== null && t >= m.end) ?? null,
+    },
     unmeasured: {},
     notes: [],
   }) as unknown as DerivedTurnMetrics;
@@ -20,7 +24,15 @@ const derived = (m: Case): DerivedTurnMetrics =>
 const run = (c: Case, expected: boolean | undefined, gone = false) => {
   const clock = new ManualClock();
   const d = derived(c);
-  return checkTakeover(1, expected, { clock, timers: new ManualTimerDriver(clock), snapshot: () => d, bursts: () => c.onsets.map((t) => ({ onset_at_ms: t, offset_at_ms: t + 500 })), gone: () => gone, signal: new AbortController().signal, waitMs: 0 });
+  return checkTakeover(1, expected, {
+    clock,
+    timers: new ManualTimerDriver(clock),
+    snapshot: () => d,
+    bursts: () => c.onsets.map((t) => ({ onset_at_ms: t, offset_at_ms: t + 500 })),
+    gone: () => gone,
+    signal: new AbortController().signal,
+    waitMs: 0,
+  });
 };
 
 describe('checkTakeover', () => {
@@ -33,7 +45,13 @@ describe('checkTakeover', () => {
   it('a bot that speaks into the pause: takeover, a negative gap, takeover: false fails', async () => {
     const v = await run({ end: 3000, onsets: [200, 2100, 3600] }, false);
     expect(v.metrics).toEqual({ takeover: true, response_gap_ms: -900, overlap_ms: 500 });
-    expect(v.failures).toMatchObject([{ kind: 'takeover', turn_index: 1, reason: expect.stringMatching(/took the turn in the caller's pause \(its audio began 900ms before/) }]);
+    expect(v.failures).toMatchObject([
+      {
+        kind: 'takeover',
+        turn_index: 1,
+        reason: expect.stringMatching(/took the turn in the caller's pause \(its audio began 900ms before/),
+      },
+    ]);
   });
 
   it('takeover: true fails on a bot that waited; no assertion only measures', async () => {

@@ -39,7 +39,11 @@ const POLL_MS = 50;
 /** The longest a pause turn's utterance is waited for (a minute of speech and pause). */
 const MAX_UTTERANCE_WAIT_MS = 60_000;
 
-async function until(deps: TakeoverDeps, deadline: number, ready: (d: DerivedTurnMetrics) => boolean): Promise<DerivedTurnMetrics | null> {
+async function until(
+  deps: TakeoverDeps,
+  deadline: number,
+  ready: (d: DerivedTurnMetrics) => boolean,
+): Promise<DerivedTurnMetrics | null> {
   let derived = deps.snapshot();
   while (derived && !ready(derived) && !deps.gone() && deps.clock.now() < deadline) {
     await sleepUntil(deps.timers, deps.clock.now() + POLL_MS, deps.signal);
@@ -48,7 +52,11 @@ async function until(deps: TakeoverDeps, deadline: number, ready: (d: DerivedTur
   return derived;
 }
 
-export async function checkTakeover(turnIndex: number, expected: boolean | undefined, deps: TakeoverDeps): Promise<TakeoverVerdict> {
+export async function checkTakeover(
+  turnIndex: number,
+  expected: boolean | undefined,
+  deps: TakeoverDeps,
+): Promise<TakeoverVerdict> {
   // First the caller's whole utterance (the pause, then the rest) must have been spoken; then the bot's onset.
   const speaking = deps.clock.now() + MAX_UTTERANCE_WAIT_MS;
   let derived = await until(deps, speaking, (d) => d.metrics.user_speech_end_at_ms !== null);
@@ -63,16 +71,32 @@ export async function checkTakeover(turnIndex: number, expected: boolean | undef
   const bursts = start === null ? [] : deps.bursts().filter((b) => b.onset_at_ms >= start);
   const onset = bursts[0]?.onset_at_ms ?? null;
   const takeover = end === null ? null : onset !== null && onset < end;
-  const overlap = end === null ? null : bursts.reduce((sum, b) => sum + Math.max(0, Math.min(b.offset_at_ms ?? end, end) - b.onset_at_ms), 0);
+  const overlap =
+    end === null
+      ? null
+      : bursts.reduce((sum, b) => sum + Math.max(0, Math.min(b.offset_at_ms ?? end, end) - b.onset_at_ms), 0);
   const gap = end !== null && onset !== null ? Math.round((onset - end) * 1000) / 1000 : null;
   const failures: Failure[] = [];
   if (expected !== undefined && takeover !== null && takeover !== expected) {
     const reason = expected
-      ? "takeover: true, but the bot waited for the caller to finish: it did not take the turn in the pause"
-      : `takeover: false, but the bot took the turn in the caller's pause (its audio began ${gap === null ? 'during the caller\'s speech' : `${Math.abs(gap)}ms before the caller finished`})`;
+      ? 'takeover: true, but the bot waited for the caller to finish: it did not take the turn in the pause'
+      : `takeover: false, but the bot took the turn in the caller's pause (its audio began ${gap === null ? "during the caller's speech" : `${Math.abs(gap)}ms before the caller finished`})`;
     failures.push({ kind: 'takeover', turn_index: turnIndex, expectation_index: null, event: null, reason });
   } else if (expected !== undefined && takeover === null) {
-    failures.push({ kind: 'takeover', turn_index: turnIndex, expectation_index: null, event: null, reason: "takeover: the caller's speech was not measured, so whether the bot took the turn cannot be told" });
+    failures.push({
+      kind: 'takeover',
+      turn_index: turnIndex,
+      expectation_index: null,
+      event: null,
+      reason: "takeover: the caller's speech was not measured, so whether the bot took the turn cannot be told",
+    });
   }
-  return { failures, metrics: { takeover, response_gap_ms: gap, overlap_ms: overlap === null ? null : Math.round(overlap * 1000) / 1000 } };
+  return {
+    failures,
+    metrics: {
+      takeover,
+      response_gap_ms: gap,
+      overlap_ms: overlap === null ? null : Math.round(overlap * 1000) / 1000,
+    },
+  };
 }

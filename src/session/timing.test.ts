@@ -7,7 +7,13 @@ import { SessionTiming } from './timing.js';
  * Session-relative times on manual time: "now" is where the test has got to,
  * and `timers.run` lets a wait of seconds pass at once.
  */
-function timing(latencyWaitMs = 1000): { t: SessionTiming; errors: string[]; now: () => number; clock: ManualClock; timers: ManualTimerDriver } {
+function timing(latencyWaitMs = 1000): {
+  t: SessionTiming;
+  errors: string[];
+  now: () => number;
+  clock: ManualClock;
+  timers: ManualTimerDriver;
+} {
   const clock = new ManualClock(7_000);
   const timers = new ManualTimerDriver(clock);
   const t0 = clock.now();
@@ -62,9 +68,19 @@ describe('session timing: per-turn metrics and latency verdicts', () => {
     t.beginTurn(3, 0, 'audio');
     t.markUserSpeech(100, 1000);
     t.event('bot_audio_started', 2200);
-    expect((await timers.run(t.checkTurn(3, { voice_to_voice_ms: { max: 1500 } }, never, signal))).failures).toEqual([]);
+    expect((await timers.run(t.checkTurn(3, { voice_to_voice_ms: { max: 1500 } }, never, signal))).failures).toEqual(
+      [],
+    );
     const { failures } = await timers.run(t.checkTurn(3, { voice_to_voice_ms: { max: 1000 } }, never, signal));
-    expect(failures).toEqual([{ kind: 'latency_exceeded', turn_index: 3, expectation_index: null, event: null, reason: expect.stringMatching(/^voice_to_voice_ms 1200(\.0+)? ?ms exceeds max 1000/) }]);
+    expect(failures).toEqual([
+      {
+        kind: 'latency_exceeded',
+        turn_index: 3,
+        expectation_index: null,
+        event: null,
+        reason: expect.stringMatching(/^voice_to_voice_ms 1200(\.0+)? ?ms exceeds max 1000/),
+      },
+    ]);
   });
 
   it('waits for an asserted metric that is not measurable yet (the onset is reported late) and judges the measured value', async () => {
@@ -85,7 +101,9 @@ describe('session timing: per-turn metrics and latency verdicts', () => {
     t.beginTurn(0, 0, 'audio');
     t.markUserSpeech(100, 900);
     const started = clock.now();
-    const { failures } = await timers.run(t.checkTurn(0, { voice_to_voice_ms: { max: 5000 }, interruption_ms: { max: 500 } }, never, signal));
+    const { failures } = await timers.run(
+      t.checkTurn(0, { voice_to_voice_ms: { max: 5000 }, interruption_ms: { max: 500 } }, never, signal),
+    );
     expect(clock.now() - started).toBeGreaterThanOrEqual(190);
     expect(failures.map((f) => f.reason)).toEqual([
       expect.stringMatching(/^voice_to_voice_ms not measurable .*no bot audio onset/),
@@ -99,14 +117,18 @@ describe('session timing: per-turn metrics and latency verdicts', () => {
     const started = clock.now();
     const { failures } = await timers.run(t.checkTurn(0, { voice_to_voice_ms: { max: 5000 } }, never, signal));
     expect(clock.now() - started).toBeLessThan(100);
-    expect(failures.map((f) => f.reason)).toEqual([expect.stringMatching(/^voice_to_voice_ms not measurable .*text turn/)]);
+    expect(failures.map((f) => f.reason)).toEqual([
+      expect.stringMatching(/^voice_to_voice_ms not measurable .*text turn/),
+    ]);
   });
 
   it('does not wait once the connection is gone, and a turn without a latency block is not checked', async () => {
     const { t, clock, timers } = timing(5000);
     t.beginTurn(0, 0, 'audio');
     const started = clock.now();
-    expect((await timers.run(t.checkTurn(0, { voice_to_voice_ms: { max: 5000 } }, () => true, signal))).failures).toHaveLength(1);
+    expect(
+      (await timers.run(t.checkTurn(0, { voice_to_voice_ms: { max: 5000 } }, () => true, signal))).failures,
+    ).toHaveLength(1);
     expect(clock.now() - started).toBeLessThan(100);
     expect(await timers.run(t.checkTurn(0, undefined, never, signal))).toEqual({ failures: [], waitedMs: 0 });
   });
@@ -116,7 +138,10 @@ describe('session timing: per-turn metrics and latency verdicts', () => {
     t.beginTurn(1, 100, 'text');
     t.beginTurn(0, 200, 'text');
     t.event('llm_started', Number.NaN);
-    expect(errors).toEqual([expect.stringContaining('timeline: beginTurn ignored'), expect.stringContaining('timeline: addEvent ignored')]);
+    expect(errors).toEqual([
+      expect.stringContaining('timeline: beginTurn ignored'),
+      expect.stringContaining('timeline: addEvent ignored'),
+    ]);
     expect(t.end().map((d) => d.turn_index)).toEqual([1]);
   });
 });

@@ -118,11 +118,18 @@ export class SessionTiming {
    * The turn's `latency:` verdict (see the class comment). `gone()` says the
    * connection has ended, so waiting for more cannot help.
    */
-  async checkTurn(index: number, assertions: LatencyAssertions | undefined, gone: () => boolean, signal: AbortSignal): Promise<{ failures: LatencyFailure[]; waitedMs: number }> {
+  async checkTurn(
+    index: number,
+    assertions: LatencyAssertions | undefined,
+    gone: () => boolean,
+    signal: AbortSignal,
+  ): Promise<{ failures: LatencyFailure[]; waitedMs: number }> {
     const kind = this.kinds.get(index);
     if (!assertions || kind === undefined) return { failures: [], waitedMs: 0 };
     // What the kind of turn rules out (no user speech: no voice-to-voice) is not waited for.
-    const bounded = LATENCY_METRICS.filter((m) => (assertions[m]?.max !== undefined || assertions[m]?.min !== undefined) && possible(kind, m));
+    const bounded = LATENCY_METRICS.filter(
+      (m) => (assertions[m]?.max !== undefined || assertions[m]?.min !== undefined) && possible(kind, m),
+    );
     const started = this.opts.clock.now();
     const deadline = started + (this.opts.latencyWaitMs ?? DEFAULT_LATENCY_WAIT_MS);
     for (;;) {
@@ -130,7 +137,10 @@ export class SessionTiming {
       if (!derived) return { failures: [], waitedMs: 0 };
       const ready = bounded.every((m) => derived.metrics[m] !== null);
       if (ready || gone() || this.opts.clock.now() >= deadline) {
-        return { failures: checkLatency(index, assertions, derived), waitedMs: Math.round(this.opts.clock.now() - started) };
+        return {
+          failures: checkLatency(index, assertions, derived),
+          waitedMs: Math.round(this.opts.clock.now() - started),
+        };
       }
       await sleepUntil(this.opts.timers, this.opts.clock.now() + POLL_MS, signal);
     }
@@ -142,9 +152,22 @@ export class SessionTiming {
   }
 
   /** A pause turn's `takeover` verdict (takeover.ts), after waiting (bounded) for the bot's onset. */
-  checkTakeover(index: number, expected: boolean | undefined, gone: () => boolean, signal: AbortSignal): Promise<TakeoverVerdict> {
+  checkTakeover(
+    index: number,
+    expected: boolean | undefined,
+    gone: () => boolean,
+    signal: AbortSignal,
+  ): Promise<TakeoverVerdict> {
     const waitMs = this.opts.latencyWaitMs ?? DEFAULT_LATENCY_WAIT_MS;
-    return checkTakeover(index, expected, { clock: this.opts.clock, timers: this.opts.timers, snapshot: () => this.snapshot(index), bursts: () => this.bursts(index), gone, signal, waitMs });
+    return checkTakeover(index, expected, {
+      clock: this.opts.clock,
+      timers: this.opts.timers,
+      snapshot: () => this.snapshot(index),
+      bursts: () => this.bursts(index),
+      gone,
+      signal,
+      waitMs,
+    });
   }
 
   private guard(method: string, fn: () => void): boolean {

@@ -32,7 +32,9 @@ export class Trace {
   log(message: string): void {
     const t = ((this.clock.now() - this.t0Ms) / 1000).toFixed(3).padStart(8);
     const tag = this.turn >= 0 ? `t${this.turn}` : '--';
-    let text = this.redactor.text(message).replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    let text = this.redactor
+      .text(message)
+      .replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     if (text.length > this.maxLineChars) text = `${text.slice(0, this.maxLineChars)}… (${text.length} chars)`;
     const line = `${t}  [${tag.padStart(3)}]  ${text}`;
     this.echo?.(line);
@@ -50,6 +52,7 @@ export class Trace {
 export function describeEvent(e: EarshotEvent): string {
   if ('text' in e) return ` ${JSON.stringify(e.text)}`;
   if (e.name === 'function_call') return ` ${e.function_name ?? '?'}(${JSON.stringify(e.args ?? {})})`;
-  if (e.name === 'function_call_stopped') return ` ${e.function_name ?? '?'} id=${e.tool_call_id ?? '?'} cancelled=${String(e.cancelled)}`;
+  if (e.name === 'function_call_stopped')
+    return ` ${e.function_name ?? '?'} id=${e.tool_call_id ?? '?'} cancelled=${String(e.cancelled)}`;
   return '';
 }

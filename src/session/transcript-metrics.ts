@@ -41,10 +41,12 @@ export async function checkTranscripts(
   const unmeasured: { user_wer?: string; bot_wer?: string } = {};
   if (turn.user !== undefined) {
     const since = anchorMs - runtime.t0Ms;
-    const heard = (): string[] => runtime.events.flatMap((e) => (e.name === 'user_transcription' && e.at_ms >= since ? [e.text] : []));
+    const heard = (): string[] =>
+      runtime.events.flatMap((e) => (e.name === 'user_transcription' && e.at_ms >= since ? [e.text] : []));
     if (turn.wer?.user_wer) {
       const deadline = runtime.clock.now() + waitMs;
-      while (heard().length === 0 && runtime.streamEnded === null && runtime.clock.now() < deadline) await runtime.sleepUntil(runtime.clock.now() + POLL_MS);
+      while (heard().length === 0 && runtime.streamEnded === null && runtime.clock.now() < deadline)
+        await runtime.sleepUntil(runtime.clock.now() + POLL_MS);
     }
     const texts = heard();
     if (texts.length > 0) metrics.user_wer = round4(wordErrorRate(turn.user, texts.join(' ')).wer);
@@ -70,7 +72,8 @@ function botWer(turn: Turn, recorded: readonly ExpectationResult[]): { value?: n
     for (const [i, exp] of turn.expect.entries()) {
       if (exp.expected_text === undefined) continue;
       const got = recorded.find((r) => r.index === i);
-      if (got?.text === undefined) return { value: null, why: `expectation ${i + 1} (${exp.event}) got no text (${got?.status ?? 'not_run'})` };
+      if (got?.text === undefined)
+        return { value: null, why: `expectation ${i + 1} (${exp.event}) got no text (${got?.status ?? 'not_run'})` };
       pairs.push({ reference: exp.expected_text, hypothesis: got.text });
     }
     if (pairs.length === 0) return {};

@@ -3,7 +3,8 @@ import type { ServerInbound } from '../protocol/index.js';
 import { EventTranslator } from './translator.js';
 
 const feed = (t: EventTranslator, msgs: ServerInbound[]) => msgs.map((m, i) => t.translate(m, i));
-const names = (t: EventTranslator, msgs: ServerInbound[]) => feed(t, msgs).flatMap((r) => r.events.map((e) => ('text' in e ? `${e.name}:${e.text}` : e.name)));
+const names = (t: EventTranslator, msgs: ServerInbound[]) =>
+  feed(t, msgs).flatMap((r) => r.events.map((e) => ('text' in e ? `${e.name}:${e.text}` : e.name)));
 
 describe('event translator (RTVI → earshot events)', () => {
   it('llm_response is the bot-llm-text chunks joined at bot-llm-stopped', () => {
@@ -63,22 +64,43 @@ describe('event translator (RTVI → earshot events)', () => {
   it('function calls carry name, id and args; stopped calls carry cancelled', () => {
     const t = new EventTranslator({ botAudio: false });
     const [a, b] = feed(t, [
-      { type: 'llm-function-call-in-progress', data: { tool_call_id: 'c1', function_name: 'get_current_weather', arguments: { location: 'Paris' } } },
-      { type: 'llm-function-call-stopped', data: { tool_call_id: 'c1', cancelled: true, function_name: 'get_current_weather' } },
+      {
+        type: 'llm-function-call-in-progress',
+        data: { tool_call_id: 'c1', function_name: 'get_current_weather', arguments: { location: 'Paris' } },
+      },
+      {
+        type: 'llm-function-call-stopped',
+        data: { tool_call_id: 'c1', cancelled: true, function_name: 'get_current_weather' },
+      },
     ]);
-    expect(a.events[0]).toMatchObject({ name: 'function_call', function_name: 'get_current_weather', tool_call_id: 'c1', args: { location: 'Paris' } });
+    expect(a.events[0]).toMatchObject({
+      name: 'function_call',
+      function_name: 'get_current_weather',
+      tool_call_id: 'c1',
+      args: { location: 'Paris' },
+    });
     expect(b.events[0]).toMatchObject({ name: 'function_call_stopped', tool_call_id: 'c1', cancelled: true });
   });
 
   it('speaking reports bound a spoken reply; metrics are kept, not events', () => {
     const t = new EventTranslator({ botAudio: true });
-    expect(t.translate({ type: 'bot-started-speaking' }, 0)).toMatchObject({ speaking: 'started', events: [{ name: 'bot_started_speaking' }] });
-    expect(t.translate({ type: 'metrics', data: { ttfb: [{ processor: 'llm', value: 0.2 }] } }, 0)).toMatchObject({ events: [], metrics: { ttfb: [{ processor: 'llm', value: 0.2 }] } });
+    expect(t.translate({ type: 'bot-started-speaking' }, 0)).toMatchObject({
+      speaking: 'started',
+      events: [{ name: 'bot_started_speaking' }],
+    });
+    expect(t.translate({ type: 'metrics', data: { ttfb: [{ processor: 'llm', value: 0.2 }] } }, 0)).toMatchObject({
+      events: [],
+      metrics: { ttfb: [{ processor: 'llm', value: 0.2 }] },
+    });
   });
 
   it('marks the first LLM token of a response', () => {
     const t = new EventTranslator({ botAudio: false });
-    const out = feed(t, [{ type: 'bot-llm-started' }, { type: 'bot-llm-text', data: { text: 'a' } }, { type: 'bot-llm-text', data: { text: 'b' } }]);
+    const out = feed(t, [
+      { type: 'bot-llm-started' },
+      { type: 'bot-llm-text', data: { text: 'a' } },
+      { type: 'bot-llm-text', data: { text: 'b' } },
+    ]);
     expect(out.map((r) => r.firstToken ?? false)).toEqual([false, true, false]);
   });
 

@@ -28,7 +28,8 @@ turns:
         args: { location: "Paris" }
 `;
 
-const lines = (problems: ReturnType<typeof checkWire>['problems']): string[] => problems.map((d) => formatDiagnostic(d));
+const lines = (problems: ReturnType<typeof checkWire>['problems']): string[] =>
+  problems.map((d) => formatDiagnostic(d));
 
 describe('checkWire: what each wire carries', () => {
   it('on the eval wire, asks for what the scenario needs with eval-configure and seeds the context with eval-context', async () => {
@@ -36,7 +37,11 @@ describe('checkWire: what each wire carries', () => {
     const s = await files.load(EVERYTHING, 'eval.yaml');
     const check = checkWire(s, { codec: 'pipecat-eval', handshake: 'rtvi' });
     expect(check.problems).toEqual([]);
-    expect(check.plan).toEqual({ configure: { function_call_report_level: { '*': 'full' }, vad_user_speaking: true }, context: 'eval-context', stop: 'eval-cancel' });
+    expect(check.plan).toEqual({
+      configure: { function_call_report_level: { '*': 'full' }, vad_user_speaking: true },
+      context: 'eval-context',
+      stop: 'eval-cancel',
+    });
   });
 
   it('on protobuf, refuses each need the wire cannot serve at the field that needs it, saying what to do instead', async () => {
@@ -45,8 +50,12 @@ describe('checkWire: what each wire carries', () => {
     const check = checkWire(s, { codec: 'protobuf', handshake: 'rtvi' });
     const out = lines(check.problems);
     expect(out).toHaveLength(3);
-    expect(out[0]).toMatch(/pb\.yaml:10:9: error: turns\[0\]\.expect\[1\]: needs the bot to report function calls at level 'full'.*eval-configure is read only by Pipecat's eval transport.*--bot-report-level full/);
-    expect(out[1]).toMatch(/pb\.yaml:9:16: error: turns\[0\]\.expect\[0\]\.event: raw VAD events are off.*vad_user_speaking_enabled=True.*--bot-vad-events/);
+    expect(out[0]).toMatch(
+      /pb\.yaml:10:9: error: turns\[0\]\.expect\[1\]: needs the bot to report function calls at level 'full'.*eval-configure is read only by Pipecat's eval transport.*--bot-report-level full/,
+    );
+    expect(out[1]).toMatch(
+      /pb\.yaml:9:16: error: turns\[0\]\.expect\[0\]\.event: raw VAD events are off.*vad_user_speaking_enabled=True.*--bot-vad-events/,
+    );
     expect(out[2]).toMatch(/pb\.yaml:7:12: error: turns\[0\]\.image: the protobuf wire cannot register an image/);
     // The context is decided once the bot says who it is (append-to-context, where it still reads it); RTVI's disconnect-bot stops it.
     expect(check.plan).toEqual({ configure: null, context: 'append-to-context', stop: 'disconnect-bot' });
@@ -55,29 +64,41 @@ describe('checkWire: what each wire carries', () => {
   it('on protobuf, runs what the bot enables itself (--bot-report-level, --bot-vad-events), and no lower', async () => {
     const s = await files.load(WEATHER, 'weather.yaml');
     expect(lines(checkWire(s, { codec: 'protobuf', handshake: 'rtvi' }).problems)).toEqual([
-      expect.stringMatching(/weather\.yaml:6:9: error: turns\[0\]\.expect\[1\]: needs the bot to report function calls at level 'name'/),
+      expect.stringMatching(
+        /weather\.yaml:6:9: error: turns\[0\]\.expect\[1\]: needs the bot to report function calls at level 'name'/,
+      ),
     ]);
     expect(checkWire(s, { codec: 'protobuf', handshake: 'rtvi', bot: { reportLevel: 'name' } }).problems).toEqual([]);
     expect(checkWire(s, { codec: 'protobuf', handshake: 'rtvi', bot: { reportLevel: 'full' } }).problems).toEqual([]);
-    expect(lines(checkWire(s, { codec: 'protobuf', handshake: 'rtvi', bot: { reportLevel: 'none' } }).problems)[0]).toContain('(--bot-report-level none is not enough)');
+    expect(
+      lines(checkWire(s, { codec: 'protobuf', handshake: 'rtvi', bot: { reportLevel: 'none' } }).problems)[0],
+    ).toContain('(--bot-report-level none is not enough)');
   });
 
   it("asks for the LLM's markers on the eval wire; on protobuf, refuses them at the field unless the bot reports them itself (--bot-llm-markers)", async () => {
-    const s = await files.load(`name: marked
+    const s = await files.load(
+      `name: marked
 turns:
   - user: "Hello"
     expect:
       - event: llm_marker
         marker: complete
-`, 'marked.yaml');
+`,
+      'marked.yaml',
+    );
     expect(checkWire(s, { codec: 'pipecat-eval', handshake: 'rtvi' }).plan.configure).toEqual({ bot_llm_marker: true });
     expect(lines(checkWire(s, { codec: 'protobuf', handshake: 'rtvi' }).problems)).toEqual([
-      expect.stringMatching(/marked\.yaml:5:16: error: turns\[0\]\.expect\[0\]\.event: the bot reports its LLM's markers only when they are turned on.*bot_llm_marker_enabled=True.*--bot-llm-markers/),
+      expect.stringMatching(
+        /marked\.yaml:5:16: error: turns\[0\]\.expect\[0\]\.event: the bot reports its LLM's markers only when they are turned on.*bot_llm_marker_enabled=True.*--bot-llm-markers/,
+      ),
     ]);
-    expect(checkWire(s, { codec: 'protobuf', handshake: 'rtvi', bot: { llmMarkers: true } })).toEqual({ plan: { configure: null, context: 'none', stop: 'disconnect-bot' }, problems: [] });
+    expect(checkWire(s, { codec: 'protobuf', handshake: 'rtvi', bot: { llmMarkers: true } })).toEqual({
+      plan: { configure: null, context: 'none', stop: 'disconnect-bot' },
+      problems: [],
+    });
   });
 
-  it("a simulation: its judge reads every call, so protobuf needs --bot-report-level full; without RTVI the caller must speak", async () => {
+  it('a simulation: its judge reads every call, so protobuf needs --bot-report-level full; without RTVI the caller must speak', async () => {
     const sim = await loadSimulation(
       files.write(
         'sim.yaml',
@@ -92,11 +113,17 @@ success: The bot books a table.
       plan: { configure: { function_call_report_level: { '*': 'full' } }, context: 'none', stop: 'eval-cancel' },
       problems: [],
     });
-    expect(lines(checkWire(sim, { codec: 'protobuf', handshake: 'rtvi' }).problems)).toEqual([expect.stringMatching(/sim\.yaml:\d+:\d+: error: persona: needs the bot to report function calls at level 'full'/)]);
+    expect(lines(checkWire(sim, { codec: 'protobuf', handshake: 'rtvi' }).problems)).toEqual([
+      expect.stringMatching(
+        /sim\.yaml:\d+:\d+: error: persona: needs the bot to report function calls at level 'full'/,
+      ),
+    ]);
     expect(checkWire(sim, { codec: 'protobuf', handshake: 'rtvi', bot: { reportLevel: 'full' } }).problems).toEqual([]);
     expect(lines(checkWire(sim, { codec: 'protobuf', handshake: 'none' }).problems)).toEqual([
       expect.stringMatching(/error: judge\.modality: a bot without RTVI/),
-      expect.stringMatching(/error: user\.modality: a bot without RTVI \(--handshake none\) cannot take typed text: the simulated caller must speak/),
+      expect.stringMatching(
+        /error: user\.modality: a bot without RTVI \(--handshake none\) cannot take typed text: the simulated caller must speak/,
+      ),
     ]);
   });
 
@@ -128,11 +155,15 @@ turns:
         text_contains: tokyo
     latency: { voice_to_voice_ms: { max: 4000 } }
 `);
-    expect(checkWire(s, { codec: 'protobuf', handshake: 'none' })).toEqual({ plan: { configure: null, context: 'none', stop: 'none' }, problems: [] });
+    expect(checkWire(s, { codec: 'protobuf', handshake: 'none' })).toEqual({
+      plan: { configure: null, context: 'none', stop: 'none' },
+      problems: [],
+    });
   });
 
   it('refuses what needs RTVI, each at its field: typed text, keys, RTVI events, RTVI-timed metrics, a text judge, the eval wire', async () => {
-    const s = await files.load(`name: typed
+    const s = await files.load(
+      `name: typed
 turns:
   - user: "Hello"
     expect: [{ event: llm_response }]
@@ -140,16 +171,30 @@ turns:
     send_after: { event: bot_stopped_speaking }
     expect: [{ event: bot_audio_started }]
     latency: { llm_ttfb_ms: { max: 900 } }
-`, 'typed.yaml');
+`,
+      'typed.yaml',
+    );
     const out = lines(checkWire(s, { codec: 'pipecat-eval', handshake: 'none' }).problems);
-    expect(out[0]).toMatch(/typed\.yaml:1:1: error: --handshake none needs a wire whose audio frames stand without RTVI \(--wire protobuf\)/);
+    expect(out[0]).toMatch(
+      /typed\.yaml:1:1: error: --handshake none needs a wire whose audio frames stand without RTVI \(--wire protobuf\)/,
+    );
     expect(out.slice(1)).toEqual([
-      expect.stringMatching(/typed\.yaml:1:1: error: judge\.modality: a bot without RTVI \(--handshake none\) is judged from its audio/),
-      expect.stringMatching(/typed\.yaml:3:11: error: turns\[0\]\.user: a bot without RTVI \(--handshake none\) cannot take typed text/),
-      expect.stringMatching(/typed\.yaml:4:23: error: turns\[0\]\.expect\[0\]\.event: 'llm_response' is an RTVI report/),
+      expect.stringMatching(
+        /typed\.yaml:1:1: error: judge\.modality: a bot without RTVI \(--handshake none\) is judged from its audio/,
+      ),
+      expect.stringMatching(
+        /typed\.yaml:3:11: error: turns\[0\]\.user: a bot without RTVI \(--handshake none\) cannot take typed text/,
+      ),
+      expect.stringMatching(
+        /typed\.yaml:4:23: error: turns\[0\]\.expect\[0\]\.event: 'llm_response' is an RTVI report/,
+      ),
       expect.stringMatching(/typed\.yaml:5:11: error: turns\[1\]\.dtmf: keypad input is an RTVI message/),
-      expect.stringMatching(/typed\.yaml:6:26: error: turns\[1\]\.send_after\.event: 'bot_stopped_speaking' is an RTVI report/),
-      expect.stringMatching(/typed\.yaml:8:29: error: turns\[1\]\.latency\.llm_ttfb_ms: llm_ttfb_ms is measured from the bot's RTVI reports/),
+      expect.stringMatching(
+        /typed\.yaml:6:26: error: turns\[1\]\.send_after\.event: 'bot_stopped_speaking' is an RTVI report/,
+      ),
+      expect.stringMatching(
+        /typed\.yaml:8:29: error: turns\[1\]\.latency\.llm_ttfb_ms: llm_ttfb_ms is measured from the bot's RTVI reports/,
+      ),
     ]);
   });
 });

@@ -1,5 +1,19 @@
-import { CODECS, type CodecName, type EvalConfigure, type FunctionCallReportLevel, type WireCapability } from '../protocol/index.js';
-import { formatDiagnostic, locationOf, type Diagnostic, type EventName, type LatencyMetric, type Runnable, type Scenario } from '../scenario/index.js';
+import {
+  CODECS,
+  type CodecName,
+  type EvalConfigure,
+  type FunctionCallReportLevel,
+  type WireCapability,
+} from '../protocol/index.js';
+import {
+  formatDiagnostic,
+  locationOf,
+  type Diagnostic,
+  type EventName,
+  type LatencyMetric,
+  type Runnable,
+  type Scenario,
+} from '../scenario/index.js';
 import { needsMarkerEvents, needsVadEvents, requiredReportLevel, usesEval } from './config.js';
 
 /**
@@ -69,7 +83,8 @@ const CALL_EVENTS = new Set<string>(['function_call', 'function_call_stopped']);
 const VAD_EVENTS = new Set<string>(['vad_user_started_speaking', 'vad_user_stopped_speaking']);
 const MARKER_EVENTS = new Set<string>(['llm_marker']);
 
-const EVAL_ONLY = "is read only by Pipecat's eval transport (RTVIEvalSerializer); a production transport drops it without an error";
+const EVAL_ONLY =
+  "is read only by Pipecat's eval transport (RTVIEvalSerializer); a production transport drops it without an error";
 
 export function checkWire(scenario: Runnable, settings: WireSettings): WireCheck {
   const caps = CODECS[settings.codec].capabilities;
@@ -77,10 +92,18 @@ export function checkWire(scenario: Runnable, settings: WireSettings): WireCheck
   const problems: Diagnostic[] = [];
   const at = (path: string, message: string): void => void problems.push(diagnostic(scenario, path, message));
   const rtvi = settings.handshake === 'rtvi';
-  const plan: WirePlan = { configure: null, context: 'none', stop: !rtvi ? 'none' : has('cancel') ? 'eval-cancel' : 'disconnect-bot' };
+  const plan: WirePlan = {
+    configure: null,
+    context: 'none',
+    stop: !rtvi ? 'none' : has('cancel') ? 'eval-cancel' : 'disconnect-bot',
+  };
 
   if (!rtvi) {
-    if (!has('bare_audio')) at('', `--handshake none needs a wire whose audio frames stand without RTVI (--wire protobuf); ${settings.codec} carries RTVI messages only`);
+    if (!has('bare_audio'))
+      at(
+        '',
+        `--handshake none needs a wire whose audio frames stand without RTVI (--wire protobuf); ${settings.codec} carries RTVI messages only`,
+      );
     checkWithoutRtvi(scenario, at);
   }
 
@@ -107,7 +130,7 @@ export function checkWire(scenario: Runnable, settings: WireSettings): WireCheck
       at(
         eventPath(scenario, VAD_EVENTS),
         `raw VAD events are off unless the bot turns them on, and the ${settings.codec} wire cannot ask for them: eval-configure ${EVAL_ONLY}. ` +
-          'Enable them in the bot (RTVIObserverParams(vad_user_speaking_enabled=True)) and pass --bot-vad-events, or run the bot\'s eval transport (--wire pipecat-eval)',
+          "Enable them in the bot (RTVIObserverParams(vad_user_speaking_enabled=True)) and pass --bot-vad-events, or run the bot's eval transport (--wire pipecat-eval)",
       );
     }
   }
@@ -126,7 +149,11 @@ export function checkWire(scenario: Runnable, settings: WireSettings): WireCheck
   if (contextOf(scenario).length && rtvi) plan.context = has('context') ? 'eval-context' : 'append-to-context';
   if (!has('images')) {
     turnsOf(scenario).forEach((t, i) => {
-      if (t.image !== undefined) at(`turns[${i}].image`, `the ${settings.codec} wire cannot register an image: eval-image ${EVAL_ONLY}. Run this scenario against the bot's eval transport (--wire pipecat-eval)`);
+      if (t.image !== undefined)
+        at(
+          `turns[${i}].image`,
+          `the ${settings.codec} wire cannot register an image: eval-image ${EVAL_ONLY}. Run this scenario against the bot's eval transport (--wire pipecat-eval)`,
+        );
     });
   }
   return { plan, problems };
@@ -136,9 +163,16 @@ export function checkWire(scenario: Runnable, settings: WireSettings): WireCheck
  * After bot-ready: the located error for a `context:` the bot cannot take, or
  * null when it reads `append-to-context` (Pipecat before 1.0, by `about`).
  */
-export function appendToContextProblem(scenario: Runnable, codec: CodecName, about: Record<string, unknown> | undefined): Diagnostic | null {
+export function appendToContextProblem(
+  scenario: Runnable,
+  codec: CodecName,
+  about: Record<string, unknown> | undefined,
+): Diagnostic | null {
   if (readsAppendToContext(about)) return null;
-  const who = about && typeof about.library === 'string' ? `${about.library}${typeof about.library_version === 'string' ? ` ${about.library_version}` : ''}` : 'one whose bot-ready names no library';
+  const who =
+    about && typeof about.library === 'string'
+      ? `${about.library}${typeof about.library_version === 'string' ? ` ${about.library_version}` : ''}`
+      : 'one whose bot-ready names no library';
   return diagnostic(
     scenario,
     'context',
@@ -162,7 +196,10 @@ export function formatProblems(problems: readonly Diagnostic[]): string {
 function checkWithoutRtvi(scenario: Runnable, at: (path: string, message: string) => void): void {
   const none = 'a bot without RTVI (--handshake none)';
   if (scenario.judge.modality !== 'audio') {
-    at('judge.modality', `${none} is judged from its audio: set judge.modality: audio (text mode reads the bot's LLM text, which only RTVI carries)`);
+    at(
+      'judge.modality',
+      `${none} is judged from its audio: set judge.modality: audio (text mode reads the bot's LLM text, which only RTVI carries)`,
+    );
   }
   if (contextOf(scenario).length) at('context', `${none} cannot have its context seeded: that takes RTVI`);
   if (scenario.kind === 'simulation' && scenario.user.modality !== 'audio') {
@@ -171,19 +208,29 @@ function checkWithoutRtvi(scenario: Runnable, at: (path: string, message: string
   turnsOf(scenario).forEach((turn, i) => {
     const p = `turns[${i}]`;
     if (turn.user !== undefined && turn.audio === undefined && scenario.user.modality !== 'audio') {
-      at(`${p}.user`, `${none} cannot take typed text: speak the turn (user.modality: audio) or play a recording (audio:)`);
+      at(
+        `${p}.user`,
+        `${none} cannot take typed text: speak the turn (user.modality: audio) or play a recording (audio:)`,
+      );
     }
     if (turn.dtmf !== undefined) at(`${p}.dtmf`, `keypad input is an RTVI message; ${none} cannot receive it`);
     if (turn.send_after?.event !== undefined && !AUDIO_EVENTS.has(turn.send_after.event)) {
-      at(`${p}.send_after.event`, `'${turn.send_after.event}' is an RTVI report; ${none} sends only audio: anchor on bot_audio_started or bot_audio_stopped`);
+      at(
+        `${p}.send_after.event`,
+        `'${turn.send_after.event}' is an RTVI report; ${none} sends only audio: anchor on bot_audio_started or bot_audio_stopped`,
+      );
     }
     turn.expect.forEach((exp, j) => {
       if (!AUDIO_EVENTS.has(exp.event)) {
-        at(`${p}.expect[${j}].event`, `'${exp.event}' is an RTVI report; ${none} sends only audio: expect response (its speech, transcribed), bot_audio_started or bot_audio_stopped`);
+        at(
+          `${p}.expect[${j}].event`,
+          `'${exp.event}' is an RTVI report; ${none} sends only audio: expect response (its speech, transcribed), bot_audio_started or bot_audio_stopped`,
+        );
       }
     });
     for (const metric of RTVI_METRICS) {
-      if (turn.latency?.[metric] !== undefined) at(`${p}.latency.${metric}`, `${metric} is measured from the bot's RTVI reports; ${none} sends none`);
+      if (turn.latency?.[metric] !== undefined)
+        at(`${p}.latency.${metric}`, `${metric} is measured from the bot's RTVI reports; ${none} sends none`);
     }
   });
 }
@@ -196,7 +243,8 @@ function reportLevelPath(scenario: Runnable, level: FunctionCallReportLevel): st
     for (const [j, exp] of turn.expect.entries()) {
       if (!CALL_EVENTS.has(exp.event)) continue;
       const calls = exp.calls ?? [];
-      const needs = level === 'full' ? judged || calls.some((c) => c.args !== undefined) : calls.some((c) => c.name !== undefined);
+      const needs =
+        level === 'full' ? judged || calls.some((c) => c.args !== undefined) : calls.some((c) => c.name !== undefined);
       if (needs) return `turns[${i}].expect[${j}]`;
     }
   }
@@ -206,7 +254,8 @@ function reportLevelPath(scenario: Runnable, level: FunctionCallReportLevel): st
 /** The first anchor or expectation on one of `events`, for the error's location. */
 function eventPath(scenario: Runnable, events: ReadonlySet<string>): string {
   for (const [i, turn] of turnsOf(scenario).entries()) {
-    if (turn.send_after?.event !== undefined && events.has(turn.send_after.event)) return `turns[${i}].send_after.event`;
+    if (turn.send_after?.event !== undefined && events.has(turn.send_after.event))
+      return `turns[${i}].send_after.event`;
     const j = turn.expect.findIndex((e) => events.has(e.event));
     if (j >= 0) return `turns[${i}].expect[${j}].event`;
   }
@@ -225,6 +274,7 @@ function contextOf(scenario: Runnable): Scenario['context'] {
 function diagnostic(scenario: Runnable, path: string, message: string): Diagnostic {
   const loc = locationOf(scenario, path);
   const d: Diagnostic = { severity: 'error', file: loc.file, line: loc.line, col: loc.col, path, message };
-  if (loc.included_from) d.included_from = `${loc.included_from.file}:${loc.included_from.line}:${loc.included_from.col}`;
+  if (loc.included_from)
+    d.included_from = `${loc.included_from.file}:${loc.included_from.line}:${loc.included_from.col}`;
   return d;
 }

@@ -1,5 +1,13 @@
 import { isJudgeError } from '../judge/index.js';
-import type { Failure, FailureKind, ScenarioResult, SimulationEndReason, SimulationEntry, SimulationMetricScore, SimulationResult } from '../results/index.js';
+import type {
+  Failure,
+  FailureKind,
+  ScenarioResult,
+  SimulationEndReason,
+  SimulationEntry,
+  SimulationMetricScore,
+  SimulationResult,
+} from '../results/index.js';
 import type { Simulation } from '../scenario/index.js';
 import { judgeRun } from './judge-run.js';
 import { measureMetric, replyLatencies, scoreJudgedMetric, type RunFacts } from './score.js';
@@ -75,7 +83,11 @@ export async function concludeSimulation(input: ConcludeInput): Promise<Scenario
   };
 
   // A run that never completed says nothing about the bot: no judge is asked.
-  if (result.status === 'error' || played.endedBy === 'error' || result.failures.some((f) => f.turn_index === null && f.kind !== 'protocol_error')) {
+  if (
+    result.status === 'error' ||
+    played.endedBy === 'error' ||
+    result.failures.some((f) => f.turn_index === null && f.kind !== 'protocol_error')
+  ) {
     block.ended_by = 'error';
     block.success.reason = result.error ?? failures[0]?.reason ?? played.endDetail;
     log(`simulation: ended in error: ${block.success.reason}`);
@@ -88,16 +100,28 @@ export async function concludeSimulation(input: ConcludeInput): Promise<Scenario
     durationS: played.durationS,
     latency: replyLatencies(result, played.transcript, modality === 'audio'),
   };
-  const measured = new Map(sim.metrics.filter((m) => m.measure !== undefined).map((m) => [m.name, measureMetric(m, facts)]));
-  for (const [name, m] of measured) log(`measure: ${name} = ${m.score === null ? 'unscored' : m.score.toFixed(2)}${m.passed ? '' : ' (failed)'}: ${m.reason}`);
+  const measured = new Map(
+    sim.metrics.filter((m) => m.measure !== undefined).map((m) => [m.name, measureMetric(m, facts)]),
+  );
+  for (const [name, m] of measured)
+    log(
+      `measure: ${name} = ${m.score === null ? 'unscored' : m.score.toFixed(2)}${m.passed ? '' : ' (failed)'}: ${m.reason}`,
+    );
 
   if (!input.judge) {
     block.metrics = [...measured.values()];
     block.success.reason = `no judge: ${input.noJudgeReason ?? 'none configured'}`;
     return finish('error', block.success.reason);
   }
-  const criteria = sim.metrics.flatMap((m) => (m.criterion !== undefined ? [{ name: m.name, criterion: m.criterion }] : []));
-  const verdicts = await judgeRun(input.judge, { transcript: played.transcript, modality, success: sim.success, criteria });
+  const criteria = sim.metrics.flatMap((m) =>
+    m.criterion !== undefined ? [{ name: m.name, criterion: m.criterion }] : [],
+  );
+  const verdicts = await judgeRun(input.judge, {
+    transcript: played.transcript,
+    modality,
+    success: sim.success,
+    criteria,
+  });
   if (isJudgeError(verdicts)) {
     fail('harness_error', verdicts.message);
     block.metrics = [...measured.values()];
@@ -109,7 +133,9 @@ export async function concludeSimulation(input: ConcludeInput): Promise<Scenario
   for (const m of block.metrics) {
     if (m.kind !== 'judged') continue;
     for (const v of m.verdicts ?? []) log(`judge: reply ${v.turn} ${m.name} ${v.verdict}: ${v.reason}`);
-    log(`judge: ${m.name} = ${m.score === null ? 'unscored' : m.score.toFixed(2)}${m.passed ? '' : ` (below ${m.min_score})`}: ${m.reason}`);
+    log(
+      `judge: ${m.name} = ${m.score === null ? 'unscored' : m.score.toFixed(2)}${m.passed ? '' : ` (below ${m.min_score})`}: ${m.reason}`,
+    );
   }
   if (verdicts.goal.verdict === 'none') {
     log(`judge: no verdict on the goal: ${verdicts.goal.reason}`);
@@ -125,14 +151,23 @@ export async function concludeSimulation(input: ConcludeInput): Promise<Scenario
       return finish('error', judged.message);
     }
     block.scorecard = scoreCard(sim.scorecard, judged.scores, played.transcript);
-    for (const d of block.scorecard.dimensions) log(`scorecard: ${d.dimension} ${d.score ?? '-'}/10${d.cap && d.judge_score !== d.score ? ` (judge ${d.judge_score}, capped: ${d.cap.reason})` : ''}: ${d.reason}`);
+    for (const d of block.scorecard.dimensions)
+      log(
+        `scorecard: ${d.dimension} ${d.score ?? '-'}/10${d.cap && d.judge_score !== d.score ? ` (judge ${d.judge_score}, capped: ${d.cap.reason})` : ''}: ${d.reason}`,
+      );
     log(`scorecard: total ${block.scorecard.total.toFixed(2)}/10, pass at ${block.scorecard.pass_threshold}`);
   }
 
   const signals = sim.success_signals;
   if (signals) {
     block.signals = [];
-    if (signals.clean_exit) block.signals.push(cleanExit(signals.clean_exit.functions, played.transcript, { endedBy: played.endedBy, ...(played.closeCode !== undefined ? { closeCode: played.closeCode } : {}) }));
+    if (signals.clean_exit)
+      block.signals.push(
+        cleanExit(signals.clean_exit.functions, played.transcript, {
+          endedBy: played.endedBy,
+          ...(played.closeCode !== undefined ? { closeCode: played.closeCode } : {}),
+        }),
+      );
     if (signals.action_match) block.signals.push(actionMatch(signals.action_match, played.transcript));
     if (signals.nl_assertions) {
       const claims = await nlAssertions(input.judge, signals.nl_assertions, played.transcript, modality);
@@ -146,12 +181,24 @@ export async function concludeSimulation(input: ConcludeInput): Promise<Scenario
   }
 
   // The first failure is the one a report shows: the cut, the goal, then metrics, scorecard, signals.
-  if (CUT_SHORT.has(played.endedBy)) fail('cut_short', `the call was cut short (${played.endedBy}: ${played.endDetail}); a run a backstop ends has not succeeded`);
+  if (CUT_SHORT.has(played.endedBy))
+    fail(
+      'cut_short',
+      `the call was cut short (${played.endedBy}: ${played.endDetail}); a run a backstop ends has not succeeded`,
+    );
   if (block.success.verdict !== 'yes') fail('goal_not_met', `goal not met: ${block.success.reason}`);
   for (const m of block.metrics) {
-    if (!m.passed && m.failure_kind) fail(METRIC_FAILURE[m.failure_kind], `${m.name}${m.score === null ? '' : ` ${m.score.toFixed(2)}`}${m.min_score !== undefined ? ` below ${m.min_score.toFixed(2)}` : ''}: ${m.reason}`);
+    if (!m.passed && m.failure_kind)
+      fail(
+        METRIC_FAILURE[m.failure_kind],
+        `${m.name}${m.score === null ? '' : ` ${m.score.toFixed(2)}`}${m.min_score !== undefined ? ` below ${m.min_score.toFixed(2)}` : ''}: ${m.reason}`,
+      );
   }
-  if (block.scorecard && !block.scorecard.passed) fail('scorecard_below_threshold', `scorecard ${block.scorecard.total.toFixed(2)} below ${block.scorecard.pass_threshold}`);
+  if (block.scorecard && !block.scorecard.passed)
+    fail(
+      'scorecard_below_threshold',
+      `scorecard ${block.scorecard.total.toFixed(2)} below ${block.scorecard.pass_threshold}`,
+    );
   for (const s of block.signals ?? []) if (!s.passed) fail('signal_failed', `${s.signal}: ${s.reason}`);
   block.passed = failures.length === 0;
   return finish(block.passed ? 'passed' : 'failed');

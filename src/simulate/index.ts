@@ -5,12 +5,50 @@
  * and earshot's extensions, GAIA's scorecard and NeMo's success signals. The
  * driver that holds the call is `session/simulation-driver.ts`.
  */
-export { END_CALL, END_CALL_TOOL, PERSONA_LINES, personaInstruction, personaMessages, type HeardLine } from './persona.js';
-export { createSimulator, parseSimulatorOverride, type CreateSimulatorOptions, type PersonaMove, type Simulator } from './simulator.js';
+export {
+  END_CALL,
+  END_CALL_TOOL,
+  PERSONA_LINES,
+  personaInstruction,
+  personaMessages,
+  type HeardLine,
+} from './persona.js';
+export {
+  createSimulator,
+  parseSimulatorOverride,
+  type CreateSimulatorOptions,
+  type PersonaMove,
+  type Simulator,
+} from './simulator.js';
 export { TRANSCRIPT_LINES, botReplies, renderTranscript, type RunJudge } from './transcript.js';
-export { RUN_JUDGE_SYSTEM_PROMPT, RUN_PROMPT_LINES, judgeRun, readRunVerdicts, runJudgePrompt, type RunQuestion, type RunVerdicts } from './judge-run.js';
-export { LATENCY_TIMED, callMatches, madeCalls, measureMetric, replyLatencies, scoreJudgedMetric, type MadeCall, type RunFacts } from './score.js';
-export { SCORECARD_LINES, SCORECARD_SYSTEM_PROMPT, numericCap, readScores, scoreCard, judgeScorecard, type JudgeScores } from './scorecard.js';
+export {
+  RUN_JUDGE_SYSTEM_PROMPT,
+  RUN_PROMPT_LINES,
+  judgeRun,
+  readRunVerdicts,
+  runJudgePrompt,
+  type RunQuestion,
+  type RunVerdicts,
+} from './judge-run.js';
+export {
+  LATENCY_TIMED,
+  callMatches,
+  madeCalls,
+  measureMetric,
+  replyLatencies,
+  scoreJudgedMetric,
+  type MadeCall,
+  type RunFacts,
+} from './score.js';
+export {
+  SCORECARD_LINES,
+  SCORECARD_SYSTEM_PROMPT,
+  numericCap,
+  readScores,
+  scoreCard,
+  judgeScorecard,
+  type JudgeScores,
+} from './scorecard.js';
 export { deviation, numbersIn, toleranceCap } from './numbers.js';
 export { CLAIM_LINE, CLAIM_SYSTEM_PROMPT, actionMatch, cleanExit, nlAssertions, type CallEnding } from './signals.js';
 export { concludeSimulation, type ConcludeInput, type PlayedCall } from './conclude.js';

@@ -49,7 +49,8 @@ export interface RunVerdicts {
 
 export function runJudgePrompt(q: RunQuestion): string {
   const lines = [renderTranscript(q.transcript, q.modality), '', RUN_PROMPT_LINES.goal + JSON.stringify(q.success)];
-  for (const { name, criterion } of q.criteria) lines.push(`${RUN_PROMPT_LINES.metric}${JSON.stringify(name)}: ${JSON.stringify(criterion)}`);
+  for (const { name, criterion } of q.criteria)
+    lines.push(`${RUN_PROMPT_LINES.metric}${JSON.stringify(name)}: ${JSON.stringify(criterion)}`);
   lines.push('', `The bot made ${botReplies(q.transcript).length} numbered replies. Answer with the JSON object only.`);
   return lines.join('\n');
 }
@@ -66,7 +67,10 @@ export function readRunVerdicts(answer: string, q: Pick<RunQuestion, 'transcript
   const goalObj = asRecord(obj?.goal);
   const goal = goalObj
     ? { verdict: verdictOf(goalObj.verdict), reason: reasonOf(goalObj.reason) }
-    : { verdict: 'none' as const, reason: obj ? 'the judge gave no goal verdict' : 'the judge answered no JSON object' };
+    : {
+        verdict: 'none' as const,
+        reason: obj ? 'the judge gave no goal verdict' : 'the judge answered no JSON object',
+      };
   const replies = botReplies(q.transcript).length;
   const metrics = asRecord(obj?.metrics) ?? {};
   const turns: Record<string, SimulationTurnVerdict[]> = {};
@@ -77,13 +81,19 @@ export function readRunVerdicts(answer: string, q: Pick<RunQuestion, 'transcript
       const v = asRecord(item);
       if (!v) return;
       const n = typeof v.reply === 'number' ? v.reply : typeof v.turn === 'number' ? v.turn : i + 1;
-      if (Number.isInteger(n) && n >= 1 && n <= replies && !byReply.has(n)) byReply.set(n, { verdict: verdictOf(v.verdict), reason: reasonOf(v.reason) });
+      if (Number.isInteger(n) && n >= 1 && n <= replies && !byReply.has(n))
+        byReply.set(n, { verdict: verdictOf(v.verdict), reason: reasonOf(v.reason) });
     });
-    turns[name] = Array.from({ length: replies }, (_, i) => ({ turn: i + 1, ...(byReply.get(i + 1) ?? { verdict: 'none' as const, reason: 'the judge gave no verdict for this reply' }) }));
+    turns[name] = Array.from({ length: replies }, (_, i) => ({
+      turn: i + 1,
+      ...(byReply.get(i + 1) ?? { verdict: 'none' as const, reason: 'the judge gave no verdict for this reply' }),
+    }));
   }
   return { goal, turns, raw: answer };
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }

@@ -16,7 +16,8 @@ export const END_CALL = 'end_call';
 
 export const END_CALL_TOOL: ChatTool = {
   name: END_CALL,
-  description: 'Hang up. Call this instead of saying anything more once your goal is met, or once it is clear the assistant cannot help you meet it.',
+  description:
+    'Hang up. Call this instead of saying anything more once your goal is met, or once it is clear the assistant cannot help you meet it.',
   parameters: {
     type: 'object',
     properties: {

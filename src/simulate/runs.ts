@@ -26,13 +26,24 @@ export function runsOf(sim: Pick<Simulation, 'runs'>, repeat?: number): number {
   return repeat !== undefined && repeat >= 1 ? repeat : sim.runs;
 }
 
-export function aggregateRuns(sim: Pick<Simulation, 'pass_threshold'>, results: readonly Pick<ScenarioResult, 'status'>[], opts: { measure?: boolean } = {}): RunsVerdict {
+export function aggregateRuns(
+  sim: Pick<Simulation, 'pass_threshold'>,
+  results: readonly Pick<ScenarioResult, 'status'>[],
+  opts: { measure?: boolean } = {},
+): RunsVerdict {
   const passed = results.filter((r) => r.status === 'passed').length;
   const failed = results.filter((r) => r.status === 'failed').length;
   const errors = results.length - passed - failed;
   const completed = passed + failed;
   const rate = completed ? passed / completed : null;
-  const base = { runs: results.length, passed_runs: passed, failed_runs: failed, error_runs: errors, pass_rate: rate, pass_threshold: sim.pass_threshold };
+  const base = {
+    runs: results.length,
+    passed_runs: passed,
+    failed_runs: failed,
+    error_runs: errors,
+    pass_rate: rate,
+    pass_threshold: sim.pass_threshold,
+  };
   if (opts.measure) return { ...base, status: 'measured' };
   if (errors > 0 || rate === null) return { ...base, status: 'error' };
   return { ...base, status: rate >= sim.pass_threshold ? 'passed' : 'failed' };

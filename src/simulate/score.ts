@@ -1,5 +1,10 @@
 import { argsSubset } from '../core/equal.js';
-import type { ScenarioResult, SimulationEntry, SimulationMetricScore, SimulationTurnVerdict } from '../results/index.js';
+import type {
+  ScenarioResult,
+  SimulationEntry,
+  SimulationMetricScore,
+  SimulationTurnVerdict,
+} from '../results/index.js';
 import type { ExpectedCall, SimulationMetric } from '../scenario/index.js';
 
 /**
@@ -25,7 +30,11 @@ export interface MadeCall {
 
 /** The bot's calls in order, less those it cancelled: a cancelled call did not happen. */
 export function madeCalls(transcript: readonly SimulationEntry[]): MadeCall[] {
-  return transcript.flatMap((e) => (e.kind === 'call' && !e.cancelled ? [{ ...(e.name !== undefined ? { name: e.name } : {}), args: e.args ?? {} }] : []));
+  return transcript.flatMap((e) =>
+    e.kind === 'call' && !e.cancelled
+      ? [{ ...(e.name !== undefined ? { name: e.name } : {}), args: e.args ?? {} }]
+      : [],
+  );
 }
 
 /** Same name, and every `args` key of the spec present in the call with the same value. */
@@ -40,12 +49,22 @@ export function callSignature(call: ExpectedCall | MadeCall): string {
 }
 
 export function scoreJudgedMetric(metric: SimulationMetric, verdicts: SimulationTurnVerdict[]): SimulationMetricScore {
-  const base = { name: metric.name, kind: 'judged' as const, verdicts, ...(metric.min_score !== undefined ? { min_score: metric.min_score } : {}) };
+  const base = {
+    name: metric.name,
+    kind: 'judged' as const,
+    verdicts,
+    ...(metric.min_score !== undefined ? { min_score: metric.min_score } : {}),
+  };
   if (verdicts.length === 0) return { ...base, score: null, passed: true, reason: 'no bot reply to judge' };
   const failed = verdicts.filter((v) => v.verdict !== 'yes');
   const score = (verdicts.length - failed.length) / verdicts.length;
   const passed = metric.min_score === undefined || score >= metric.min_score;
-  const reason = failed.length === 0 ? `all ${verdicts.length} replies` : failed.map((v) => `reply ${v.turn}: ${v.verdict === 'none' ? `(no verdict) ${v.reason}` : v.reason}`).join('; ');
+  const reason =
+    failed.length === 0
+      ? `all ${verdicts.length} replies`
+      : failed
+          .map((v) => `reply ${v.turn}: ${v.verdict === 'none' ? `(no verdict) ${v.reason}` : v.reason}`)
+          .join('; ');
   const out: SimulationMetricScore = { ...base, score, passed, reason };
   if (!passed) out.failure_kind = failed.some((v) => v.verdict === 'no') ? 'judge_no' : 'judge_no_verdict';
   return out;
@@ -60,27 +79,55 @@ export function measureMetric(metric: SimulationMetric, facts: RunFacts): Simula
     const unlisted = made.filter((c) => !expected.some((spec) => callMatches(spec, c)));
     const passed = missing.length === 0 && unlisted.length === 0;
     const reason = `${made.map(callSignature).join(', ') || 'no calls'}, expected ${expected.map(callSignature).join(', ') || 'none'}`;
-    return { ...base, score: passed ? 1 : 0, passed, reason, value: made.length, ...(passed ? {} : { failure_kind: 'function_calls' as const }) };
+    return {
+      ...base,
+      score: passed ? 1 : 0,
+      passed,
+      reason,
+      value: made.length,
+      ...(passed ? {} : { failure_kind: 'function_calls' as const }),
+    };
   }
   const { value, described } = measurement(metric.measure, facts);
   const low = metric.min_value;
   const high = metric.max_value;
-  const bound = low !== undefined && high !== undefined ? `between ${low} and ${high}` : high !== undefined ? `at most ${high}` : `at least ${low}`;
-  const bounds = { ...(low !== undefined ? { min_value: low } : {}), ...(high !== undefined ? { max_value: high } : {}) };
+  const bound =
+    low !== undefined && high !== undefined
+      ? `between ${low} and ${high}`
+      : high !== undefined
+        ? `at most ${high}`
+        : `at least ${low}`;
+  const bounds = {
+    ...(low !== undefined ? { min_value: low } : {}),
+    ...(high !== undefined ? { max_value: high } : {}),
+  };
   const reason = `${described}, ${bound}`;
   if (value === null) return { ...base, ...bounds, score: null, passed: true, reason, value };
   const inside = (low === undefined || value >= low) && (high === undefined || value <= high);
-  return { ...base, ...bounds, score: inside ? 1 : 0, passed: inside, reason, value, ...(inside ? {} : { failure_kind: 'out_of_range' as const }) };
+  return {
+    ...base,
+    ...bounds,
+    score: inside ? 1 : 0,
+    passed: inside,
+    reason,
+    value,
+    ...(inside ? {} : { failure_kind: 'out_of_range' as const }),
+  };
 }
 
-function measurement(measure: SimulationMetric['measure'], facts: RunFacts): { value: number | null; described: string } {
+function measurement(
+  measure: SimulationMetric['measure'],
+  facts: RunFacts,
+): { value: number | null; described: string } {
   switch (measure) {
     case 'turns':
       return { value: facts.personaTurns, described: `${facts.personaTurns} persona turn(s)` };
     case 'duration':
       return { value: facts.durationS, described: `${facts.durationS.toFixed(1)} s` };
     case 'words': {
-      const counts = facts.transcript.flatMap((e) => (e.kind === 'bot' ? [e.text.split(/\s+/).filter(Boolean).length] : []));
+      const counts = facts.transcript.flatMap((e) =>
+        e.kind === 'bot' ? [e.text.split(/\s+/).filter(Boolean).length] : [],
+      );
       if (!counts.length) return { value: null, described: 'no reply to measure' };
       const longest = Math.max(...counts);
       return { value: longest, described: `longest reply ${longest} words` };
@@ -95,7 +142,10 @@ function measurement(measure: SimulationMetric['measure'], facts: RunFacts): { v
   }
 }
 
-export const LATENCY_TIMED = { text: 'to the first token', audio: 'from the persona stopping to the first spoken sentence' } as const;
+export const LATENCY_TIMED = {
+  text: 'to the first token',
+  audio: 'from the persona stopping to the first spoken sentence',
+} as const;
 
 /**
  * Seconds from each caller turn to the bot's first word of the reply, as
@@ -104,7 +154,11 @@ export const LATENCY_TIMED = { text: 'to the first token', audio: 'from the pers
  * caller stopped speaking to its first spoken sentence (`tts_response`), so
  * the two are not comparable and the reason says which it was.
  */
-export function replyLatencies(result: Pick<ScenarioResult, 'turns' | 'events'>, transcript: readonly SimulationEntry[], botAudio: boolean): RunFacts['latency'] {
+export function replyLatencies(
+  result: Pick<ScenarioResult, 'turns' | 'events'>,
+  transcript: readonly SimulationEntry[],
+  botAudio: boolean,
+): RunFacts['latency'] {
   const callers = transcript.filter((e): e is Extract<SimulationEntry, { kind: 'caller' }> => e.kind === 'caller');
   const valuesS: number[] = [];
   if (!botAudio) {

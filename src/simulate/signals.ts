@@ -19,10 +19,22 @@ export interface CallEnding {
   closeCode?: number;
 }
 
-export function cleanExit(functions: readonly string[], transcript: readonly SimulationEntry[], ending: CallEnding): SignalResult {
-  const exit = transcript.find((e) => e.kind === 'call' && !e.cancelled && e.name !== undefined && functions.includes(e.name));
-  if (exit && exit.kind === 'call') return { signal: 'clean_exit', passed: true, reason: `the bot called ${exit.name} at ${(exit.at_ms / 1000).toFixed(1)} s` };
-  if (ending.endedBy === 'bot' && ending.closeCode === 1000) return { signal: 'clean_exit', passed: true, reason: 'the bot closed the connection normally (code 1000)' };
+export function cleanExit(
+  functions: readonly string[],
+  transcript: readonly SimulationEntry[],
+  ending: CallEnding,
+): SignalResult {
+  const exit = transcript.find(
+    (e) => e.kind === 'call' && !e.cancelled && e.name !== undefined && functions.includes(e.name),
+  );
+  if (exit && exit.kind === 'call')
+    return {
+      signal: 'clean_exit',
+      passed: true,
+      reason: `the bot called ${exit.name} at ${(exit.at_ms / 1000).toFixed(1)} s`,
+    };
+  if (ending.endedBy === 'bot' && ending.closeCode === 1000)
+    return { signal: 'clean_exit', passed: true, reason: 'the bot closed the connection normally (code 1000)' };
   const how =
     ending.endedBy === 'bot'
       ? `the connection dropped (code ${ending.closeCode ?? 'unknown'}), not a normal close`
@@ -31,7 +43,10 @@ export function cleanExit(functions: readonly string[], transcript: readonly Sim
 }
 
 /** The expected calls as an ordered subsequence of the bot's (exactly its calls when `exact`). */
-export function actionMatch(spec: NonNullable<SuccessSignals['action_match']>, transcript: readonly SimulationEntry[]): SignalResult {
+export function actionMatch(
+  spec: NonNullable<SuccessSignals['action_match']>,
+  transcript: readonly SimulationEntry[],
+): SignalResult {
   const made = madeCalls(transcript);
   const said = made.map(callSignature).join(', ') || 'no calls';
   const wanted = spec.calls.map(callSignature).join(', ');
@@ -56,19 +71,36 @@ export const CLAIM_SYSTEM_PROMPT = [
 ].join('\n');
 
 export function claimPrompt(transcript: readonly SimulationEntry[], modality: 'text' | 'audio', claim: string): string {
-  return [renderTranscript(transcript, modality), '', CLAIM_LINE + JSON.stringify(claim), '', 'Is the claim true? Answer with the JSON object only.'].join('\n');
+  return [
+    renderTranscript(transcript, modality),
+    '',
+    CLAIM_LINE + JSON.stringify(claim),
+    '',
+    'Is the claim true? Answer with the JSON object only.',
+  ].join('\n');
 }
 
 /** Each claim judged on its own; the signal holds when every one is a yes. A judge that cannot answer is an error value. */
-export async function nlAssertions(judge: RunJudge, claims: readonly string[], transcript: readonly SimulationEntry[], modality: 'text' | 'audio'): Promise<SignalResult | JudgeError> {
+export async function nlAssertions(
+  judge: RunJudge,
+  claims: readonly string[],
+  transcript: readonly SimulationEntry[],
+  modality: 'text' | 'audio',
+): Promise<SignalResult | JudgeError> {
   const assertions: Array<{ claim: string; verdict: SimulationVerdict; reason: string }> = [];
   for (const claim of claims) {
     const answer = await ask(judge, CLAIM_SYSTEM_PROMPT, claimPrompt(transcript, modality, claim));
     if (isJudgeError(answer)) return answer;
     const obj = readJsonObject(answer);
-    assertions.push({ claim, verdict: verdictOf(obj?.verdict), reason: reasonOf(obj?.reason, obj ? '(no reason given)' : 'the judge answered no JSON object') });
+    assertions.push({
+      claim,
+      verdict: verdictOf(obj?.verdict),
+      reason: reasonOf(obj?.reason, obj ? '(no reason given)' : 'the judge answered no JSON object'),
+    });
   }
   const failed = assertions.filter((a) => a.verdict !== 'yes');
-  const reason = failed.length ? failed.map((a) => `${JSON.stringify(a.claim)}: ${a.verdict === 'none' ? 'no verdict' : a.reason}`).join('; ') : `all ${assertions.length} claims hold`;
+  const reason = failed.length
+    ? failed.map((a) => `${JSON.stringify(a.claim)}: ${a.verdict === 'none' ? 'no verdict' : a.reason}`).join('; ')
+    : `all ${assertions.length} claims hold`;
   return { signal: 'nl_assertions', passed: failed.length === 0, reason, assertions };
 }

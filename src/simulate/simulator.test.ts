@@ -36,7 +36,13 @@ describe('the persona prompt', () => {
     expect(instruction).toContain('Who you are: Jamie, polite.');
     expect(instruction).toContain('What you want from this call: Book a table.');
     expect(instruction).toContain('call the end_call tool');
-    expect(personaMessages(instruction, [{ role: 'bot', text: 'Hello!' }, { role: 'caller', text: 'Hi.' }, { role: 'bot', text: '  ' }])).toEqual([
+    expect(
+      personaMessages(instruction, [
+        { role: 'bot', text: 'Hello!' },
+        { role: 'caller', text: 'Hi.' },
+        { role: 'bot', text: '  ' },
+      ]),
+    ).toEqual([
       { role: 'system', content: instruction },
       { role: 'user', content: 'Hello!' },
       { role: 'assistant', content: 'Hi.' },
@@ -47,27 +53,43 @@ describe('the persona prompt', () => {
 
 describe('the caller model on the Chat Completions wire', () => {
   it('offers end_call as a function tool, sends the conversation, and reads a spoken line', async () => {
-    server.respond(simLlm({ persona: [{ when: (v) => v.lastBot.includes('how can i help'), say: 'A table for two at 6 PM, please.' }] }));
+    server.respond(
+      simLlm({
+        persona: [{ when: (v) => v.lastBot.includes('how can i help'), say: 'A table for two at 6 PM, please.' }],
+      }),
+    );
     const move = await simulator().next([{ role: 'bot', text: 'Hello, how can I help?' }]);
     expect(move).toMatchObject({ say: 'A table for two at 6 PM, please.' });
     expect(move).not.toHaveProperty('endCall');
     const body = server.requests[0].body;
     expect(body.model).toBe('persona-model');
     expect(body.tools).toEqual([{ type: 'function', function: END_CALL_TOOL }]);
-    expect(readPersonaPrompt(server.requests[0])).toMatchObject({ persona: 'Jamie, booking dinner. Gives the name Jamie Lee when asked.', lastBot: 'hello, how can i help?' });
+    expect(readPersonaPrompt(server.requests[0])).toMatchObject({
+      persona: 'Jamie, booking dinner. Gives the name Jamie Lee when asked.',
+      lastBot: 'hello, how can i help?',
+    });
   });
 
   it('reads an end_call (with content null) and one said with a last line; other tools are ignored', async () => {
     server.respond(
       sequence(
         { toolCalls: [{ name: 'end_call', arguments: { success: true, reason: 'Booked for 6 PM.' } }] },
-        { content: 'Thanks, bye!', toolCalls: [{ name: 'end_call', arguments: '{"success": false, "reason": "No table."}' }] },
+        {
+          content: 'Thanks, bye!',
+          toolCalls: [{ name: 'end_call', arguments: '{"success": false, "reason": "No table."}' }],
+        },
         { content: 'Okay.', toolCalls: [{ name: 'look_up', arguments: {} }] },
       ),
     );
     const s = simulator();
-    expect(await s.next([{ role: 'bot', text: 'You are booked.' }])).toMatchObject({ say: '', endCall: { success: true, reason: 'Booked for 6 PM.' } });
-    expect(await s.next([{ role: 'bot', text: 'Nothing free.' }])).toMatchObject({ say: 'Thanks, bye!', endCall: { success: false, reason: 'No table.' } });
+    expect(await s.next([{ role: 'bot', text: 'You are booked.' }])).toMatchObject({
+      say: '',
+      endCall: { success: true, reason: 'Booked for 6 PM.' },
+    });
+    expect(await s.next([{ role: 'bot', text: 'Nothing free.' }])).toMatchObject({
+      say: 'Thanks, bye!',
+      endCall: { success: false, reason: 'No table.' },
+    });
     const other = await s.next([{ role: 'bot', text: 'Hm.' }]);
     expect(other).toMatchObject({ say: 'Okay.' });
     expect(other).not.toHaveProperty('endCall');
@@ -91,7 +113,11 @@ describe('the caller model on the Chat Completions wire', () => {
       expect((err as Error).message).toMatch(/^simulator\.endpoint: must be an http\(s\) URL/);
     }
     expect(parseSimulatorOverride('openai:gpt-4o-mini')).toEqual({ service: 'openai', model: 'gpt-4o-mini' });
-    expect(parseSimulatorOverride('ollama:qwen3:8b@http://127.0.0.1:11434/v1')).toEqual({ service: 'ollama', model: 'qwen3:8b', endpoint: 'http://127.0.0.1:11434/v1' });
+    expect(parseSimulatorOverride('ollama:qwen3:8b@http://127.0.0.1:11434/v1')).toEqual({
+      service: 'ollama',
+      model: 'qwen3:8b',
+      endpoint: 'http://127.0.0.1:11434/v1',
+    });
     expect(() => parseSimulatorOverride('gpt-4o')).toThrow(/expected openai:MODEL\[@URL\] or ollama:MODEL\[@URL\]/);
     expect(() => parseSimulatorOverride('openai:m@not a url')).toThrow();
   });

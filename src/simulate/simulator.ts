@@ -64,7 +64,9 @@ export function createSimulator(options: CreateSimulatorOptions): Simulator {
   const redactor = options.redactor ?? new Redactor(env);
   for (const secret of backend.secrets) redactor.add(secret);
   const trace = options.trace ?? ((): void => undefined);
-  if (!options.backend) for (const field of unknownJudgeFields(options.config)) trace(`simulator: ignoring simulator.${field} (no service reads it)`);
+  if (!options.backend)
+    for (const field of unknownJudgeFields(options.config))
+      trace(`simulator: ignoring simulator.${field} (no service reads it)`);
   const clock = options.clock ?? monotonicClock;
   const policy = retryPolicy(options);
   const random = options.random ?? Math.random;
@@ -85,10 +87,15 @@ export function createSimulator(options: CreateSimulatorOptions): Simulator {
     const move: PersonaMove = { say: answer.content.trim(), elapsedMs };
     for (const call of answer.toolCalls ?? []) {
       if (call.name !== END_CALL) {
-        trace(redactor.text(`simulator: ignoring a call of ${JSON.stringify(call.name)} (the caller has only ${END_CALL})`));
+        trace(
+          redactor.text(`simulator: ignoring a call of ${JSON.stringify(call.name)} (the caller has only ${END_CALL})`),
+        );
         continue;
       }
-      move.endCall = { success: call.args?.success === true, reason: typeof call.args?.reason === 'string' ? call.args.reason : '' };
+      move.endCall = {
+        success: call.args?.success === true,
+        reason: typeof call.args?.reason === 'string' ? call.args.reason : '',
+      };
     }
     return move;
   }

@@ -1,4 +1,10 @@
-import { isJudgeError, type ChatCallContext, type ChatMessage, type JudgeBackend, type JudgeError } from '../judge/index.js';
+import {
+  isJudgeError,
+  type ChatCallContext,
+  type ChatMessage,
+  type JudgeBackend,
+  type JudgeError,
+} from '../judge/index.js';
 import type { SimulationEntry } from '../results/index.js';
 
 /**
@@ -22,7 +28,7 @@ export const TRANSCRIPT_LINES = {
 const MODALITY_NOTE = {
   text: "The bot's replies are its text output.",
   audio:
-    "The bot's replies are automatic speech-to-text transcriptions of what it said aloud: expect homophones, misspellings and missing punctuation, and judge what it meant (\"for\" can be \"four\", a number counts the same in words or digits).",
+    'The bot\'s replies are automatic speech-to-text transcriptions of what it said aloud: expect homophones, misspellings and missing punctuation, and judge what it meant ("for" can be "four", a number counts the same in words or digits).',
 } as const;
 
 /** The bot's replies in order (what metrics score one by one). */
@@ -43,7 +49,10 @@ export function renderTranscript(transcript: readonly SimulationEntry[], modalit
         break;
       case 'call': {
         const name = entry.name === undefined ? '(name not reported)' : JSON.stringify(entry.name);
-        const args = entry.args !== undefined && Object.keys(entry.args).length ? ` with arguments ${JSON.stringify(entry.args)}` : '';
+        const args =
+          entry.args !== undefined && Object.keys(entry.args).length
+            ? ` with arguments ${JSON.stringify(entry.args)}`
+            : '';
         lines.push(`${TRANSCRIPT_LINES.call}${name}${args}${entry.cancelled ? ' (cancelled: it did not happen)' : ''}`);
         break;
       }
@@ -76,7 +85,13 @@ export async function ask(judge: RunJudge, system: string, user: string): Promis
 export function verdictOf(value: unknown): 'yes' | 'no' | 'none' {
   if (value === true) return 'yes';
   if (value === false) return 'no';
-  const word = typeof value === 'string' ? value.trim().toLowerCase().replace(/[.!]+$/, '') : '';
+  const word =
+    typeof value === 'string'
+      ? value
+          .trim()
+          .toLowerCase()
+          .replace(/[.!]+$/, '')
+      : '';
   return word === 'yes' || word === 'no' ? word : 'none';
 }
 

@@ -40,7 +40,9 @@ export class UtteranceCache {
   }
 
   static hash(key: UtteranceKey): string {
-    return createHash('sha256').update(canonicalJson({ v: KEY_VERSION, ...key })).digest('hex');
+    return createHash('sha256')
+      .update(canonicalJson({ v: KEY_VERSION, ...key }))
+      .digest('hex');
   }
 
   pathFor(key: UtteranceKey): string {

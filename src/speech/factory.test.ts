@@ -43,14 +43,19 @@ describe('factory hook', () => {
   it('refuses to import scenario code without --allow-code, and never runs it', async () => {
     const err = await createTts({ factory: './voices.mjs#makeTts' }, { baseDir: dir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CodeNotAllowedError);
-    expect((err as Error).message).toBe("factory './voices.mjs#makeTts' runs code from the scenario; pass --allow-code to allow it");
+    expect((err as Error).message).toBe(
+      "factory './voices.mjs#makeTts' runs code from the scenario; pass --allow-code to allow it",
+    );
     await expect(createStt({ factory: './voices.mjs#makeStt' }, { baseDir: dir })).rejects.toThrow(CodeNotAllowedError);
     expect(existsSync(join(dir, 'imported.mark'))).toBe(false);
   });
 
   it('builds a custom TTS with the scenario block as its config, cached like the built-in ones', async () => {
     const cacheDir = join(dir, 'cache');
-    const tts = await createTts({ factory: './voices.mjs#makeTts', level: 777 }, { baseDir: dir, allowCode: true, cacheDir });
+    const tts = await createTts(
+      { factory: './voices.mjs#makeTts', level: 777 },
+      { baseDir: dir, allowCode: true, cacheDir },
+    );
     expect(tts).toBeInstanceOf(CachedTts);
     expect(tts.name).toBe('tone');
     const r = await tts.synthesize('hello', { sampleRate: 8000 });
@@ -61,20 +66,33 @@ describe('factory hook', () => {
   });
 
   it('gives a custom STT the same 16 kHz padded audio as the built-in ones', async () => {
-    const stt = await createStt({ factory: './voices.mjs#makeStt', padding_secs: 0.5 }, { baseDir: dir, allowCode: true });
+    const stt = await createStt(
+      { factory: './voices.mjs#makeStt', padding_secs: 0.5 },
+      { baseDir: dir, allowCode: true },
+    );
     const r = await stt.transcribe(new Int16Array(8000), 8000);
     expect(r.text).toBe('32000 samples at 16000 Hz, padding 0.5');
     expect(r.audioSeconds).toBe(1);
   });
 
   it('explains what is wrong with a factory that cannot be used', async () => {
-    const make = (ref: string) => createTts({ factory: ref }, { baseDir: dir, allowCode: true, noCache: true }).catch((e: unknown) => e);
+    const make = (ref: string) =>
+      createTts({ factory: ref }, { baseDir: dir, allowCode: true, noCache: true }).catch((e: unknown) => e);
     const cases: Array<[string, string]> = [
       ['./missing.mjs#x', `factory './missing.mjs#x': module not found: ${join(dir, 'missing.mjs')}`],
-      ['./voices.mjs#notAFunction', "factory './voices.mjs#notAFunction': export 'notAFunction' is not a function (functions exported: default, makeStt, makeTts, makesNothing)"],
-      ['./voices.mjs#makesNothing', "factory './voices.mjs#makesNothing': must return an object with a synthesize() method"],
+      [
+        './voices.mjs#notAFunction',
+        "factory './voices.mjs#notAFunction': export 'notAFunction' is not a function (functions exported: default, makeStt, makeTts, makesNothing)",
+      ],
+      [
+        './voices.mjs#makesNothing',
+        "factory './voices.mjs#makesNothing': must return an object with a synthesize() method",
+      ],
       ['./voices.mjs', "factory './voices.mjs': threw: no credentials for the cloud voice"],
-      ['some-package#make', "factory 'some-package#make': must be a file path starting with './', '../' or '/' (package names are not resolved)"],
+      [
+        'some-package#make',
+        "factory 'some-package#make': must be a file path starting with './', '../' or '/' (package names are not resolved)",
+      ],
     ];
     for (const [ref, message] of cases) {
       const err = await make(ref);
@@ -84,7 +102,11 @@ describe('factory hook', () => {
   });
 
   it('resolves relative paths against the scenario root and defaults to the default export', () => {
-    expect(parseFactoryRef('../hooks/tts.js#create', '/proj/evals')).toEqual({ ref: '../hooks/tts.js#create', path: '/proj/hooks/tts.js', exportName: 'create' });
+    expect(parseFactoryRef('../hooks/tts.js#create', '/proj/evals')).toEqual({
+      ref: '../hooks/tts.js#create',
+      path: '/proj/hooks/tts.js',
+      exportName: 'create',
+    });
     expect(parseFactoryRef('/abs/tts.mjs', '/x').exportName).toBe('default');
   });
 });

@@ -22,7 +22,10 @@ export function parseFactoryRef(ref: string, baseDir: string): FactoryRef {
   const exportName = hash >= 0 ? ref.slice(hash + 1) : 'default';
   if (!file || !exportName) throw new FactoryError(ref, "expected 'path/to/module.js#exportName'");
   if (!file.startsWith('.') && !isAbsolute(file)) {
-    throw new FactoryError(ref, "must be a file path starting with './', '../' or '/' (package names are not resolved)");
+    throw new FactoryError(
+      ref,
+      "must be a file path starting with './', '../' or '/' (package names are not resolved)",
+    );
   }
   return { ref, path: resolve(baseDir, file), exportName };
 }
@@ -50,7 +53,10 @@ export async function loadFactory(ref: string, options: LoadFactoryOptions): Pro
     const exported = Object.keys(mod)
       .filter((k) => typeof mod[k] === 'function')
       .sort();
-    throw new FactoryError(ref, `export '${parsed.exportName}' is not a function (functions exported: ${exported.join(', ') || 'none'})`);
+    throw new FactoryError(
+      ref,
+      `export '${parsed.exportName}' is not a function (functions exported: ${exported.join(', ') || 'none'})`,
+    );
   }
   return fn as (...args: unknown[]) => unknown;
 }

@@ -34,7 +34,15 @@ export type { CacheStats, UtteranceKey } from './cache.js';
 
 export { MODELS, findModel, modelNames, requiredFiles } from './models/registry.js';
 export type { Dtype, DtypeSpec, ModelKind, ModelProvider, ModelSpec } from './models/registry.js';
-export { MODELS_DIR_ENV, ModelStore, defaultModelsDir, formatDtype, lookupModel, parseDtype, pullCommand } from './models/store.js';
+export {
+  MODELS_DIR_ENV,
+  ModelStore,
+  defaultModelsDir,
+  formatDtype,
+  lookupModel,
+  parseDtype,
+  pullCommand,
+} from './models/store.js';
 export type { FileStatus, ModelStatus } from './models/store.js';
 export { DEFAULT_HF_ENDPOINT, hubFromEnv, pullModel } from './models/pull.js';
 export type { HubSettings, PullOptions, PullResult, PulledFile, Verification } from './models/pull.js';

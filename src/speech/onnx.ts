@@ -66,7 +66,11 @@ export function onnxruntimeBinDir(platform: string = process.platform, arch: str
 export function checkDevice(provider: string, device: unknown): OnnxDevice {
   if (device === undefined) return 'cpu';
   if (!ONNX_DEVICES.includes(device as OnnxDevice)) {
-    throw new SpeechConfigError(provider, 'device', `expected one of ${ONNX_DEVICES.join(', ')}, got ${JSON.stringify(device)}`);
+    throw new SpeechConfigError(
+      provider,
+      'device',
+      `expected one of ${ONNX_DEVICES.join(', ')}, got ${JSON.stringify(device)}`,
+    );
   }
   if (device === 'cuda') {
     const cuda = cudaSupport();

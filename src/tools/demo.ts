@@ -67,7 +67,11 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
   await mkdir(outDir, { recursive: true });
   const botLog = join(outDir, 'refbot.log');
   // As a real Pipecat bot: sentences with a TTS's pauses between them; on protobuf, what eval-configure cannot ask for is enabled in the bot itself.
-  const realism = ['--sentence-gap-ms', String(DEMO_SENTENCE_GAP_MS), ...(wire === 'protobuf' ? ['--report-level', 'full', '--vad-events'] : [])];
+  const realism = [
+    '--sentence-gap-ms',
+    String(DEMO_SENTENCE_GAP_MS),
+    ...(wire === 'protobuf' ? ['--report-level', 'full', '--vad-events'] : []),
+  ];
   const bot = await startRefbotChild({
     ports: new PortAllocator(DEMO_BASE_PORT),
     args: ['--wire', wire, ...realism],
@@ -86,7 +90,10 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
       outDir,
       reporter: options.reporter ?? 'list',
       audio: options.audio,
-      session: { codec: wire, ...(wire === 'protobuf' ? { botEnables: { reportLevel: 'full' as const, vadEvents: true } } : {}) },
+      session: {
+        codec: wire,
+        ...(wire === 'protobuf' ? { botEnables: { reportLevel: 'full' as const, vadEvents: true } } : {}),
+      },
       ...(options.env ? { env: options.env } : {}),
       clock,
       ...(options.stdout ? { stdout: options.stdout } : {}),
@@ -103,7 +110,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
 /** What the demo prints after the run: where things are, and the voice-to-voice latency of each spoken turn. */
 export function describeDemo(outcome: DemoOutcome, cwd = process.cwd()): string[] {
   const show = (p: string): string => relative(cwd, p) || '.';
-  const recordings = outcome.results.flatMap((r) => (r.artifacts?.recording ? [join(outcome.outDir, r.artifacts.recording)] : []));
+  const recordings = outcome.results.flatMap((r) =>
+    r.artifacts?.recording ? [join(outcome.outDir, r.artifacts.recording)] : [],
+  );
   const lines = [
     '',
     `results:    ${show(join(outcome.outDir, 'results.jsonl'))}`,

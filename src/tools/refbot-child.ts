@@ -36,16 +36,30 @@ export interface RefbotChild {
 export async function startRefbotChild(options: RefbotChildOptions): Promise<RefbotChild> {
   const port = await options.ports.acquire();
   const [command, ...prefix] = options.selfCommand ?? resolveSelfCommand();
-  const bot = BotProcess.spawn({ command, args: [...prefix, 'refbot', '--port', String(port), ...options.args], logFile: options.logFile, clock: options.clock, env: options.env });
+  const bot = BotProcess.spawn({
+    command,
+    args: [...prefix, 'refbot', '--port', String(port), ...options.args],
+    logFile: options.logFile,
+    clock: options.clock,
+    env: options.env,
+  });
   const stop = async (): Promise<void> => {
     await bot.stop({ graceMs: 0, termGraceMs: 5000 });
     options.ports.release(port);
   };
   try {
-    const ready = await bot.waitReady({ host: '127.0.0.1', port, timeoutMs: options.spawnTimeoutMs ?? 30_000, signal: options.signal });
+    const ready = await bot.waitReady({
+      host: '127.0.0.1',
+      port,
+      timeoutMs: options.spawnTimeoutMs ?? 30_000,
+      signal: options.signal,
+    });
     if (!ready.ready) {
-      const why = ready.why === 'exited' ? describeExit(ready.exit) : `did not listen on port ${port} within ${ready.afterMs} ms`;
-      throw new EarshotError(`${options.label ?? 'the reference bot'} ${why}; see ${options.logFile}:\n${bot.logTail(8)}`);
+      const why =
+        ready.why === 'exited' ? describeExit(ready.exit) : `did not listen on port ${port} within ${ready.afterMs} ms`;
+      throw new EarshotError(
+        `${options.label ?? 'the reference bot'} ${why}; see ${options.logFile}:\n${bot.logTail(8)}`,
+      );
     }
   } catch (err) {
     await stop();

@@ -22,7 +22,9 @@ export function olderCorpus(): string {
 
 export function newestCorpus(): string {
   const dir = compatDir();
-  return existsSync(join(dir, 'manifest.yaml')) ? join(dirname(dir), 'pipecat-evals-newest') : join(dir, 'pipecat-evals-newest');
+  return existsSync(join(dir, 'manifest.yaml'))
+    ? join(dirname(dir), 'pipecat-evals-newest')
+    : join(dir, 'pipecat-evals-newest');
 }
 
 export function requireCorpus(dir: string, what: string): void {
@@ -38,13 +40,20 @@ export { CLI };
 
 /** Python with PyYAML: Debian's python3-yaml serves /usr/bin/python3; a pyenv or venv python3 on PATH may have its own. */
 function pythonWithYaml(): string {
-  const python = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import yaml'], { encoding: 'utf8' }).status === 0);
-  if (!python) throw new Error('this check needs python3 with PyYAML (Debian: apt-get install python3-yaml); scripts/install-deps.sh --test installs it');
+  const python = ['python3', '/usr/bin/python3'].find(
+    (p) => spawnSync(p, ['-c', 'import yaml'], { encoding: 'utf8' }).status === 0,
+  );
+  if (!python)
+    throw new Error(
+      'this check needs python3 with PyYAML (Debian: apt-get install python3-yaml); scripts/install-deps.sh --test installs it',
+    );
   return python;
 }
 
 /** Every file as PyYAML reads it with Pipecat's loader rules, by path. */
 export function pyyamlLoad(files: string[]): Record<string, unknown> {
   const script = join(import.meta.dirname, 'pyyaml_load.py');
-  return JSON.parse(execFileSync(pythonWithYaml(), [script, ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as Record<string, unknown>;
+  return JSON.parse(
+    execFileSync(pythonWithYaml(), [script, ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }),
+  ) as Record<string, unknown>;
 }

@@ -2,7 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectFile, loadRawDocument, validatePaths, type Diagnostic, type Manifest, type Scenario } from '../../src/scenario/index.js';
+import {
+  inspectFile,
+  loadRawDocument,
+  validatePaths,
+  type Diagnostic,
+  type Manifest,
+  type Scenario,
+} from '../../src/scenario/index.js';
 import { CLI, olderCorpus, pyyamlLoad, requireCorpus } from './corpora.js';
 
 /**
@@ -33,10 +40,12 @@ describe("Pipecat's older release corpus", () => {
     for (const f of scenarios) {
       const r = inspectFile(join(SCENARIOS, f));
       const diagnostics = r.status === 'loaded' ? r.loaded.warnings : r.diagnostics;
-      const shape = (r.status === 'loaded' && r.loaded.kind === 'simulation') ? 'persona' : 'turns';
+      const shape = r.status === 'loaded' && r.loaded.kind === 'simulation' ? 'persona' : 'turns';
       expect(diagnostics.map(brief), f).toEqual([`warning(deprecated) ${shape}`]);
       expect(r.status, f).toBe('loaded');
-      expect(r.status === 'loaded' && r.scenario_file?.scenarios.map((s) => s.name), f).toEqual([f.replace(/\.yaml$/, '')]);
+      expect(r.status === 'loaded' && r.scenario_file?.scenarios.map((s) => s.name), f).toEqual([
+        f.replace(/\.yaml$/, ''),
+      ]);
     }
   });
 
@@ -50,7 +59,9 @@ describe("Pipecat's older release corpus", () => {
   it('the manifest validates (its bare runner_body: paths deprecated), and every scenario it names exists and loads', () => {
     const r = inspectFile(join(CORPUS, 'manifest.yaml'));
     const diagnostics = r.status === 'loaded' ? r.loaded.warnings : r.diagnostics;
-    expect(new Set(diagnostics.map((d) => `${brief(d).replace(/\[\d+\]/, '[n]')}`))).toEqual(new Set(['warning(deprecated) suite[n].runner_body']));
+    expect(new Set(diagnostics.map((d) => `${brief(d).replace(/\[\d+\]/, '[n]')}`))).toEqual(
+      new Set(['warning(deprecated) suite[n].runner_body']),
+    );
     const manifest = (r.status === 'loaded' ? r.loaded : undefined) as Manifest;
     expect(manifest.kind).toBe('manifest');
     expect(manifest.scenarios_dir).toBe(SCENARIOS);
@@ -86,9 +97,15 @@ describe("Pipecat's older release corpus", () => {
     expect(folder.stderr).toBe('');
     expect(folder.status).toBe(0);
     const n = yamlFiles().length - 3;
-    expect(folder.stdout).toContain(`\n${n} valid, 0 invalid (${n} scripted, 0 simulations, 0 manifests; ${n} files), 3 fragments skipped\n`);
-    const manifest = spawnSync(process.execPath, [CLI, 'validate', join(CORPUS, 'manifest.yaml')], { encoding: 'utf8' });
+    expect(folder.stdout).toContain(
+      `\n${n} valid, 0 invalid (${n} scripted, 0 simulations, 0 manifests; ${n} files), 3 fragments skipped\n`,
+    );
+    const manifest = spawnSync(process.execPath, [CLI, 'validate', join(CORPUS, 'manifest.yaml')], {
+      encoding: 'utf8',
+    });
     expect(manifest.status).toBe(0);
-    expect(manifest.stdout).toContain('\n1 valid, 0 invalid (0 scripted, 0 simulations, 1 manifest; 1 file), 0 fragments skipped\n');
+    expect(manifest.stdout).toContain(
+      '\n1 valid, 0 invalid (0 scripted, 0 simulations, 1 manifest; 1 file), 0 fragments skipped\n',
+    );
   });
 });

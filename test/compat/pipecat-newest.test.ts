@@ -63,7 +63,10 @@ describe("Pipecat's newest release corpus", () => {
         }
       }
     }
-    expect(loadScenarioFile(join(SCENARIOS, 'scripted/tts_settings_change_audio.yaml'))).toMatchObject({ format: 'top-level', name: 'tts_settings_change_audio' });
+    expect(loadScenarioFile(join(SCENARIOS, 'scripted/tts_settings_change_audio.yaml'))).toMatchObject({
+      format: 'top-level',
+      name: 'tts_settings_change_audio',
+    });
   });
 
   it('a folder walk with the manifest: every scenario file valid, exactly the 5 fragments skipped, the manifest valid', () => {
@@ -82,7 +85,9 @@ describe("Pipecat's newest release corpus", () => {
     expect(m.scenarios_dir).toBe(SCENARIOS);
     expect(m.suite).toHaveLength(150);
     for (const ref of m.suite.flatMap((e) => e.scenarios)) expect(ref.file).toBe(join(SCENARIOS, `${ref.ref}.yaml`));
-    expect(m.suite.filter((e) => e.runner_body).map((e) => e.runner_body)).toEqual(Array(7).fill(join(SCENARIOS, 'vision-cat.yaml')));
+    expect(m.suite.filter((e) => e.runner_body).map((e) => e.runner_body)).toEqual(
+      Array(7).fill(join(SCENARIOS, 'vision-cat.yaml')),
+    );
     const x = expandManifest(m);
     expect(x.diagnostics).toEqual([]);
     // Two entries share this bot (and its label): scripted scenarios, then the simulations listed last.
@@ -100,17 +105,27 @@ describe("Pipecat's newest release corpus", () => {
       ['capital_curious/text', 'capital_curious/audio'],
     ]);
     const held = (file: string): number => loadScenarioFile(file).scenarios.length;
-    expect(x.entries.flatMap((e) => e.scenarios)).toHaveLength(m.suite.flatMap((e) => e.scenarios).reduce((n, ref) => n + held(ref.file), 0));
+    expect(x.entries.flatMap((e) => e.scenarios)).toHaveLength(
+      m.suite.flatMap((e) => e.scenarios).reduce((n, ref) => n + held(ref.file), 0),
+    );
     expect(x.entries.flatMap((e) => e.scenarios).every((s) => s.scenario !== undefined)).toBe(true);
   });
 
   it("Pipecat's semantics: shared turns and persona at the top, whole-value overrides, markers, VAD anchors, text_excludes", () => {
     const [text, audio] = loadScenarioFile(join(SCENARIOS, 'scripted/interruption.yaml')).scenarios as Scenario[];
-    expect([text.turns.length, audio.turns.length, text.judge.modality, audio.judge.modality]).toEqual([3, 3, 'text', 'audio']);
+    expect([text.turns.length, audio.turns.length, text.judge.modality, audio.judge.modality]).toEqual([
+      3,
+      3,
+      'text',
+      'audio',
+    ]);
     expect([text.turns[2].expect[1].event, audio.turns[2].expect[1].event]).toEqual(['llm_response', 'response']);
-    const [sText, sAudio] = loadScenarioFile(join(SCENARIOS, 'simulated/capital_curious.yaml')).scenarios as Simulation[];
+    const [sText, sAudio] = loadScenarioFile(join(SCENARIOS, 'simulated/capital_curious.yaml'))
+      .scenarios as Simulation[];
     expect(sText.persona).toBe(sAudio.persona);
-    expect([sText.metrics.length, sAudio.metrics.length, sText.max_duration_s, sAudio.max_duration_s]).toEqual([3, 4, 120, 180]);
+    expect([sText.metrics.length, sAudio.metrics.length, sText.max_duration_s, sAudio.max_duration_s]).toEqual([
+      3, 4, 120, 180,
+    ]);
     const [turns] = loadScenarioFile(join(SCENARIOS, 'scripted/filter_incomplete_turns.yaml')).scenarios as Scenario[];
     expect(turns.turns[1].expect.map((e) => [e.event, e.marker])).toEqual([
       ['vad_user_stopped_speaking', undefined],
@@ -127,9 +142,14 @@ describe("Pipecat's newest release corpus", () => {
 
   it('the judges are a Python factory with an explainer: kept as data, refused before a run unless --judge replaces them', () => {
     const [s] = loadScenarioFile(join(SCENARIOS, 'scripted/capital_question.yaml')).scenarios as Scenario[];
-    expect(s.judge.eval).toMatchObject({ factory: 'evals.judges.typesafe_classifier', explainer: { service: 'ollama', model: 'gemma4:12b' } });
+    expect(s.judge.eval).toMatchObject({
+      factory: 'evals.judges.typesafe_classifier',
+      explainer: { service: 'ollama', model: 'gemma4:12b' },
+    });
     expect(s.requires_code).toBe(false);
-    expect(unrunnableFactories(s).map((d) => [d.file, d.line, d.col])).toEqual([[join(SCENARIOS, 'judge_audio.yaml'), 3, 12]]);
+    expect(unrunnableFactories(s).map((d) => [d.file, d.line, d.col])).toEqual([
+      [join(SCENARIOS, 'judge_audio.yaml'), 3, 12],
+    ]);
     expect(unrunnableFactories(s, ['judge.eval'])).toEqual([]);
   });
 
@@ -140,13 +160,17 @@ describe("Pipecat's newest release corpus", () => {
   });
 
   it('earshot suite --list plans every scenario of every file the manifest names (simulations marked), and -k/-s narrow it', () => {
-    const m = (inspectFile(MANIFEST) as Extract<ReturnType<typeof inspectFile>, { status: 'loaded' }>).loaded as Manifest;
+    const m = (inspectFile(MANIFEST) as Extract<ReturnType<typeof inspectFile>, { status: 'loaded' }>)
+      .loaded as Manifest;
     const expected = [...new Set(expandManifest(m).entries.flatMap((e) => e.scenarios.map((s) => s.id)))].sort();
     expect(expected).toHaveLength(58); // 49 scripted and 9 simulations named by the manifest
     const list = (...args: string[]): string[][] => {
       const r = spawnSync(process.execPath, [CLI, 'suite', MANIFEST, '--list', ...args], { encoding: 'utf8' });
       expect(r.status, r.stderr).toBe(0);
-      return r.stdout.trim().split('\n').map((l) => l.split('\t'));
+      return r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t'));
     };
     const all = list();
     expect([...new Set(all.map((l) => l[1]))].sort()).toEqual(expected);
@@ -162,7 +186,14 @@ describe("Pipecat's newest release corpus", () => {
     const r = spawnSync(process.execPath, [CLI, 'validate', SCENARIOS, MANIFEST], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('\n67 valid, 0 invalid (50 scripted, 16 simulations, 1 manifest; 47 files), 5 fragments skipped\n');
-    expect(r.stdout.split('\n').filter((l) => l.startsWith('skipped')).map((l) => l.split(/\s+/)[1].split('/').pop())).toEqual(FRAGMENTS);
+    expect(r.stdout).toContain(
+      '\n67 valid, 0 invalid (50 scripted, 16 simulations, 1 manifest; 47 files), 5 fragments skipped\n',
+    );
+    expect(
+      r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('skipped'))
+        .map((l) => l.split(/\s+/)[1].split('/').pop()),
+    ).toEqual(FRAGMENTS);
   });
 });

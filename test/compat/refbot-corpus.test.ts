@@ -61,8 +61,15 @@ describe("Pipecat's newest release evals against the reference bot", () => {
   it('every scenario that can pass does, unchanged, with --judge/--tts/--stt overrides', async () => {
     const outcomes: string[] = [];
     for (const scenario of passing()) {
-      const { result, trace } = await runSession(scenario, { url: bot.url, media: engine.media, noJudgeCache: true, judgeOverride: `openai:stand-in@${llm.url}` });
-      outcomes.push(`${scenario.name}: ${result.status}${result.failures.length ? ` ${result.failures.map((f) => `[${f.kind}] ${f.reason}`).join('; ')}` : ''}`);
+      const { result, trace } = await runSession(scenario, {
+        url: bot.url,
+        media: engine.media,
+        noJudgeCache: true,
+        judgeOverride: `openai:stand-in@${llm.url}`,
+      });
+      outcomes.push(
+        `${scenario.name}: ${result.status}${result.failures.length ? ` ${result.failures.map((f) => `[${f.kind}] ${f.reason}`).join('; ')}` : ''}`,
+      );
       if (result.status !== 'passed') outcomes.push(trace);
     }
     expect(outcomes.filter((o) => !o.endsWith(': passed'))).toEqual([]);

@@ -30,24 +30,54 @@ const tmp = (name: string): string => {
 const out = { evalRun: tmp('eval'), demo: tmp('demo'), noModels: tmp('nomodels'), overrides: tmp('overrides') };
 const ttsCache = tmp('tts-cache');
 const emptyModels = tmp('models');
-const runs: Record<'evalRun' | 'demo' | 'noModels' | 'overrides', CliRun | undefined> = { evalRun: undefined, demo: undefined, noModels: undefined, overrides: undefined };
+const runs: Record<'evalRun' | 'demo' | 'noModels' | 'overrides', CliRun | undefined> = {
+  evalRun: undefined,
+  demo: undefined,
+  noModels: undefined,
+  overrides: undefined,
+};
 /** The demo runs from a folder that is not the package: it must find scenarios/audio by itself. */
 const demoCwd = tmp('cwd');
 let bot: RefbotProcess | undefined;
 let quickBot: RefbotProcess | undefined;
 
 beforeAll(async () => {
-  [bot, quickBot] = await Promise.all([startRefbotProcess(), startRefbotProcess(['--brain', 'test/e2e/audio-brain.yaml'])]);
+  [bot, quickBot] = await Promise.all([
+    startRefbotProcess(),
+    startRefbotProcess(['--brain', 'test/e2e/audio-brain.yaml']),
+  ]);
   const bundled = async (): Promise<void> => {
-    runs.evalRun = await earshot(['run', 'scenarios/audio', '--url', bot!.url, '--wire', 'pipecat-eval', '--out', out.evalRun, '--reporter', 'dot']).done;
+    runs.evalRun = await earshot([
+      'run',
+      'scenarios/audio',
+      '--url',
+      bot!.url,
+      '--wire',
+      'pipecat-eval',
+      '--out',
+      out.evalRun,
+      '--reporter',
+      'dot',
+    ]).done;
   };
   const demo = async (): Promise<void> => {
     runs.demo = await earshotIn(demoCwd, ['demo', '--wire', 'protobuf', '--out', out.demo, '--reporter', 'dot']);
   };
   const small = async (): Promise<void> => {
     const args = ['run', 'test/e2e/audio', '--url', quickBot!.url, '--reporter', 'dot'];
-    runs.noModels = await earshot([...args, '--out', out.noModels, '--no-record'], { EARSHOT_MODELS_DIR: emptyModels }).done;
-    runs.overrides = await earshot([...args, '--out', out.overrides, '--tts', 'flite', '--stt', 'sphinx', '--cache-dir', ttsCache]).done;
+    runs.noModels = await earshot([...args, '--out', out.noModels, '--no-record'], { EARSHOT_MODELS_DIR: emptyModels })
+      .done;
+    runs.overrides = await earshot([
+      ...args,
+      '--out',
+      out.overrides,
+      '--tts',
+      'flite',
+      '--stt',
+      'sphinx',
+      '--cache-dir',
+      ttsCache,
+    ]).done;
   };
   await Promise.all([bundled(), demo(), small()]);
 }, 300_000);
@@ -59,7 +89,11 @@ afterAll(async () => {
 });
 
 function earshotIn(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1', CI: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -84,7 +118,13 @@ function channelLevels(path: string, fromMs = 0, toMs = Infinity): { user: numbe
   return { user: level(wav.channels[0]), bot: level(wav.channels[1]) };
 }
 
-const BUNDLED = ['barge_in/audio', 'capital_question/audio', 'dtmf_menu/audio', 'multi_turn_memory/audio', 'weather_function_call/audio'];
+const BUNDLED = [
+  'barge_in/audio',
+  'capital_question/audio',
+  'dtmf_menu/audio',
+  'multi_turn_memory/audio',
+  'weather_function_call/audio',
+];
 const CODECS = [
   ['pipecat-eval (earshot run)', 'evalRun'],
   ['protobuf (earshot demo)', 'demo'],
@@ -94,7 +134,9 @@ describe.each(CODECS)('the bundled audio scenarios on %s', (_label, which) => {
   it('all pass, one result line each, exit 0', () => {
     const run = runs[which]!;
     const results = readResults(out[which]);
-    expect(results.map((r) => `${r.name}:${r.status}`).sort(), `${run.stdout}\n${run.stderr}`).toEqual(BUNDLED.map((n) => `${n}:passed`));
+    expect(results.map((r) => `${r.name}:${r.status}`).sort(), `${run.stdout}\n${run.stderr}`).toEqual(
+      BUNDLED.map((n) => `${n}:passed`),
+    );
     expect(run.code).toBe(0);
   });
 
@@ -107,14 +149,19 @@ describe.each(CODECS)('the bundled audio scenarios on %s', (_label, which) => {
     // bot_audio_started event put it, hence 1497.
     expect(bargeIn.started_at_ms! - onset).toBeGreaterThanOrEqual(1497);
     expect(bargeIn.started_at_ms! - onset).toBeLessThan(1600);
-    expect(bargeIn.expectations.map((e) => `${e.event}:${e.status}`)).toEqual(['bot_interrupted:passed', 'response:passed']);
+    expect(bargeIn.expectations.map((e) => `${e.event}:${e.status}`)).toEqual([
+      'bot_interrupted:passed',
+      'response:passed',
+    ]);
     expect(bargeIn.expectations[1].text).toContain('tokyo');
     const m = bargeIn.metrics!;
     expect(m.yielded).toBe(true);
     expect(m.interruption_ms).toBeGreaterThan(0);
     expect(m.interruption_ms).toBeLessThan(1500);
     // The story stopped, then the answer started: two bursts, in that order, after the user began.
-    const audio = r.events!.filter((e) => e.name === 'bot_audio_started' || e.name === 'bot_audio_stopped').filter((e) => e.at_ms > onset);
+    const audio = r
+      .events!.filter((e) => e.name === 'bot_audio_started' || e.name === 'bot_audio_stopped')
+      .filter((e) => e.at_ms > onset);
     const storyStop = audio.find((e) => e.name === 'bot_audio_stopped')!;
     expect(storyStop.at_ms).toBeGreaterThan(m.user_speech_start_at_ms!);
     expect(m.bot_audio_onset_at_ms!).toBeGreaterThan(storyStop.at_ms);
@@ -138,14 +185,16 @@ describe.each(CODECS)('the bundled audio scenarios on %s', (_label, which) => {
 
   it('response events carry what PocketSphinx heard the bot say', () => {
     const results = byName(out[which]);
-    const said = (name: string): string[] => results[name].events!.flatMap((e) => (e.name === 'response' ? [e.text] : []));
+    const said = (name: string): string[] =>
+      results[name].events!.flatMap((e) => (e.name === 'response' ? [e.text] : []));
     expect(said('capital_question/audio')).toContain('the capital of germany is berlin');
     expect(said('weather_function_call/audio')).toContain('it is seventy five degrees and sunny in berlin');
     expect(said('dtmf_menu/audio')).toContain('our office is located at one hundred twenty three main street');
   });
 
   it('every turn carries metrics; a spoken turn’s voice-to-voice latency passes the scenario’s latency bound', () => {
-    for (const r of readResults(out[which])) for (const t of r.turns) expect(t.metrics, `${r.name} turn ${t.index}`).toBeDefined();
+    for (const r of readResults(out[which]))
+      for (const t of r.turns) expect(t.metrics, `${r.name} turn ${t.index}`).toBeDefined();
     const turn = byName(out[which])['capital_question/audio'].turns[1];
     expect(turn.status).toBe('passed');
     expect(turn.metrics!.voice_to_voice_ms).toBeGreaterThan(300);
@@ -159,7 +208,9 @@ describe('earshot demo', () => {
     expect(existsSync(join(out.demo, 'results.jsonl'))).toBe(true);
     const wavs = readdirSync(out.demo).filter((f) => f.endsWith('.wav'));
     expect(wavs).toHaveLength(BUNDLED.length);
-    expect(readResults(out.demo).every((r) => r.artifacts?.recording && wavs.includes(r.artifacts.recording))).toBe(true);
+    expect(readResults(out.demo).every((r) => r.artifacts?.recording && wavs.includes(r.artifacts.recording))).toBe(
+      true,
+    );
     expect(run.stdout).toContain(`results:    ${relative(demoCwd, join(out.demo, 'results.jsonl'))}`);
     expect(run.stdout).toMatch(/capital_question\/audio turn 2 "What is the capital of Germany\?" +\d+ ms/);
   });
@@ -180,7 +231,9 @@ describe('latency, overrides, typed turns, recordings off (test/e2e/audio)', () 
   it('a latency bound the bot cannot meet fails the turn with latency_exceeded, though every expectation passed', () => {
     const r = byName(out.overrides).latency_too_strict;
     expect(r.status).toBe('failed');
-    expect(r.failures).toEqual([expect.objectContaining({ kind: 'latency_exceeded', turn_index: 1, expectation_index: null })]);
+    expect(r.failures).toEqual([
+      expect.objectContaining({ kind: 'latency_exceeded', turn_index: 1, expectation_index: null }),
+    ]);
     expect(r.failures[0].reason).toMatch(/^voice_to_voice_ms \d+(\.\d+)? ?ms exceeds max 300 ?ms$/);
     expect(r.turns[1].expectations.map((e) => e.status)).toEqual(['passed']);
     expect(runs.overrides!.code).toBe(1);
@@ -218,4 +271,3 @@ describe('latency, overrides, typed turns, recordings off (test/e2e/audio)', () 
     expect(channelLevels(join(out.overrides, r.artifacts!.recording!)).bot).toBeGreaterThan(-45);
   });
 });
-

@@ -28,8 +28,26 @@ beforeAll(async () => {
       '    expect: [{ event: bot_started_speaking, within_ms: 30000 }]\n',
   );
   bots.push(await startRefbotProcess(), await startRefbotProcess(['--no-yield-to-backchannel']));
-  runs.yields = await earshot(['run', join(project, 'murmur.yaml'), '--url', bots[0].url, '--out', out.yields, '--reporter', 'dot']).done;
-  runs.holds = await earshot(['run', join(project, 'murmur.yaml'), '--url', bots[1].url, '--out', out.holds, '--reporter', 'dot']).done;
+  runs.yields = await earshot([
+    'run',
+    join(project, 'murmur.yaml'),
+    '--url',
+    bots[0].url,
+    '--out',
+    out.yields,
+    '--reporter',
+    'dot',
+  ]).done;
+  runs.holds = await earshot([
+    'run',
+    join(project, 'murmur.yaml'),
+    '--url',
+    bots[1].url,
+    '--out',
+    out.holds,
+    '--reporter',
+    'dot',
+  ]).done;
 }, 180_000);
 
 afterAll(async () => {

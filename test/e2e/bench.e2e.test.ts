@@ -66,7 +66,16 @@ describe('earshot bench', () => {
     expect(run.stderr).toContain('[4/4]  passed');
     expect(run.code).toBe(0);
     const report = readJson<BenchReport>(json);
-    expect(report).toMatchObject({ runs: 4, passed: 4, failed: 0, errors: 0, repeat: 4, concurrency: 2, wire: 'pipecat-eval', url: bot.url });
+    expect(report).toMatchObject({
+      runs: 4,
+      passed: 4,
+      failed: 0,
+      errors: 0,
+      repeat: 4,
+      concurrency: 2,
+      wire: 'pipecat-eval',
+      url: bot.url,
+    });
     expect(report.scenario.name).toBe('capital_question/text');
   });
 
@@ -85,11 +94,15 @@ describe('earshot bench', () => {
 
   it('prints the same as a table with histograms and pass rates per turn', () => {
     const { stdout } = runs.bench!.run;
-    expect(stdout).toMatch(/^bench: capital_question\/text × 4 \(concurrency 2\) against ws:\/\/127\.0\.0\.1:\d+ \(pipecat-eval\): 4 passed, 0 failed, 0 errors/);
+    expect(stdout).toMatch(
+      /^bench: capital_question\/text × 4 \(concurrency 2\) against ws:\/\/127\.0\.0\.1:\d+ \(pipecat-eval\): 4 passed, 0 failed, 0 errors/,
+    );
     expect(stdout).toMatch(/metric\s+count\s+p50_ms\s+p90_ms\s+p95_ms\s+p99_ms\s+max_ms/);
     expect(stdout).toMatch(/llm_ttfb_ms\s+4\s+\d/);
     expect(stdout).toMatch(/llm_ttfb_ms:\n.*│/);
-    expect(stdout).toMatch(/turn\s+passed\s+failed\s+not_run\s+pass_rate\n\s+1\s+4\s+0\s+0\s+100\.0%\n\s+2\s+4\s+0\s+0\s+100\.0%/);
+    expect(stdout).toMatch(
+      /turn\s+passed\s+failed\s+not_run\s+pass_rate\n\s+1\s+4\s+0\s+0\s+100\.0%\n\s+2\s+4\s+0\s+0\s+100\.0%/,
+    );
   });
 
   it('gives the pass rate per turn, so a turn that always fails shows, and exits 1', () => {
@@ -109,7 +122,11 @@ describe('earshot bench', () => {
     expect(run.code).toBe(0);
     const report = readJson<BenchReport>(json);
     expect(report.runs).toBe(2);
-    expect(report.sweep).toMatchObject({ turn_index: 2, event: 'llm_started', range: { from_ms: 0, to_ms: 300, step_ms: 300 } });
+    expect(report.sweep).toMatchObject({
+      turn_index: 2,
+      event: 'llm_started',
+      range: { from_ms: 0, to_ms: 300, step_ms: 300 },
+    });
     // Text mode: no bot audio to yield, but the bot's bot-interrupted says it was cut off at each offset.
     expect(report.sweep!.points.map((p) => [p.offset_ms, p.runs, p.barge_ins, p.interrupted])).toEqual([
       [0, 1, 0, 1],
@@ -140,7 +157,8 @@ describe('earshot bench', () => {
   it('refuses a malformed range, or a sweep of a scenario without a barge-in turn, as usage errors', async () => {
     const [bad, none] = await Promise.all([
       earshot(['bench', 'scenarios/text/barge_in.yaml', '--url', bot.url, '--sweep-interrupt', '500:100:50']).done,
-      earshot(['bench', 'scenarios/text/capital_question.yaml', '--url', bot.url, '--sweep-interrupt', '0:100:50']).done,
+      earshot(['bench', 'scenarios/text/capital_question.yaml', '--url', bot.url, '--sweep-interrupt', '0:100:50'])
+        .done,
     ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--sweep-interrupt "500:100:50": TO (100) is below FROM (500)');
@@ -155,7 +173,19 @@ describe('earshot calibrate (one wire, one delay, one run)', () => {
   const json = join(tmp('cal'), 'calibration.json');
   let run: CliRun;
   beforeAll(async () => {
-    run = await earshot(['calibrate', '--wires', 'protobuf', '--delays', '300', '--repeat', '1', '--json', json, '--keep', keep]).done;
+    run = await earshot([
+      'calibrate',
+      '--wires',
+      'protobuf',
+      '--delays',
+      '300',
+      '--repeat',
+      '1',
+      '--json',
+      json,
+      '--keep',
+      keep,
+    ]).done;
   }, 120_000);
 
   it('prints the error table per codec, metric and delay, and exits by the p95 verdict', () => {
@@ -168,12 +198,15 @@ describe('earshot calibrate (one wire, one delay, one run)', () => {
   });
 
   it('pairs every measurement with the truth and the errors are small', () => {
-    const out = readJson<{ rows: CalibrationRow[]; samples: CalibrationSampleRecord[]; machine: { cores: number } }>(json);
+    const out = readJson<{ rows: CalibrationRow[]; samples: CalibrationSampleRecord[]; machine: { cores: number } }>(
+      json,
+    );
     expect(out.rows.map((r) => [r.codec, r.metric, r.delay_ms, r.n, r.missing])).toEqual([
       ['protobuf', 'interruption_ms', 300, 1, 0],
       ['protobuf', 'voice_to_voice_ms', 300, 2, 0],
     ]);
-    for (const r of out.rows) expect(Object.keys(r)).toEqual(expect.arrayContaining(['n', 'p50_ms', 'p95_ms', 'max_ms']));
+    for (const r of out.rows)
+      expect(Object.keys(r)).toEqual(expect.arrayContaining(['n', 'p50_ms', 'p95_ms', 'max_ms']));
     const errors = out.samples.map((s) => Math.abs(s.error_ms!)).sort((a, b) => a - b);
     // Loose: a wrong pairing is off by hundreds of ms to seconds; a shared 2-core box adds a few ms of scheduling.
     expect(errors[1]).toBeLessThan(15);
@@ -182,6 +215,7 @@ describe('earshot calibrate (one wire, one delay, one run)', () => {
   });
 
   it('keeps the truth log, bot log and results with --keep', () => {
-    for (const f of ['truth.jsonl', 'refbot.log', 'results.jsonl', 'run-1.trace.log']) expect(existsSync(join(keep, 'protobuf-300ms', f))).toBe(true);
+    for (const f of ['truth.jsonl', 'refbot.log', 'results.jsonl', 'run-1.trace.log'])
+      expect(existsSync(join(keep, 'protobuf-300ms', f))).toBe(true);
   });
 });

@@ -29,7 +29,10 @@ import { earshot, readResults, type CliRun } from '../suite/cli.testutil.js';
 const tmp = (name: string): string => mkdtempSync(join(tmpdir(), `earshot-compare-${name}-`));
 const files = tmp('files');
 const BRAIN = join(files, 'brain.yaml');
-writeFileSync(BRAIN, 'greeting: Hi.\nfallback: Okay.\nrules:\n  - name: hello\n    when: hello\n    reply: Hi there.\n');
+writeFileSync(
+  BRAIN,
+  'greeting: Hi.\nfallback: Okay.\nrules:\n  - name: hello\n    when: hello\n    reply: Hi there.\n',
+);
 const SPOKEN = join(files, 'spoken.yaml');
 writeFileSync(
   SPOKEN,
@@ -80,14 +83,22 @@ afterAll(async () => {
   await Promise.all([quick?.stop(), slow?.stop(), slower?.stop()]);
 });
 
-async function compare(base: string, next: string, extra: string[] = []): Promise<{ run: CliRun; report: CompareReport }> {
+async function compare(
+  base: string,
+  next: string,
+  extra: string[] = [],
+): Promise<{ run: CliRun; report: CompareReport }> {
   const json = join(tmp('report'), 'compare.json');
   const run = await earshot(['compare', base, next, '--reporter', `list,json=${json}`, ...extra]).done;
   return { run, report: JSON.parse(readFileSync(json, 'utf8')) as CompareReport };
 }
 
 /** The verdict of one metric of one turn, and the shift behind it. */
-function metric(report: CompareReport, turn: number, name: string): { verdict: string; shift_ms: number | null; p_value: number | null } {
+function metric(
+  report: CompareReport,
+  turn: number,
+  name: string,
+): { verdict: string; shift_ms: number | null; p_value: number | null } {
   const m = report.scenarios[0].turns.find((t) => t.index === turn)?.metrics.find((x) => x.metric === name);
   if (!m) throw new Error(`no ${name} in turn ${turn + 1}: ${JSON.stringify(report.scenarios[0].turns)}`);
   return { verdict: m.verdict, shift_ms: m.shift_ms, p_value: m.p_value };
@@ -100,7 +111,10 @@ describe('earshot compare on text runs (run --repeat)', () => {
   beforeAll(async () => {
     // Interleaved, so a machine that gets busier affects both bots alike.
     for (let i = 0; i < 3; i++) {
-      for (const [key, bot] of [['quick', quick], ['slow', slow]] as const) {
+      for (const [key, bot] of [
+        ['quick', quick],
+        ['slow', slow],
+      ] as const) {
         const out = tmp(`text-${key}`);
         const run = await earshot(['run', TYPED, '--url', bot.url, '--repeat', '8', '--out', out]).done;
         if (run.code !== 0) throw new Error(`run against the ${key} bot failed:\n${run.stdout}\n${run.stderr}`);
@@ -115,7 +129,12 @@ describe('earshot compare on text runs (run --repeat)', () => {
     expect(results.map((r: ScenarioResult) => r.run?.repeat_index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     const summary = JSON.parse(readFileSync(join(outs.quick[0], 'summary.json'), 'utf8')) as RunSummary;
     expect(summary.scenarios).toHaveLength(1);
-    expect(summary.scenarios[0]).toMatchObject({ runs: 8, passed: 8, pass_rate: 1, pass_rate_ci95: { low: 0.676, high: 1 } });
+    expect(summary.scenarios[0]).toMatchObject({
+      runs: 8,
+      passed: 8,
+      pass_rate: 1,
+      pass_rate_ci95: { low: 0.676, high: 1 },
+    });
     expect(first.stdout).toMatch(/Pass rates \(95% Wilson interval\):\n {2}typed_hello +8\/8 +100% +\(68–100%\)/);
   });
 
@@ -172,9 +191,13 @@ describe('earshot compare on audio benches (voice-to-voice)', () => {
 
   beforeAll(async () => {
     for (let i = 0; i < 2; i++) {
-      for (const [key, bot] of [['quick', quick], ['slow', slower]] as const) {
+      for (const [key, bot] of [
+        ['quick', quick],
+        ['slow', slower],
+      ] as const) {
         const out = tmp(`audio-${key}`);
-        const run = await earshot(['bench', SPOKEN, '--url', bot.url, '--repeat', '6', '--out', out, '--no-record']).done;
+        const run = await earshot(['bench', SPOKEN, '--url', bot.url, '--repeat', '6', '--out', out, '--no-record'])
+          .done;
         if (run.code !== 0) throw new Error(`bench against the ${key} bot failed:\n${run.stdout}\n${run.stderr}`);
         outs[key].push(out);
       }

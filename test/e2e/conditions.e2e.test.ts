@@ -2,7 +2,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeLevelDbfs, concatPcm, decodeWav, encodeWav, float32ToInt16, meanPower, silence } from '../../src/audio/index.js';
+import {
+  activeLevelDbfs,
+  concatPcm,
+  decodeWav,
+  encodeWav,
+  float32ToInt16,
+  meanPower,
+  silence,
+} from '../../src/audio/index.js';
 import { fliteSpeech } from '../../src/audio/flite.testutil.js';
 import type { ScenarioResult } from '../../src/results/index.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
@@ -29,7 +37,8 @@ const turn = `    turns:
         audio: speech.wav
         expect: [{ event: user_stopped_speaking, within_ms: 15000 }]
 `;
-const line = (seed: number): string => `    conditions: { telephony: { codec: mulaw }, loss: { rate: 0.1, burst_ms: 40, conceal: zero }, seed: ${seed} }\n`;
+const line = (seed: number): string =>
+  `    conditions: { telephony: { codec: mulaw }, loss: { rate: 0.1, burst_ms: 40, conceal: zero }, seed: ${seed} }\n`;
 
 beforeAll(async () => {
   const speech = await fliteSpeech('What is the capital of France?');
@@ -58,9 +67,27 @@ beforeAll(async () => {
   toneBot = await startRefbotProcess(['--inband-dtmf']);
   // One after another: real-time audio on a loaded machine.
   run = await earshot(['run', join(project, 'conds.yaml'), '--url', bot.url, '--out', out, '--reporter', 'dot']).done;
-  dtmfRuns.heard = await earshot(['run', join(project, 'dtmf.yaml'), '--url', toneBot.url, '--out', dtmfOut.heard, '--reporter', 'dot']).done;
+  dtmfRuns.heard = await earshot([
+    'run',
+    join(project, 'dtmf.yaml'),
+    '--url',
+    toneBot.url,
+    '--out',
+    dtmfOut.heard,
+    '--reporter',
+    'dot',
+  ]).done;
   // The same call to a bot that does not listen for tones: nobody presses anything it hears.
-  dtmfRuns.deaf = await earshot(['run', join(project, 'dtmf.yaml'), '--url', bot.url, '--out', dtmfOut.deaf, '--reporter', 'dot']).done;
+  dtmfRuns.deaf = await earshot([
+    'run',
+    join(project, 'dtmf.yaml'),
+    '--url',
+    bot.url,
+    '--out',
+    dtmfOut.deaf,
+    '--reporter',
+    'dot',
+  ]).done;
 }, 120_000);
 
 afterAll(async () => {
@@ -68,7 +95,8 @@ afterAll(async () => {
   if (!process.env.EARSHOT_KEEP_TEST_OUTPUT) rmSync(project, { recursive: true, force: true });
 });
 
-const results = (): Record<string, ScenarioResult> => Object.fromEntries(readResults(out).map((r) => [r.name.replace(/^conds\//, ''), r]));
+const results = (): Record<string, ScenarioResult> =>
+  Object.fromEntries(readResults(out).map((r) => [r.name.replace(/^conds\//, ''), r]));
 
 /** The user channel of a scenario's recording, from its first sample that is not silence. */
 function received(name: string): Int16Array {
@@ -84,7 +112,10 @@ function received(name: string): Int16Array {
 describe('channel conditions, measured in what the refbot received', () => {
   it('runs every scenario, recording the seed', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(results().snr10.conditions).toMatchObject({ seed: 7, applied: { noise: { type: 'white', snr_db: 10 }, seed: 7 } });
+    expect(results().snr10.conditions).toMatchObject({
+      seed: 7,
+      applied: { noise: { type: 'white', snr_db: 10 }, seed: 7 },
+    });
     expect(results().line_c.conditions?.seed).toBe(8);
   });
 
@@ -108,7 +139,9 @@ describe('channel conditions, measured in what the refbot received', () => {
     const a = received('line_a');
     const voiceStart = clean.findIndex((s) => s !== 0);
     const n = 16000; // a second of the voice
-    expect(Buffer.from(a.slice(0, n).buffer).equals(Buffer.from(clean.slice(voiceStart, voiceStart + n).buffer))).toBe(false);
+    expect(Buffer.from(a.slice(0, n).buffer).equals(Buffer.from(clean.slice(voiceStart, voiceStart + n).buffer))).toBe(
+      false,
+    );
     // What was sent, hashed at the source (the recording places frames by send time, which a loaded machine can shift).
     const hash = (name: string): string | undefined => results()[name].conditions?.audio_sha256?.['0'];
     expect(hash('line_a')).toMatch(/^[0-9a-f]{64}$/);
@@ -116,13 +149,14 @@ describe('channel conditions, measured in what the refbot received', () => {
     expect(hash('line_c')).not.toBe(hash('line_a'));
     // Lost packets are silent 20 ms runs in the middle of the voice, as the bot received it.
     let zeroRuns = 0;
-    for (let at = 0; at + 320 <= clean.length - 16000; at += 160) if (a.subarray(at, at + 320).every((s) => s === 0)) zeroRuns++;
+    for (let at = 0; at + 320 <= clean.length - 16000; at += 160)
+      if (a.subarray(at, at + 320).every((s) => s === 0)) zeroRuns++;
     expect(zeroRuns).toBeGreaterThan(0);
   });
 });
 
 describe('in-band DTMF', () => {
-  it('the refbot\'s Goertzel receiver hears 123# through µ-law and 10 dB noise', () => {
+  it("the refbot's Goertzel receiver hears 123# through µ-law and 10 dB noise", () => {
     const r = dtmfRuns.heard!;
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const [result] = readResults(dtmfOut.heard);

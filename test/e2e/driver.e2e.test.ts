@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EarshotEvent } from '../../src/results/events.js';
 import type { Failure } from '../../src/results/types.js';
 import { loadScenario, type Scenario } from '../../src/scenario/index.js';
-import { DeadlineError, driveSession, type DriverRuntime, type SessionDriver, type SessionProgress } from '../../src/session/index.js';
+import {
+  DeadlineError,
+  driveSession,
+  type DriverRuntime,
+  type SessionDriver,
+  type SessionProgress,
+} from '../../src/session/index.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
 
 /**
@@ -50,7 +56,10 @@ class CapitalsCaller implements SessionDriver {
     runtime.startTurn(index);
     if (index === this.failOnTurn) throw new Error('the caller lost its train of thought');
     if (question !== null) runtime.dropPendingOutput();
-    const sent = question === null ? { anchorMs: runtime.clock.now(), kind: 'none' as const } : await runtime.sendUser({ user: question }, index);
+    const sent =
+      question === null
+        ? { anchorMs: runtime.clock.now(), kind: 'none' as const }
+        : await runtime.sendUser({ user: question }, index);
     runtime.markSent(index, sent);
     const failures: Failure[] = [];
     let reply = '';
@@ -61,7 +70,13 @@ class CapitalsCaller implements SessionDriver {
       runtime.recordExpectation(index, { index: 0, event: 'llm_response', status: 'passed', text: reply });
     } catch (err) {
       if (!(err instanceof DeadlineError)) throw err;
-      const failure: Failure = { kind: 'timeout', turn_index: index, expectation_index: 0, event: 'llm_response', reason: 'no reply within 5000ms' };
+      const failure: Failure = {
+        kind: 'timeout',
+        turn_index: index,
+        expectation_index: 0,
+        event: 'llm_response',
+        reason: 'no reply within 5000ms',
+      };
       failures.push(failure);
       runtime.recordExpectation(index, { index: 0, event: 'llm_response', status: 'failed' }, failure);
     }
@@ -75,9 +90,17 @@ describe('a driver other than the script, on the session runtime', () => {
   it('sends turns it decides from the replies, reads what the bot said, and records each turn in the result', async () => {
     const caller = new CapitalsCaller();
     const progress: SessionProgress[] = [];
-    const { result, trace } = await driveSession(scenario, { url: bot.url, onProgress: (p) => progress.push(p) }, caller);
+    const { result, trace } = await driveSession(
+      scenario,
+      { url: bot.url, onProgress: (p) => progress.push(p) },
+      caller,
+    );
     expect(result.status).toBe('passed');
-    expect(caller.heard).toEqual([expect.stringContaining('Hello'), 'The capital of Germany is Berlin.', 'The capital of France is Paris.']);
+    expect(caller.heard).toEqual([
+      expect.stringContaining('Hello'),
+      'The capital of Germany is Berlin.',
+      'The capital of France is Paris.',
+    ]);
     expect(result.turns.map((t) => [t.index, t.status, t.input, t.expectations.map((e) => e.text)])).toEqual([
       [0, 'passed', {}, [expect.stringContaining('Hello')]],
       [1, 'passed', { user: 'What is the capital of Germany?' }, ['The capital of Germany is Berlin.']],
@@ -87,7 +110,17 @@ describe('a driver other than the script, on the session runtime', () => {
     expect(result.turns[2].started_at_ms).toBeGreaterThan(result.turns[1].started_at_ms!);
     expect(result.turns[1].metrics?.llm_ttfb_ms).toBeGreaterThanOrEqual(0);
     expect(result.events?.filter((e) => e.name === 'llm_response')).toHaveLength(3);
-    expect(progress.map((p) => p.type)).toEqual(['turn_start', 'expectation', 'turn_end', 'turn_start', 'expectation', 'turn_end', 'turn_start', 'expectation', 'turn_end']);
+    expect(progress.map((p) => p.type)).toEqual([
+      'turn_start',
+      'expectation',
+      'turn_end',
+      'turn_start',
+      'expectation',
+      'turn_end',
+      'turn_start',
+      'expectation',
+      'turn_end',
+    ]);
     expect(trace).toMatch(/\[ t2\] {2}send: text "And the capital of France\?"/);
     expect(trace).toContain('done: PASSED');
   }, 30_000);
@@ -95,7 +128,15 @@ describe('a driver other than the script, on the session runtime', () => {
   it('a driver that throws mid-turn is a harness error of that turn, and the session still tears down', async () => {
     const { result, trace } = await driveSession(scenario, { url: bot.url }, new CapitalsCaller(1));
     expect(result.status).toBe('error');
-    expect(result.failures).toEqual([{ kind: 'harness_error', turn_index: 1, expectation_index: null, event: null, reason: 'the caller lost its train of thought' }]);
+    expect(result.failures).toEqual([
+      {
+        kind: 'harness_error',
+        turn_index: 1,
+        expectation_index: null,
+        event: null,
+        reason: 'the caller lost its train of thought',
+      },
+    ]);
     expect(result.turns.map((t) => t.status)).toEqual(['passed', 'failed']);
     expect(trace).toMatch(/connection closed \(1000/);
   }, 30_000);

@@ -45,12 +45,30 @@ function sphinxWithWords(name: string, words: string[]): string {
 }
 
 const greeting = `  - expect:\n      - event: bot_stopped_speaking\n        within_ms: 15000\n`;
-const typedAudioReply = (transcription: string): string => `user: { modality: text }\njudge:\n  modality: audio\n  transcription: ${transcription}\n`;
+const typedAudioReply = (transcription: string): string =>
+  `user: { modality: text }\njudge:\n  modality: audio\n  transcription: ${transcription}\n`;
 
 beforeAll(async () => {
   writeFileSync(join(project, 'package.json'), '{}\n');
   sphinxWithWords('deaf', ['zygote']);
-  sphinxWithWords('limited', ['the', 'of', 'is', 'a', 'and', 'hello', 'yes', 'no', 'one', 'two', 'three', 'okay', 'sorry', 'capital', 'it', 'in']);
+  sphinxWithWords('limited', [
+    'the',
+    'of',
+    'is',
+    'a',
+    'and',
+    'hello',
+    'yes',
+    'no',
+    'one',
+    'two',
+    'three',
+    'okay',
+    'sorry',
+    'capital',
+    'it',
+    'in',
+  ]);
   const files: Record<string, string> = {
     'hearing/empty.yaml':
       `name: empty\n${typedAudioReply('{ service: sphinx, model_dir: ../models/deaf }')}turns:\n${greeting}` +
@@ -85,8 +103,28 @@ beforeAll(async () => {
     writeFileSync(join(project, name), text);
   }
   bot = await startRefbotProcess(['--brain', 'test/e2e/audio-brain.yaml']);
-  runs.hearing = await earshot(['run', join(project, 'hearing'), '--url', bot.url, '--out', out.hearing, '--reporter', 'dot,junit']).done;
-  runs.wer = await earshot(['run', join(project, 'wer'), '--url', bot.url, '--out', out.wer, '--reporter', 'dot', '--stt-disagreement', '0.3']).done;
+  runs.hearing = await earshot([
+    'run',
+    join(project, 'hearing'),
+    '--url',
+    bot.url,
+    '--out',
+    out.hearing,
+    '--reporter',
+    'dot,junit',
+  ]).done;
+  runs.wer = await earshot([
+    'run',
+    join(project, 'wer'),
+    '--url',
+    bot.url,
+    '--out',
+    out.wer,
+    '--reporter',
+    'dot',
+    '--stt-disagreement',
+    '0.3',
+  ]).done;
 }, 240_000);
 
 afterAll(async () => {
@@ -94,16 +132,23 @@ afterAll(async () => {
   if (!process.env.EARSHOT_KEEP_TEST_OUTPUT) for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-const byName = (dir: string): Record<string, ScenarioResult> => Object.fromEntries(readResults(dir).map((r) => [r.name, r]));
+const byName = (dir: string): Record<string, ScenarioResult> =>
+  Object.fromEntries(readResults(dir).map((r) => [r.name, r]));
 
 describe('inconclusive, not failed: a real recognizer that mishears a real bot', () => {
   it('exits 3 when nothing failed but something was inconclusive, and says so', () => {
     const r = runs.hearing!;
     expect(r.code, r.stdout + r.stderr).toBe(3);
     expect(r.stdout).toContain('1 passed, 0 failed, 2 inconclusive, 0 errored, 0 skipped');
-    const summary = JSON.parse(readFileSync(join(out.hearing, 'summary.json'), 'utf8')) as { ok: boolean; counts: Record<string, number>; pass_rate: number };
+    const summary = JSON.parse(readFileSync(join(out.hearing, 'summary.json'), 'utf8')) as {
+      ok: boolean;
+      counts: Record<string, number>;
+      pass_rate: number;
+    };
     expect(summary).toMatchObject({ ok: true, counts: { passed: 1, inconclusive: 2, failed: 0 }, pass_rate: 1 });
-    expect(readFileSync(join(out.hearing, 'junit.xml'), 'utf8').match(/<skipped message="inconclusive: /g)).toHaveLength(2);
+    expect(
+      readFileSync(join(out.hearing, 'junit.xml'), 'utf8').match(/<skipped message="inconclusive: /g),
+    ).toHaveLength(2);
   });
 
   it('an expectation over speech that the transcriber returns empty: inconclusive, with the span, the VAD speech and a WAV of it', () => {
@@ -123,7 +168,9 @@ describe('inconclusive, not failed: a real recognizer that mishears a real bot',
     expect(seg.end_ms - seg.start_ms).toBeGreaterThan(1000);
     expect(seg.end_ms).toBeLessThanOrEqual(durationMs + 1);
     const snippet = decodeWav(readFileSync(join(out.hearing, seg.snippet!)), 'snippet');
-    expect(Math.abs((snippet.channels[0].length * 1000) / snippet.sampleRate - (seg.end_ms - seg.start_ms))).toBeLessThan(250);
+    expect(
+      Math.abs((snippet.channels[0].length * 1000) / snippet.sampleRate - (seg.end_ms - seg.start_ms)),
+    ).toBeLessThan(250);
     // The same reply, read by the default dictionary, says what the bot said: it was the transcriber, not the bot.
     expect(byName(out.hearing).disagree.turns[1].expectations[0].text).toContain('paris');
   });
@@ -183,7 +230,9 @@ describe('word error rates both ways, against the reference bot', () => {
       [2, 'wer_exceeded'],
     ]);
     expect(r.failures[0].reason).toMatch(/holds no number 1 \(found no number\)$/);
-    expect(r.failures[1].reason).toBe('user_wer not measurable (bound max 0.5): the bot sent no user_transcription of this turn (a typed turn is not transcribed)');
+    expect(r.failures[1].reason).toBe(
+      'user_wer not measurable (bound max 0.5): the bot sent no user_transcription of this turn (a typed turn is not transcribed)',
+    );
     expect(r.turns[1].metrics!.bot_wer).toBe(0);
     expect(r.turns[2].metrics).toMatchObject({ bot_wer: 0, user_wer: null });
     expect(r.turns[2].expectations[0].status).toBe('passed');

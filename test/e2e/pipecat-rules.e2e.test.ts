@@ -29,8 +29,17 @@ beforeAll(async () => {
     startRefbotProcess(),
     startLlmServer(
       judgeRules([
-        { when: ({ criterion, reply }) => criterion.includes('Japan') && /japan/i.test(reply), verdict: 'yes', reason: 'it talks about Japan' },
-        { when: ({ criterion, call }) => criterion.includes('San Francisco') && call?.includes('San Francisco') === true, verdict: 'yes', reason: 'the call asks for San Francisco' },
+        {
+          when: ({ criterion, reply }) => criterion.includes('Japan') && /japan/i.test(reply),
+          verdict: 'yes',
+          reason: 'it talks about Japan',
+        },
+        {
+          when: ({ criterion, call }) =>
+            criterion.includes('San Francisco') && call?.includes('San Francisco') === true,
+          verdict: 'yes',
+          reason: 'the call asks for San Francisco',
+        },
         { when: ({ call }) => call !== undefined, verdict: 'no', reason: 'the call asks for another city' },
       ]),
     ),
@@ -44,7 +53,13 @@ afterAll(async () => {
 
 async function run(scenario: Scenario | undefined, more: { judgeOverride?: string } = {}): Promise<SessionOutcome> {
   if (!scenario) throw new Error('no such scenario');
-  return runSession(scenario, { url: bot.url, media: engine.media, noJudgeCache: true, judgeOverride: `openai:stand-in@${llm.url}`, ...more });
+  return runSession(scenario, {
+    url: bot.url,
+    media: engine.media,
+    noJudgeCache: true,
+    judgeOverride: `openai:stand-in@${llm.url}`,
+    ...more,
+  });
 }
 const kinds = (r: ScenarioResult): string[] => r.failures.map((f) => f.kind);
 
@@ -81,7 +96,9 @@ describe("Pipecat's newest rules against the reference bot (text)", () => {
     expect(mismatch.failures[0].reason).toBe('marker "◐" is short, expected complete');
     const format = (await run(text.get('marker_format'))).result;
     expect(kinds(format)).toEqual(['marker_format']);
-    expect(format.failures[0].reason).toBe('raw text starts with a marker, expected it not to: "● The capital of France is Paris."');
+    expect(format.failures[0].reason).toBe(
+      'raw text starts with a marker, expected it not to: "● The capital of France is Paris."',
+    );
   }, 30_000);
 
   it('a scenario that asserts no marker does not ask for them, and the bot sends none', async () => {
@@ -121,7 +138,9 @@ describe("Pipecat's newest rules against the reference bot (text)", () => {
     const { result, trace } = await run(scenario);
     expect(result.status).toBe('error');
     expect(kinds(result)).toEqual(['error']);
-    expect(result.error).toMatch(/python_speech\.yaml:3:\d+: error: user\.speech\.factory: evals\.voices\.my_voice is a Python callable .*--tts NAME$/);
+    expect(result.error).toMatch(
+      /python_speech\.yaml:3:\d+: error: user\.speech\.factory: evals\.voices\.my_voice is a Python callable .*--tts NAME$/,
+    );
     expect(trace).not.toContain('connected');
   }, 30_000);
 
@@ -130,7 +149,12 @@ describe("Pipecat's newest rules against the reference bot (text)", () => {
     expect(result).toMatchObject({ scenario_name: 'text_rules/llm_marker', passed: true });
     const turn = result.turns[1];
     expect(turn).toMatchObject({ turn_index: 1, failures: [] });
-    expect(turn.timing).toMatchObject({ input_duration_ms: 0, function_call_ms: null, bot_started_speaking_ms: null, voice_to_voice_ms: null });
+    expect(turn.timing).toMatchObject({
+      input_duration_ms: 0,
+      function_call_ms: null,
+      bot_started_speaking_ms: null,
+      voice_to_voice_ms: null,
+    });
     expect(turn.timing!.llm_started_ms).toBeGreaterThanOrEqual(0);
     expect(turn.timing!.first_token_ms).toBeGreaterThanOrEqual(turn.timing!.llm_started_ms!);
     expect(turn.timing!.llm_response_ms).toBeGreaterThanOrEqual(turn.timing!.first_token_ms!);
@@ -140,18 +164,34 @@ describe("Pipecat's newest rules against the reference bot (text)", () => {
   it('--judge on earshot run replaces the file judge (the flag is checked up front)', async () => {
     const out = mkdtempSync(join(cache, 'run-'));
     const file = join(HERE, 'judge_flag.yaml');
-    const ok = await earshot(['run', file, '--url', bot.url, '--out', out, '--reporter', 'dot', '--no-judge-cache', '--judge', `openai:stand-in@${llm.url}`]).done;
+    const ok = await earshot([
+      'run',
+      file,
+      '--url',
+      bot.url,
+      '--out',
+      out,
+      '--reporter',
+      'dot',
+      '--no-judge-cache',
+      '--judge',
+      `openai:stand-in@${llm.url}`,
+    ]).done;
     expect(readResults(out).map((r) => [r.name, r.status])).toEqual([['judge_flag', 'passed']]);
     expect(ok.code).toBe(0);
     const bad = await earshot(['run', file, '--url', bot.url, '--out', out, '--judge', 'typesafe:jev']).done;
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("option '--judge <service:model[@url]>' argument 'typesafe:jev' is invalid. unknown service 'typesafe'");
+    expect(bad.stderr).toContain(
+      "option '--judge <service:model[@url]>' argument 'typesafe:jev' is invalid. unknown service 'typesafe'",
+    );
   }, 60_000);
 });
 
 describe('judge.eval blocks against the reference bot', () => {
   it('allow_continue: false, a failed judge call asked once more, and the explainer giving the reason for a no', async () => {
-    const explainer = await startLlmServer(judgeRules([], { verdict: 'no', reason: 'the reply names Berlin, not Paris' }));
+    const explainer = await startLlmServer(
+      judgeRules([], { verdict: 'no', reason: 'the reply names Berlin, not Paris' }),
+    );
     const judge = await startLlmServer();
     let asked = 0;
     judge.respond(() => (asked++ === 0 ? 'I cannot tell' : JSON.stringify({ verdict: 'no', reason: 'wrong city' })));
@@ -204,7 +244,9 @@ describe("Pipecat's newest rules against the reference bot (audio)", () => {
     for (const turn of result.turns.slice(1, 3)) {
       const prevStop = stops.filter((t) => t <= turn.started_at_ms!).at(-1);
       expect(prevStop, `turn ${turn.index}`).toBeDefined();
-      const started = result.events!.filter((e) => e.name === 'bot_started_speaking' && e.at_ms < turn.started_at_ms!).at(-1)!.at_ms;
+      const started = result
+        .events!.filter((e) => e.name === 'bot_started_speaking' && e.at_ms < turn.started_at_ms!)
+        .at(-1)!.at_ms;
       expect(prevStop!).toBeGreaterThan(started);
     }
   }, 90_000);

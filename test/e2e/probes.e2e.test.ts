@@ -28,8 +28,26 @@ beforeAll(async () => {
       '    expect: [{ event: bot_started_speaking, within_ms: 60000 }]\n',
   );
   bots.push(await startRefbotProcess(), await startRefbotProcess(['--pause-patience-ms', '9000']));
-  runs.eager = await earshot(['run', join(project, 'pause.yaml'), '--url', bots[0].url, '--out', out.eager, '--reporter', 'dot']).done;
-  runs.patient = await earshot(['run', join(project, 'pause.yaml'), '--url', bots[1].url, '--out', out.patient, '--reporter', 'dot']).done;
+  runs.eager = await earshot([
+    'run',
+    join(project, 'pause.yaml'),
+    '--url',
+    bots[0].url,
+    '--out',
+    out.eager,
+    '--reporter',
+    'dot',
+  ]).done;
+  runs.patient = await earshot([
+    'run',
+    join(project, 'pause.yaml'),
+    '--url',
+    bots[1].url,
+    '--out',
+    out.patient,
+    '--reporter',
+    'dot',
+  ]).done;
 }, 180_000);
 
 afterAll(async () => {

@@ -44,7 +44,18 @@ describe('earshot run against the reference bot (text)', () => {
 
   it('reports each deliberate mistake with the failure kind that says what happened', async () => {
     const out = outDir();
-    const run = await earshot(['run', here('wrong'), '--url', bot.url, '--out', out, '--reporter', 'dot', '--send-after-timeout', '2']).done;
+    const run = await earshot([
+      'run',
+      here('wrong'),
+      '--url',
+      bot.url,
+      '--out',
+      out,
+      '--reporter',
+      'dot',
+      '--send-after-timeout',
+      '2',
+    ]).done;
     expect(run.code).toBe(1);
     const r = byName(readResults(out));
     const kinds = (name: string): string[] => r[name].failures.map((f) => f.kind);
@@ -69,7 +80,16 @@ describe('earshot run against the reference bot (text)', () => {
     const port = await freePort();
     const out = outDir();
     const t0 = performance.now();
-    const run = await earshot(['run', 'scenarios/text/capital_question.yaml', '--url', `ws://127.0.0.1:${port}`, '--connect-timeout', '1.5', '--out', out]).done;
+    const run = await earshot([
+      'run',
+      'scenarios/text/capital_question.yaml',
+      '--url',
+      `ws://127.0.0.1:${port}`,
+      '--connect-timeout',
+      '1.5',
+      '--out',
+      out,
+    ]).done;
     const elapsed = performance.now() - t0;
     expect(run.code).toBe(1);
     const [result] = readResults(out);
@@ -85,7 +105,16 @@ describe('earshot run against the reference bot (text)', () => {
     const port = (wss.address() as { port: number }).port;
     try {
       const out = outDir();
-      const run = await earshot(['run', 'scenarios/text/capital_question.yaml', '--url', `ws://127.0.0.1:${port}`, '--handshake-timeout', '1', '--out', out]).done;
+      const run = await earshot([
+        'run',
+        'scenarios/text/capital_question.yaml',
+        '--url',
+        `ws://127.0.0.1:${port}`,
+        '--handshake-timeout',
+        '1',
+        '--out',
+        out,
+      ]).done;
       expect(run.code).toBe(1);
       const [result] = readResults(out);
       expect(result.failures.map((f) => f.kind)).toEqual(['handshake_timeout']);
@@ -105,7 +134,10 @@ describe('earshot run with an LLM judge (OpenAI-compatible stand-in server)', ()
         { when: ({ criterion, reply }) => criterion.includes('Berlin') && /berlin/i.test(reply), verdict: 'yes' },
         { when: ({ criterion }) => criterion.includes('Lyon'), verdict: 'no', reason: 'it says Paris' },
         { when: ({ criterion }) => criterion.includes('population'), verdict: 'continue', reason: 'no number yet' },
-        { when: ({ criterion, reply }) => criterion.includes('temperature') && /75 degrees/.test(reply), verdict: 'yes' },
+        {
+          when: ({ criterion, reply }) => criterion.includes('temperature') && /75 degrees/.test(reply),
+          verdict: 'yes',
+        },
         { when: ({ criterion }) => criterion.includes('temperature'), verdict: 'continue', reason: 'still checking' },
       ]),
     );
@@ -116,8 +148,14 @@ describe('earshot run with an LLM judge (OpenAI-compatible stand-in server)', ()
 
   it('passes, fails with judge_no, and runs out with judge_continue as the judge answers', async () => {
     const out = outDir();
-    const env = { OPENAI_BASE_URL: llm.url, OPENAI_API_KEY: 'sk-test-secret-123456', EARSHOT_CACHE_DIR: join(out, 'cache') };
-    const files = ['judged.yaml', 'judge_no.yaml', 'judge_continue.yaml', 'weather_then_answer.yaml'].map((f) => here(`judged/${f}`));
+    const env = {
+      OPENAI_BASE_URL: llm.url,
+      OPENAI_API_KEY: 'sk-test-secret-123456',
+      EARSHOT_CACHE_DIR: join(out, 'cache'),
+    };
+    const files = ['judged.yaml', 'judge_no.yaml', 'judge_continue.yaml', 'weather_then_answer.yaml'].map((f) =>
+      here(`judged/${f}`),
+    );
     const run = await earshot(['run', ...files, '--url', bot.url, '--out', out, '--reporter', 'dot'], env).done;
     const r = byName(readResults(out));
     expect(r.judged_capital.status).toBe('passed');
@@ -132,13 +170,17 @@ describe('earshot run with an LLM judge (OpenAI-compatible stand-in server)', ()
     expect(readFileSync(join(out, 'results.jsonl'), 'utf8')).not.toContain('sk-test-secret-123456');
     // Verdicts are cached: the same run again asks the judge nothing new for the passing scenario.
     const before = llm.requests.length;
-    await earshot(['run', here('judged/judged.yaml'), '--url', bot.url, '--out', outDir(), '--reporter', 'dot'], env).done;
+    await earshot(['run', here('judged/judged.yaml'), '--url', bot.url, '--out', outDir(), '--reporter', 'dot'], env)
+      .done;
     expect(llm.requests.length).toBe(before);
   }, 120_000);
 
   it('fails with no_judge when the scenario uses eval: but no judge can be built', async () => {
     const out = outDir();
-    const run = await earshot(['run', here('judged/no_judge.yaml'), '--url', bot.url, '--out', out], { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' }).done;
+    const run = await earshot(['run', here('judged/no_judge.yaml'), '--url', bot.url, '--out', out], {
+      OPENAI_API_KEY: '',
+      OPENAI_BASE_URL: '',
+    }).done;
     expect(run.code).toBe(1);
     const [failure] = readResults(out)[0].failures;
     expect(failure.kind).toBe('no_judge');

@@ -31,7 +31,17 @@ describe('earshot run on a file holding several scenarios', () => {
   it('runs every scenario of the list, named <file name>/<scenario name>, each with its own artifacts; the simulation its runs: times', async () => {
     const out = outDir();
     const llmFlags = ['--simulator', `openai:persona@${llm.url}`, '--judge', `openai:judge@${llm.url}`];
-    const run = await earshot(['run', here('capitals.yaml'), '--url', bot.url, ...llmFlags, '--out', out, '--reporter', 'list,junit']).done;
+    const run = await earshot([
+      'run',
+      here('capitals.yaml'),
+      '--url',
+      bot.url,
+      ...llmFlags,
+      '--out',
+      out,
+      '--reporter',
+      'list,junit',
+    ]).done;
     expect(run.code, run.stderr).toBe(0);
     const results = readResults(out);
     expect(results.map((r) => [r.name, r.status, r.run?.repeat_index])).toEqual([
@@ -43,8 +53,13 @@ describe('earshot run on a file holding several scenarios', () => {
     expect(results[2].simulation).toMatchObject({ ended_by: 'end_call', success: { verdict: 'yes' } });
     expect(results[1].turns[1].expectations[0].text).toContain('Paris');
     // Artifact stems are unique and filesystem-safe: the id's `/` is `__`.
-    expect(results.slice(0, 2).map((r) => r.artifacts?.trace)).toEqual(['001-capitals__germany.trace.log', '002-capitals__france.trace.log']);
-    expect(readdirSync(out)).toEqual(expect.arrayContaining(['001-capitals__germany.trace.log', '002-capitals__france.trace.log', 'junit.xml']));
+    expect(results.slice(0, 2).map((r) => r.artifacts?.trace)).toEqual([
+      '001-capitals__germany.trace.log',
+      '002-capitals__france.trace.log',
+    ]);
+    expect(readdirSync(out)).toEqual(
+      expect.arrayContaining(['001-capitals__germany.trace.log', '002-capitals__france.trace.log', 'junit.xml']),
+    );
     expect(run.stdout).toMatch(/capitals\/germany/);
     expect(run.stdout).toMatch(/capitals\/france/);
   }, 60_000);
@@ -54,17 +69,42 @@ describe('earshot run prints the files’ warnings before it starts', () => {
   it('says where a misspelled key is and what was meant, before the first scenario, and still runs', async () => {
     const out = outDir();
     // -v: the session's trace goes to stderr as it happens, so the warning's place in stderr says when it was printed.
-    const run = await earshot(['run', here('misspelled.yaml'), '--url', bot.url, '--out', out, '--reporter', 'list', '-v']).done;
+    const run = await earshot([
+      'run',
+      here('misspelled.yaml'),
+      '--url',
+      bot.url,
+      '--out',
+      out,
+      '--reporter',
+      'list',
+      '-v',
+    ]).done;
     const lines = run.stderr.split('\n');
-    expect(lines[0]).toBe("test/e2e/lists/misspelled.yaml:9:13: warning: turns[0].expect[0].text_contians: unknown key 'text_contians'; did you mean 'text_contains'?");
+    expect(lines[0]).toBe(
+      "test/e2e/lists/misspelled.yaml:9:13: warning: turns[0].expect[0].text_contians: unknown key 'text_contians'; did you mean 'text_contains'?",
+    );
     expect(lines.length).toBeGreaterThan(3); // the trace followed
     expect(run.stdout).toContain('misspelled/typo');
     expect(readResults(out).map((r) => r.name)).toEqual(['misspelled/typo']);
   }, 60_000);
 
   it('warns that the old top-level shape is deprecated', async () => {
-    const run = await earshot(['run', join(ROOT, 'test', 'e2e', 'wrong', 'timeout.yaml'), '--url', bot.url, '--out', outDir(), '--reporter', 'dot', '--timeout', '1']).done;
-    expect(run.stderr).toMatch(/timeout\.yaml:\d+:1: warning: turns: a scenario's own keys at the top level \('turns:'\) are deprecated since Pipecat 1\.11\.0/);
+    const run = await earshot([
+      'run',
+      join(ROOT, 'test', 'e2e', 'wrong', 'timeout.yaml'),
+      '--url',
+      bot.url,
+      '--out',
+      outDir(),
+      '--reporter',
+      'dot',
+      '--timeout',
+      '1',
+    ]).done;
+    expect(run.stderr).toMatch(
+      /timeout\.yaml:\d+:1: warning: turns: a scenario's own keys at the top level \('turns:'\) are deprecated since Pipecat 1\.11\.0/,
+    );
   }, 60_000);
 });
 
@@ -73,7 +113,9 @@ describe('earshot run --strict', () => {
     const out = outDir();
     const run = await earshot(['run', here('misspelled.yaml'), '--url', bot.url, '--out', out, '--strict']).done;
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("misspelled.yaml:9:13: error: turns[0].expect[0].text_contians: unknown key 'text_contians'; did you mean 'text_contains'?");
+    expect(run.stderr).toContain(
+      "misspelled.yaml:9:13: error: turns[0].expect[0].text_contians: unknown key 'text_contians'; did you mean 'text_contains'?",
+    );
     expect(run.stderr).not.toMatch(/internal error|at .*\.js:\d+/);
     expect(readResults(out)).toEqual([]);
   }, 30_000);

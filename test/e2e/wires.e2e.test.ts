@@ -52,11 +52,24 @@ describe('the protobuf wire: what it cannot carry is refused up front', () => {
 
   it('a scenario with context: ends before its first turn with a located error (the bot cannot take it), and no turn runs', async () => {
     const o = out('ctx');
-    const run = await earshot(['run', 'scenarios/text/context_seeding.yaml', '--wire', 'protobuf', '--url', bot.url, '--out', o, '--reporter', 'dot']).done;
+    const run = await earshot([
+      'run',
+      'scenarios/text/context_seeding.yaml',
+      '--wire',
+      'protobuf',
+      '--url',
+      bot.url,
+      '--out',
+      o,
+      '--reporter',
+      'dot',
+    ]).done;
     expect(run.code).toBe(1);
     const [r] = readResults(o);
     expect(r.status).toBe('error');
-    expect(r.error).toMatch(/scenarios\/text\/context_seeding\.yaml:5:3: error: context: the protobuf wire cannot seed the bot's context: eval-context is read only by Pipecat's eval transport/);
+    expect(r.error).toMatch(
+      /scenarios\/text\/context_seeding\.yaml:5:3: error: context: the protobuf wire cannot seed the bot's context: eval-context is read only by Pipecat's eval transport/,
+    );
     expect(r.error).toContain('this bot (earshot-refbot) does not read append-to-context');
     expect(r.turns.map((t) => t.status)).toEqual(['not_run']);
     expect(r.failures).toEqual([]);
@@ -65,18 +78,40 @@ describe('the protobuf wire: what it cannot carry is refused up front', () => {
   it('a call check the bot does not report at its level is refused before connecting; one the bot enables itself passes', async () => {
     const before = lines(truth).filter((l) => l.event === 'connection_open').length;
     const o = out('calls');
-    const run = await earshot(['run', 'scenarios/text/weather_function_call.yaml', '--wire', 'protobuf', '--url', bot.url, '--out', o]).done;
+    const run = await earshot([
+      'run',
+      'scenarios/text/weather_function_call.yaml',
+      '--wire',
+      'protobuf',
+      '--url',
+      bot.url,
+      '--out',
+      o,
+    ]).done;
     expect(run.code).toBe(1);
     const [r] = readResults(o);
     expect(r.status).toBe('error');
-    expect(r.error).toMatch(/weather_function_call\.yaml:\d+:\d+: error: turns\[1\]\.expect\[0\]: needs the bot to report function calls at level 'full'.*--bot-report-level full/);
+    expect(r.error).toMatch(
+      /weather_function_call\.yaml:\d+:\d+: error: turns\[1\]\.expect\[0\]: needs the bot to report function calls at level 'full'.*--bot-report-level full/,
+    );
     // Up front: the bot never saw a connection.
     expect(lines(truth).filter((l) => l.event === 'connection_open').length).toBe(before);
 
     const full = await startRefbotProcess(['-q', '--wire', 'protobuf', '--report-level', 'full']);
     try {
       const ok = out('calls-full');
-      const pass = await earshot(['run', 'scenarios/text/weather_function_call.yaml', '--wire', 'protobuf', '--bot-report-level', 'full', '--url', full.url, '--out', ok]).done;
+      const pass = await earshot([
+        'run',
+        'scenarios/text/weather_function_call.yaml',
+        '--wire',
+        'protobuf',
+        '--bot-report-level',
+        'full',
+        '--url',
+        full.url,
+        '--out',
+        ok,
+      ]).done;
       expect(readResults(ok).map((x) => x.status)).toEqual(['passed']);
       expect(pass.code).toBe(0);
     } finally {
@@ -84,7 +119,7 @@ describe('the protobuf wire: what it cannot carry is refused up front', () => {
     }
   }, 60_000);
 
-  it("llm_marker expectations are refused up front on protobuf; a bot that reports markers itself (--bot-llm-markers) passes them", async () => {
+  it('llm_marker expectations are refused up front on protobuf; a bot that reports markers itself (--bot-llm-markers) passes them', async () => {
     const brain = file('marker-brain.yaml', `${SHORT_BRAIN_TEXT}turn_completion: true\n`);
     const scenario = file(
       'marked.yaml',
@@ -100,16 +135,32 @@ turns:
 `,
     );
     const refused = out('markers-refused');
-    expect((await earshot(['run', scenario, '--wire', 'protobuf', '--url', bot.url, '--out', refused]).done).code).toBe(1);
+    expect((await earshot(['run', scenario, '--wire', 'protobuf', '--url', bot.url, '--out', refused]).done).code).toBe(
+      1,
+    );
     const [r] = readResults(refused);
     expect(r.status).toBe('error');
-    expect(r.error).toMatch(/marked\.yaml:5:16: error: turns\[0\]\.expect\[0\]\.event: the bot reports its LLM's markers only when they are turned on.*--bot-llm-markers/);
+    expect(r.error).toMatch(
+      /marked\.yaml:5:16: error: turns\[0\]\.expect\[0\]\.event: the bot reports its LLM's markers only when they are turned on.*--bot-llm-markers/,
+    );
 
     const marking = await startRefbotProcess(['-q', '--wire', 'protobuf', '--brain', brain, '--llm-markers']);
     try {
       const ok = out('markers');
-      const pass = await earshot(['run', scenario, '--wire', 'protobuf', '--bot-llm-markers', '--url', marking.url, '--out', ok]).done;
-      expect(readResults(ok).map((x) => ({ status: x.status, failures: x.failures }))).toEqual([{ status: 'passed', failures: [] }]);
+      const pass = await earshot([
+        'run',
+        scenario,
+        '--wire',
+        'protobuf',
+        '--bot-llm-markers',
+        '--url',
+        marking.url,
+        '--out',
+        ok,
+      ]).done;
+      expect(readResults(ok).map((x) => ({ status: x.status, failures: x.failures }))).toEqual([
+        { status: 'passed', failures: [] },
+      ]);
       expect(pass.code).toBe(0);
     } finally {
       await marking.stop();
@@ -119,23 +170,52 @@ turns:
   it('a call that arrives without its name fails as function_call_unnamed, saying how to raise the level in the bot', async () => {
     // The bot reports at Pipecat's default level (none), though the run claims more.
     const o = out('unnamed');
-    await earshot(['run', 'scenarios/text/weather_function_call.yaml', '--wire', 'protobuf', '--bot-report-level', 'full', '--timeout', '5', '--url', bot.url, '--out', o]).done;
+    await earshot([
+      'run',
+      'scenarios/text/weather_function_call.yaml',
+      '--wire',
+      'protobuf',
+      '--bot-report-level',
+      'full',
+      '--timeout',
+      '5',
+      '--url',
+      bot.url,
+      '--out',
+      o,
+    ]).done;
     const [r] = readResults(o);
     expect(r.status).toBe('failed');
     // Both call checks (function_call and function_call_stopped) say why; the turn's one budget (--timeout 5) is spent by then.
     expect(r.failures.map((f) => f.kind).slice(0, 2)).toEqual(['function_call_unnamed', 'function_call_unnamed']);
-    expect(r.failures[0].reason).toContain('RTVIObserverParams(function_call_report_level={"*": RTVIFunctionCallReportLevel.FULL})');
+    expect(r.failures[0].reason).toContain(
+      'RTVIObserverParams(function_call_report_level={"*": RTVIFunctionCallReportLevel.FULL})',
+    );
   }, 60_000);
 
   it('when the bot ends with its client, the next scenario of a run is refused with a hint at earshot suite', async () => {
     const leaving = await startRefbotProcess(['-q', '--wire', 'protobuf', '--exit-on-disconnect']);
     try {
       const o = out('leaves');
-      await earshot(['run', 'scenarios/text/capital_question.yaml', 'scenarios/text/dtmf_menu.yaml', '--wire', 'protobuf', '--url', leaving.url, '--connect-timeout', '2', '--out', o]).done;
+      await earshot([
+        'run',
+        'scenarios/text/capital_question.yaml',
+        'scenarios/text/dtmf_menu.yaml',
+        '--wire',
+        'protobuf',
+        '--url',
+        leaving.url,
+        '--connect-timeout',
+        '2',
+        '--out',
+        o,
+      ]).done;
       const [first, second] = readResults(o);
       expect(first.status).toBe('passed');
       expect(second.failures.map((f) => f.kind)).toEqual(['connect_failed']);
-      expect(second.failures[0].reason).toMatch(/accepted the previous scenario's connection and refuses this one: it probably ended when that client disconnected.*`earshot suite`/);
+      expect(second.failures[0].reason).toMatch(
+        /accepted the previous scenario's connection and refuses this one: it probably ended when that client disconnected.*`earshot suite`/,
+      );
     } finally {
       await leaving.stop();
     }
@@ -154,7 +234,8 @@ suite:
 `,
     );
     const o = out('suite');
-    const run = await earshot(['suite', manifest, '--wire', 'protobuf', '-c', '1', '--out', o, '--reporter', 'dot']).done;
+    const run = await earshot(['suite', manifest, '--wire', 'protobuf', '-c', '1', '--out', o, '--reporter', 'dot'])
+      .done;
     expect(run.code).toBe(0);
     const summary = JSON.parse(readFileSync(join(o, 'summary.json'), 'utf8')) as RunSummary;
     const results = readResults(o);
@@ -197,15 +278,31 @@ turns:
 `,
       );
       const o = out('no-rtvi');
-      const run = await earshot(['run', scenario, '--wire', 'protobuf', '--handshake', 'none', '--url', bot.url, '--out', o]).done;
+      const run = await earshot([
+        'run',
+        scenario,
+        '--wire',
+        'protobuf',
+        '--handshake',
+        'none',
+        '--url',
+        bot.url,
+        '--out',
+        o,
+      ]).done;
       const [r] = readResults(o);
-      expect({ status: r.status, failures: r.failures, error: r.error }).toEqual({ status: 'passed', failures: [], error: undefined });
+      expect({ status: r.status, failures: r.failures, error: r.error }).toEqual({
+        status: 'passed',
+        failures: [],
+        error: undefined,
+      });
       expect(r.turns[1].metrics?.voice_to_voice_ms).toBeGreaterThan(0);
       expect(r.events?.some((e) => e.name === 'bot_ready')).toBe(false);
       expect(run.code).toBe(0);
       // Against the same bot, the RTVI handshake has nothing to wait for.
       const o2 = out('no-rtvi-handshake');
-      await earshot(['run', scenario, '--wire', 'protobuf', '--url', bot.url, '--handshake-timeout', '2', '--out', o2]).done;
+      await earshot(['run', scenario, '--wire', 'protobuf', '--url', bot.url, '--handshake-timeout', '2', '--out', o2])
+        .done;
       expect(readResults(o2)[0].failures.map((f) => f.kind)).toEqual(['handshake_timeout']);
     } finally {
       await bot.stop();
@@ -215,7 +312,17 @@ turns:
 
 describe('usage errors for settings that cannot apply', () => {
   it('--stop-bot with --handshake none: a bot without RTVI cannot be asked to stop (exit 2, one line)', async () => {
-    const run = await earshot(['run', 'scenarios/audio/capital_question.yaml', '--wire', 'protobuf', '--handshake', 'none', '--stop-bot', '--url', 'ws://127.0.0.1:9']).done;
+    const run = await earshot([
+      'run',
+      'scenarios/audio/capital_question.yaml',
+      '--wire',
+      'protobuf',
+      '--handshake',
+      'none',
+      '--stop-bot',
+      '--url',
+      'ws://127.0.0.1:9',
+    ]).done;
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--stop-bot: a bot without RTVI (--handshake none) cannot be asked to stop');
     expect(run.stderr).not.toMatch(/\n\s+at /);
@@ -245,7 +352,17 @@ turns:
   );
   let bot: RefbotProcess;
   beforeAll(async () => {
-    bot = await startRefbotProcess(['-q', '--wire', 'protobuf', '--sentence-gap-ms', '400', '--brain', brain, '--truth-log', truth]);
+    bot = await startRefbotProcess([
+      '-q',
+      '--wire',
+      'protobuf',
+      '--sentence-gap-ms',
+      '400',
+      '--brain',
+      brain,
+      '--truth-log',
+      truth,
+    ]);
   });
   afterAll(async () => {
     await bot?.stop();

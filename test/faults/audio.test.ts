@@ -73,7 +73,9 @@ describe('a bot that misbehaves in audio', () => {
     const cut = run.results[0];
     expect(cut.turns.map((t) => t.status)).toEqual(['passed', 'failed']);
     expect(cut.failures[0]).toMatchObject({ turn_index: 1, event: 'response' });
-    expect(cut.failures[0].reason).toContain('connection closed by the bot (code 1011: refbot fault: disconnect-mid-audio)');
+    expect(cut.failures[0].reason).toContain(
+      'connection closed by the bot (code 1011: refbot fault: disconnect-mid-audio)',
+    );
     // It heard the answer start before the line went dead.
     expect(cut.turns[1].expectations[0]).toMatchObject({ event: 'bot_audio_started', status: 'passed' });
     expect(existsSync(join(run.out, cut.artifacts!.recording!))).toBe(true);
@@ -92,7 +94,8 @@ describe('a bot that misbehaves in audio', () => {
       ws.once('message', () => {
         ws.send(rtvi('bot-ready', { version: '2.1.0' }));
         ws.send(rtvi('bot-started-speaking', {}));
-        for (const rate of [7, 2]) ws.send(rtvi('eval-bot-audio', { audio: Buffer.alloc(4000).toString('base64'), sampleRate: rate }));
+        for (const rate of [7, 2])
+          ws.send(rtvi('eval-bot-audio', { audio: Buffer.alloc(4000).toString('base64'), sampleRate: rate }));
       });
     });
     try {

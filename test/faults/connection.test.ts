@@ -19,7 +19,9 @@ describe('a bot that refuses or never gets ready', () => {
     expect(verdicts(run.results)).toEqual(NAMES.map((n) => [n, 'failed', ['connect_failed']]));
     for (const r of run.results) {
       expect(r.failures[0]).toMatchObject({ turn_index: null, expectation_index: null });
-      expect(r.failures[0].reason).toMatch(/could not connect to ws:\/\/127\.0\.0\.1:\d+\/\S* within 1000 ms \(\d+ attempts\): .*503/);
+      expect(r.failures[0].reason).toMatch(
+        /could not connect to ws:\/\/127\.0\.0\.1:\d+\/\S* within 1000 ms \(\d+ attempts\): .*503/,
+      );
       expect(r.turns.every((t) => t.status === 'not_run')).toBe(true);
       expect(r.duration_ms).toBeGreaterThanOrEqual(950);
       expect(r.duration_ms).toBeLessThan(2500);

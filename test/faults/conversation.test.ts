@@ -12,7 +12,11 @@ const bot = faultyBots();
 describe('a bot that breaks down mid-conversation', () => {
   it('crash-after-turn=1: the scenario it dies in fails bot_disconnected (1006) in that turn; the next one fails connect_failed; the one before passed', async () => {
     const b = await bot('crash-after-turn=1');
-    const run = await runAgainst(b.url, [fixture('one_question'), fixture('two_questions'), fixture('greeting')], ['--connect-timeout', '1', '--timeout', '5']);
+    const run = await runAgainst(
+      b.url,
+      [fixture('one_question'), fixture('two_questions'), fixture('greeting')],
+      ['--connect-timeout', '1', '--timeout', '5'],
+    );
     expect(harnessTrouble(run)).toEqual([]);
     expect(verdicts(run.results)).toEqual([
       ['fault_one_question', 'passed', []],
@@ -34,7 +38,11 @@ describe('a bot that breaks down mid-conversation', () => {
 
   it('hang-after-turn=1: the silent turn fails timeout at its within_ms, the socket still open; scenarios before and after pass', async () => {
     const b = await bot('hang-after-turn=1');
-    const run = await runAgainst(b.url, [fixture('one_question'), fixture('two_questions'), fixture('another_question')], ['--timeout', '1.5']);
+    const run = await runAgainst(
+      b.url,
+      [fixture('one_question'), fixture('two_questions'), fixture('another_question')],
+      ['--timeout', '1.5'],
+    );
     expect(harnessTrouble(run)).toEqual([]);
     expect(verdicts(run.results)).toEqual([
       ['fault_one_question', 'passed', []],
@@ -42,7 +50,10 @@ describe('a bot that breaks down mid-conversation', () => {
       ['fault_another_question', 'passed', []],
     ]);
     const hung = run.results[1];
-    expect(hung.failures[0]).toMatchObject({ turn_index: 2, reason: "no matching 'llm_response' event arrived within 1500ms" });
+    expect(hung.failures[0]).toMatchObject({
+      turn_index: 2,
+      reason: "no matching 'llm_response' event arrived within 1500ms",
+    });
     expect(hung.turns[2].duration_ms).toBeGreaterThanOrEqual(1450);
     expect(hung.turns[2].duration_ms).toBeLessThan(2500);
     // The deadline, then closing a socket the bot no longer answers on: bounded by the close timeout.
@@ -54,7 +65,11 @@ describe('a bot that breaks down mid-conversation', () => {
 
   it('slow=700: answers that start after within_ms fail timeout; the same bot passes scenarios that allow for it, and the delay is measured', async () => {
     const b = await bot('slow=700');
-    const run = await runAgainst(b.url, [fixture('one_question'), fixture('impatient'), fixture('another_question')], ['--timeout', '4']);
+    const run = await runAgainst(
+      b.url,
+      [fixture('one_question'), fixture('impatient'), fixture('another_question')],
+      ['--timeout', '4'],
+    );
     expect(harnessTrouble(run)).toEqual([]);
     expect(verdicts(run.results)).toEqual([
       ['fault_one_question', 'passed', []],
@@ -62,7 +77,12 @@ describe('a bot that breaks down mid-conversation', () => {
       ['fault_another_question', 'passed', []],
     ]);
     const impatient = run.results[1];
-    expect(impatient.failures[0]).toMatchObject({ turn_index: 1, expectation_index: 0, event: 'llm_started', reason: "no matching 'llm_started' event arrived within 300ms" });
+    expect(impatient.failures[0]).toMatchObject({
+      turn_index: 1,
+      expectation_index: 0,
+      event: 'llm_started',
+      reason: "no matching 'llm_started' event arrived within 300ms",
+    });
     expect(impatient.turns[1].duration_ms).toBeGreaterThanOrEqual(290);
     expect(impatient.turns[1].duration_ms).toBeLessThan(1200);
     for (const r of [run.results[0], run.results[2]]) {
@@ -76,7 +96,11 @@ describe('a bot that breaks down mid-conversation', () => {
 
   it('disconnect-mid-audio (text): the first answer is cut off by a 1011 close; that scenario fails bot_disconnected, the ones around it pass', async () => {
     const b = await bot('disconnect-mid-audio');
-    const run = await runAgainst(b.url, [fixture('greeting'), fixture('one_question'), fixture('menu')], ['--timeout', '5']);
+    const run = await runAgainst(
+      b.url,
+      [fixture('greeting'), fixture('one_question'), fixture('menu')],
+      ['--timeout', '5'],
+    );
     expect(harnessTrouble(run)).toEqual([]);
     expect(verdicts(run.results)).toEqual([
       ['fault_greeting', 'passed', []],
@@ -85,7 +109,9 @@ describe('a bot that breaks down mid-conversation', () => {
     ]);
     const cut = run.results[1];
     expect(cut.failures[0]).toMatchObject({ turn_index: 1, event: 'llm_response' });
-    expect(cut.failures[0].reason).toContain('connection closed by the bot (code 1011: refbot fault: disconnect-mid-audio)');
+    expect(cut.failures[0].reason).toContain(
+      'connection closed by the bot (code 1011: refbot fault: disconnect-mid-audio)',
+    );
     expect(cut.turns[1].duration_ms).toBeLessThan(2000);
     expect(b.child.exitCode).toBeNull();
     expect(run.code).toBe(1);

@@ -32,7 +32,12 @@ export interface StartedRun extends Started {
 }
 
 /** Starts `earshot run <scenarios> --url <url> --out <tmp> ...flags` as a subprocess with the RSS probe loaded. */
-export function startRun(url: string, scenarios: readonly string[], flags: readonly string[] = [], env: NodeJS.ProcessEnv = {}): StartedRun {
+export function startRun(
+  url: string,
+  scenarios: readonly string[],
+  flags: readonly string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): StartedRun {
   const out = mkdtempSync(join(tmpdir(), 'earshot-faults-'));
   const rssFile = join(out, '.peak-rss-kib');
   const t0 = performance.now();
@@ -49,7 +54,12 @@ export function startRun(url: string, scenarios: readonly string[], flags: reado
   return { ...started, out, measured };
 }
 
-export function runAgainst(url: string, scenarios: readonly string[], flags: readonly string[] = [], env: NodeJS.ProcessEnv = {}): Promise<MeasuredRun> {
+export function runAgainst(
+  url: string,
+  scenarios: readonly string[],
+  flags: readonly string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<MeasuredRun> {
   return startRun(url, scenarios, flags, env).measured;
 }
 
@@ -78,5 +88,7 @@ export function verdicts(results: readonly ScenarioResult[]): Array<[string, str
 /** The CLI crashed or printed a stack trace: both are earshot bugs, whatever the bot did. */
 export function harnessTrouble(run: CliRun): string[] {
   const text = `${run.stdout}\n${run.stderr}`;
-  return [/internal error/i, /\n\s+at .+\(.+:\d+:\d+\)/, /Unhandled|uncaught/i, /FATAL ERROR|heap out of memory/i].filter((re) => re.test(text)).map(String);
+  return [/internal error/i, /\n\s+at .+\(.+:\d+:\d+\)/, /Unhandled|uncaught/i, /FATAL ERROR|heap out of memory/i]
+    .filter((re) => re.test(text))
+    .map(String);
 }

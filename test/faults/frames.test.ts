@@ -26,7 +26,9 @@ describe('a bot that sends garbage', () => {
     expect(verdicts(run.results)).toEqual(NAMES.map((n) => [n, 'failed', ['protocol_error']]));
     for (const r of run.results) {
       expect(r.failures[0]).toMatchObject({ turn_index: 0, event: 'llm_response' });
-      expect(r.failures[0].reason).toMatch(new RegExp(`^${escapeRegExp(WAITING)}not JSON: .*: \\}\\{ this is not json$`));
+      expect(r.failures[0].reason).toMatch(
+        new RegExp(`^${escapeRegExp(WAITING)}not JSON: .*: \\}\\{ this is not json$`),
+      );
       // At the first bad frame, not at the 5 s deadline.
       expect(r.duration_ms).toBeLessThan(1500);
       const trace = readFileSync(join(run.out, r.artifacts!.trace!), 'utf8');
@@ -116,7 +118,9 @@ describe('a bot that sends too much', () => {
     expect(harnessTrouble(run)).toEqual([]);
     expect(verdicts(run.results)).toEqual(NAMES.map((n) => [n, 'failed', ['protocol_error']]));
     for (const r of run.results) {
-      expect(r.failures[0].reason).toMatch(/^the bot broke the protocol while waiting for 'llm_response': frame larger than maxPayloadBytes \(4194304\); the connection is closed with 1009$/);
+      expect(r.failures[0].reason).toMatch(
+        /^the bot broke the protocol while waiting for 'llm_response': frame larger than maxPayloadBytes \(4194304\); the connection is closed with 1009$/,
+      );
       expect(r.duration_ms).toBeLessThan(2000);
     }
     // Three 10 MB frames arrived; none was buffered whole, let alone decoded.
@@ -139,7 +143,11 @@ describe('a bot that sends too much', () => {
 
   it('flood=10000: a storm of valid, irrelevant messages changes no verdict, and memory stays bounded', async () => {
     const b = await bot('flood=10000');
-    const run = await runAgainst(b.url, [fixture('one_question'), fixture('two_questions'), fixture('another_question')], ['--timeout', '8']);
+    const run = await runAgainst(
+      b.url,
+      [fixture('one_question'), fixture('two_questions'), fixture('another_question')],
+      ['--timeout', '8'],
+    );
     expect(harnessTrouble(run)).toEqual([]);
     expect(verdicts(run.results)).toEqual([
       ['fault_one_question', 'passed', []],

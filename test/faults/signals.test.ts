@@ -23,7 +23,8 @@ function childrenOf(pid: number): Array<{ pid: number; cmd: string }> {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] !== 'Z' && Number(fields[1]) === pid) out.push({ pid: Number(name), cmd: readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ') });
+      if (fields[0] !== 'Z' && Number(fields[1]) === pid)
+        out.push({ pid: Number(name), cmd: readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ') });
     } catch {
       // gone while we looked
     }
@@ -50,7 +51,11 @@ describe.each([
   it(`mid-scenario, while the bot hangs: exits ${code} within 3 s, keeping the finished scenario and writing summary.json`, async () => {
     const bot = await startBot('hang-after-turn=1');
     // Scenario 1 passes; scenario 2 hangs in its second question with 60 s left on the clock.
-    const run = startRun(bot.url, [fixture('one_question'), fixture('two_questions'), fixture('another_question')], ['--timeout', '60']);
+    const run = startRun(
+      bot.url,
+      [fixture('one_question'), fixture('two_questions'), fixture('another_question')],
+      ['--timeout', '60'],
+    );
     await waitFor(() => readResults(run.out).length === 1, 15_000, 'the first scenario to finish');
     await sleep(1500);
     const t0 = performance.now();
@@ -101,7 +106,12 @@ describe('SIGINT during earshot demo', () => {
       20_000,
       'the demo to start its bot',
     );
-    await waitFor(() => existsSync(join(out, 'refbot.log')) && readFileSync(join(out, 'refbot.log'), 'utf8').includes('listening on'), 20_000, 'the bot to listen');
+    await waitFor(
+      () =>
+        existsSync(join(out, 'refbot.log')) && readFileSync(join(out, 'refbot.log'), 'utf8').includes('listening on'),
+      20_000,
+      'the bot to listen',
+    );
     // Well into the first audio scenario.
     await sleep(3000);
     expect(alive(bot!.pid)).toBe(true);

@@ -71,7 +71,12 @@ console.log(
     exit,
     outDir: outcome.outDir,
     interrupted: outcome.interrupted,
-    results: outcome.results.map((r) => ({ name: r.name, status: r.status, failures: r.failures, turns: r.turns.map((t) => t.status) })),
+    results: outcome.results.map((r) => ({
+      name: r.name,
+      status: r.status,
+      failures: r.failures,
+      turns: r.turns.map((t) => t.status),
+    })),
     summary: outcome.summary,
     hooks,
     terminal,

@@ -1,5 +1,14 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -26,7 +35,21 @@ const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const run = promisify(execFile);
 
 /** Exactly the runtime names `import … from 'earshot'` offers: the semver surface. A change here is a release note. */
-const PUBLIC_VALUES = ['EarshotError', 'REPORTERS', 'applyConditions', 'exitCodeOf', 'formatDiagnostic', 'loadRunnables', 'loadScenarios', 'mergeRuns', 'runScenarios', 'runSimulation', 'runSuite', 'startRefbot', 'validatePaths'];
+const PUBLIC_VALUES = [
+  'EarshotError',
+  'REPORTERS',
+  'applyConditions',
+  'exitCodeOf',
+  'formatDiagnostic',
+  'loadRunnables',
+  'loadScenarios',
+  'mergeRuns',
+  'runScenarios',
+  'runSimulation',
+  'runSuite',
+  'startRefbot',
+  'validatePaths',
+];
 
 interface PackedFile {
   path: string;
@@ -56,11 +79,15 @@ let shipped: string[];
 let manifest: { version: string; dependencies: Record<string, string>; bin: Record<string, string> };
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist', 'index.js'))) throw new Error('dist/index.js is missing: build first (npm run build)');
+  if (!existsSync(join(ROOT, 'dist', 'index.js')))
+    throw new Error('dist/index.js is missing: build first (npm run build)');
   dir = mkdtempSync(join(tmpdir(), 'earshot-pack-'));
   // --ignore-scripts: `prepare` would rebuild dist, deleting it first, under the feet of the
   // test files that run the built CLI at the same time.
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, timeout: 60_000 });
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+    cwd: ROOT,
+    timeout: 60_000,
+  });
   const [info] = JSON.parse(packed.stdout) as [{ filename: string; files: PackedFile[] }];
   shipped = info.files.map((f) => f.path).sort();
 
@@ -77,9 +104,15 @@ beforeAll(async () => {
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(target, link, 'dir');
   }
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'earshot-consumer', private: true, type: 'module' }));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'earshot-consumer', private: true, type: 'module' }),
+  );
   mkdirSync(join(project, 'scenarios'));
-  copyFileSync(join(ROOT, 'scenarios', 'text', 'capital_question.yaml'), join(project, 'scenarios', 'capital_question.yaml'));
+  copyFileSync(
+    join(ROOT, 'scenarios', 'text', 'capital_question.yaml'),
+    join(project, 'scenarios', 'capital_question.yaml'),
+  );
   copyFileSync(join(import.meta.dirname, 'consumer-check.mjs'), join(project, 'check.mjs'));
 }, 120_000);
 
@@ -99,7 +132,16 @@ async function typeErrors(): Promise<string[]> {
 
 describe('the packed package', () => {
   it('ships the built library, CLI, schemas and data, and no tests, sources or stale output', () => {
-    for (const path of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'schema/scenario.schema.json', 'fixtures/brain.yaml', 'scenarios/text/capital_question.yaml']) {
+    for (const path of [
+      'package.json',
+      'README.md',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/cli/main.js',
+      'schema/scenario.schema.json',
+      'fixtures/brain.yaml',
+      'scenarios/text/capital_question.yaml',
+    ]) {
       expect(shipped).toContain(path);
     }
     expect(shipped.filter((p) => /\.test\.|\.testutil\.|^src\/|^test\/|^bench\/|node_modules/.test(p))).toEqual([]);
@@ -112,7 +154,11 @@ describe('the packed package', () => {
   });
 
   it('is imported by name from an ESM script that runs a text scenario against startRefbot', async () => {
-    const { stdout } = await run(process.execPath, ['check.mjs'], { cwd: project, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout } = await run(process.execPath, ['check.mjs'], {
+      cwd: project,
+      timeout: 60_000,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     const seen = JSON.parse(stdout.trim().split('\n').at(-1)!) as Observed;
     expect(seen.exports).toEqual(PUBLIC_VALUES);
     expect(seen.reporters).toEqual(['list', 'dot', 'json', 'jsonl', 'junit', 'html', 'github']);
@@ -124,17 +170,36 @@ describe('the packed package', () => {
     expect(seen.botUrl).not.toMatch(/:0$/);
     expect(seen.exit).toEqual({ reason: 'closed', exitCode: 0 });
     expect(seen.interrupted).toBe(false);
-    expect(seen.results).toEqual([{ name: 'capital_question/text', status: 'passed', failures: [], turns: ['passed', 'passed'] }]);
-    expect(seen.summary).toMatchObject({ ok: true, results: 1, planned: 1, counts: { passed: 1, failed: 0, skipped: 0, error: 0 }, pass_rate: 1 });
+    expect(seen.results).toEqual([
+      { name: 'capital_question/text', status: 'passed', failures: [], turns: ['passed', 'passed'] },
+    ]);
+    expect(seen.summary).toMatchObject({
+      ok: true,
+      results: 1,
+      planned: 1,
+      counts: { passed: 1, failed: 0, skipped: 0, error: 0 },
+      pass_rate: 1,
+    });
     expect(seen.summary.scenarios.map((s) => [s.name, s.outcome])).toEqual([['capital_question/text', 'passed']]);
     expect(seen.summary.wall_ms).toBeGreaterThan(0);
-    expect(seen.hooks).toEqual(['begin:1', 'start:capital_question/text', 'turn:0:passed:0', 'turn:1:passed:0', 'end:capital_question/text:passed', 'summary:true']);
+    expect(seen.hooks).toEqual([
+      'begin:1',
+      'start:capital_question/text',
+      'turn:0:passed:0',
+      'turn:1:passed:0',
+      'end:capital_question/text:passed',
+      'summary:true',
+    ]);
     // The named reporters ran too: dot to the given stream, junit and the results to outDir.
     expect(seen.terminal).toContain('1 passed, 0 failed');
     expect(seen.files).toEqual(['out/results.jsonl', 'out/summary.json', 'out/junit.xml']);
     expect(readFileSync(join(project, 'out', 'junit.xml'), 'utf8')).toContain('capital_question');
 
-    expect(seen.usageError).toEqual({ isEarshotError: true, exitCode: 2, message: expect.stringContaining('unknown reporter "nope"') });
+    expect(seen.usageError).toEqual({
+      isEarshotError: true,
+      exitCode: 2,
+      message: expect.stringContaining('unknown reporter "nope"'),
+    });
   }, 60_000);
 
   it("type-checks the README's example against the installed declarations", async () => {
@@ -145,7 +210,15 @@ describe('the packed package', () => {
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, types: ['node'], skipLibCheck: false },
+        compilerOptions: {
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          types: ['node'],
+          skipLibCheck: false,
+        },
         files: ['example.ts'],
       }),
     );

@@ -58,7 +58,15 @@ async function firstSentence(text: string): Promise<Int16Array> {
 beforeAll(async () => {
   tts = await createTts('flite');
   pacer = new Pacer();
-  await Promise.all(['What is the capital of France?', 'Tell me a story.', 'What is the capital of Japan?', 'The capital of France is Paris.', 'Hello.'].map(say));
+  await Promise.all(
+    [
+      'What is the capital of France?',
+      'Tell me a story.',
+      'What is the capital of Japan?',
+      'The capital of France is Paris.',
+      'Hello.',
+    ].map(say),
+  );
 });
 afterAll(async () => {
   pacer.close();
@@ -96,7 +104,15 @@ describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire'
   const truthFile = join(dir, `truth-${wire}.jsonl`);
   beforeAll(async () => {
     // eval-configure reaches only the eval transport: a production (protobuf) bot enables raw VAD events itself.
-    bot = await startRefbotProcess(['--wire', wire, '--brain', brainFile, '--truth-log', truthFile, ...(wire === 'protobuf' ? ['--vad-events'] : [])]);
+    bot = await startRefbotProcess([
+      '--wire',
+      wire,
+      '--brain',
+      brainFile,
+      '--truth-log',
+      truthFile,
+      ...(wire === 'protobuf' ? ['--vad-events'] : []),
+    ]);
   });
   afterAll(async () => {
     await bot.stop();
@@ -116,7 +132,15 @@ describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire'
     const end = await client.waitForType('bot-tts-stopped', 20_000, from);
     mic.stream.stop();
 
-    expect(shape(client.types(from, end + 1)), JSON.stringify(client.seen.slice(from, end + 1).map((x) => x.message).filter((m) => m.type !== 'bot-llm-text'))).toEqual([
+    expect(
+      shape(client.types(from, end + 1)),
+      JSON.stringify(
+        client.seen
+          .slice(from, end + 1)
+          .map((x) => x.message)
+          .filter((m) => m.type !== 'bot-llm-text'),
+      ),
+    ).toEqual([
       'vad-user-started-speaking',
       'user-started-speaking',
       'vad-user-stopped-speaking',
@@ -134,10 +158,20 @@ describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire'
       'bot-tts-stopped',
     ]);
     const at = (type: string): number => client.seen.findIndex((s, i) => i >= from && s.message.type === type);
-    expect(client.seen[at('user-transcription')].message).toMatchObject({ data: { text: 'what is the capital of france', final: true } });
-    expect(client.seen[at('bot-tts-text')].message).toMatchObject({ data: { text: 'The capital of France is Paris.' } });
+    expect(client.seen[at('user-transcription')].message).toMatchObject({
+      data: { text: 'what is the capital of france', final: true },
+    });
+    expect(client.seen[at('bot-tts-text')].message).toMatchObject({
+      data: { text: 'The capital of France is Paris.' },
+    });
     expect(client.seen[at('bot-output')].message).toMatchObject({
-      data: { text: 'The capital of France is Paris.', spoken: true, will_be_spoken: true, aggregated_by: 'sentence', spoken_status: 'completed' },
+      data: {
+        text: 'The capital of France is Paris.',
+        spoken: true,
+        will_be_spoken: true,
+        aggregated_by: 'sentence',
+        spoken_status: 'completed',
+      },
     });
 
     // The reply's audio: exactly Flite's rendering of the sentence, paced in real time.
@@ -173,7 +207,9 @@ describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire'
     const completed = truth.find((t) => t.event === 'bot_audio_stopped' && t.reply === started.reply)!;
     expect(completed.reason).toBe('completed');
     expect(completed.out_end_sample).toBe(replyOut + expected.length);
-    expect(Math.abs((completed.stopped_ms as number) - (started.first_sent_ms as number) - durationMs)).toBeLessThan(80);
+    expect(Math.abs((completed.stopped_ms as number) - (started.first_sent_ms as number) - durationMs)).toBeLessThan(
+      80,
+    );
     // voice-to-voice on the bot's clock: its first audible sample sent − the end of the user's speech heard.
     const v2v = started.voice_to_voice_ms as number;
     expect(v2v).toBeCloseTo((started.audible_ms as number) - (stopped.voiced_end_ms as number), 2);
@@ -183,35 +219,45 @@ describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire'
     // (`earshot calibrate`); the margin is the bot's own event loop stalling while the full test suite
     // loads both cores, which makes it hear the end late.
     const endEpoch = performance.timeOrigin + timing.utteranceEndMs!;
-    expect(Math.abs((stopped.voiced_end_ms as number) + ((stopped.epoch_ms as number) - (stopped.t_ms as number)) - endEpoch)).toBeLessThan(250);
+    expect(
+      Math.abs(
+        (stopped.voiced_end_ms as number) + ((stopped.epoch_ms as number) - (stopped.t_ms as number)) - endEpoch,
+      ),
+    ).toBeLessThan(250);
   });
 
   // Uploads are a pipecat-eval matter (raw-audio messages of any size); protobuf clients stream frames.
-  if (wire === 'pipecat-eval') it('plays an utterance uploaded in 1 s messages (older clients) at real time, and answers in text only with skip_tts', async () => {
-    const client = await Client.open(bot.url, { codec: wire, flags: { userAudio: true, skipTts: true } });
-    await client.handshake();
-    await client.waitForType('bot-llm-stopped', 5000);
-    const question = await say('What is the capital of Japan?');
-    const from = client.seen.length;
-    const sent = performance.now();
-    for (let at = 0; at < question.length; at += RATE) client.connection.sendAudio(question.subarray(at, at + RATE), RATE);
-    const started = await client.waitForType('user-started-speaking', 5000, from);
-    const stopped = await client.waitForType('bot-llm-stopped', 20_000, from);
-    await client.close();
-    const t = client.seen.find((x, i) => i >= from && x.message.type === 'user-transcription')!;
-    expect(t.message).toMatchObject({ data: { text: 'what is the capital of japan', final: true } });
-    expect(client.replyText(from, stopped)).toBe('The capital of Japan is the city of Tokyo.');
-    // Heard at real time, not as one burst: the VAD's end comes after the audio's duration (plus its silence wait).
-    const truth = readTruth(truthFile).filter((x) => x.event === 'user_speech_stopped');
-    const end = truth[truth.length - 1];
-    expect((end.detected_ms as number) - (end.voiced_end_ms as number)).toBeGreaterThan(250);
-    expect(client.seen[started].at - sent).toBeGreaterThan(50);
-    expect((end.voiced_end_ms as number) + ((end.epoch_ms as number) - (end.t_ms as number)) - (performance.timeOrigin + sent)).toBeGreaterThan(
-      ((audibleBounds(question, RATE)!.end - 2 * 320) * 1000) / RATE,
-    );
-    expect(client.types(from).some((x) => x.startsWith('bot-tts') || (x.endsWith('speaking') && x.startsWith('bot')))).toBe(false);
-    expect(client.audio).toEqual([]);
-  });
+  if (wire === 'pipecat-eval')
+    it('plays an utterance uploaded in 1 s messages (older clients) at real time, and answers in text only with skip_tts', async () => {
+      const client = await Client.open(bot.url, { codec: wire, flags: { userAudio: true, skipTts: true } });
+      await client.handshake();
+      await client.waitForType('bot-llm-stopped', 5000);
+      const question = await say('What is the capital of Japan?');
+      const from = client.seen.length;
+      const sent = performance.now();
+      for (let at = 0; at < question.length; at += RATE)
+        client.connection.sendAudio(question.subarray(at, at + RATE), RATE);
+      const started = await client.waitForType('user-started-speaking', 5000, from);
+      const stopped = await client.waitForType('bot-llm-stopped', 20_000, from);
+      await client.close();
+      const t = client.seen.find((x, i) => i >= from && x.message.type === 'user-transcription')!;
+      expect(t.message).toMatchObject({ data: { text: 'what is the capital of japan', final: true } });
+      expect(client.replyText(from, stopped)).toBe('The capital of Japan is the city of Tokyo.');
+      // Heard at real time, not as one burst: the VAD's end comes after the audio's duration (plus its silence wait).
+      const truth = readTruth(truthFile).filter((x) => x.event === 'user_speech_stopped');
+      const end = truth[truth.length - 1];
+      expect((end.detected_ms as number) - (end.voiced_end_ms as number)).toBeGreaterThan(250);
+      expect(client.seen[started].at - sent).toBeGreaterThan(50);
+      expect(
+        (end.voiced_end_ms as number) +
+          ((end.epoch_ms as number) - (end.t_ms as number)) -
+          (performance.timeOrigin + sent),
+      ).toBeGreaterThan(((audibleBounds(question, RATE)!.end - 2 * 320) * 1000) / RATE);
+      expect(
+        client.types(from).some((x) => x.startsWith('bot-tts') || (x.endsWith('speaking') && x.startsWith('bot'))),
+      ).toBe(false);
+      expect(client.audio).toEqual([]);
+    });
 
   it('stops talking within a frame or two when the user barges in, says bot-interrupted, then answers the new question', async () => {
     const client = await Client.open(bot.url, { codec: wire, flags: { userAudio: true, captureBotAudio: true } });
@@ -231,11 +277,17 @@ describe.each(['pipecat-eval', 'protobuf'] as const)('audio turn on the %s wire'
     await client.close();
 
     // (the story's text may still be streaming when the user starts; the protobuf bot sends raw VAD events of its own)
-    expect(shape(client.types(cut, interrupted + 1)).filter((t) => t !== 'bot-llm-text…' && !t.startsWith('vad-'))).toEqual(['user-started-speaking', 'bot-interrupted']);
+    expect(
+      shape(client.types(cut, interrupted + 1)).filter((t) => t !== 'bot-llm-text…' && !t.startsWith('vad-')),
+    ).toEqual(['user-started-speaking', 'bot-interrupted']);
     expect(client.types(interrupted + 1)).toContain('bot-stopped-speaking');
     if (wire === 'protobuf') expect(client.interruptions.length).toBe(1);
-    const heard = client.seen.filter((x, i) => i > cut && x.message.type === 'user-transcription').map((x) => JSON.stringify(x.message));
-    expect(client.seen[answered].message, heard.join()).toMatchObject({ data: { text: 'The capital of Japan is the city of Tokyo.' } });
+    const heard = client.seen
+      .filter((x, i) => i > cut && x.message.type === 'user-transcription')
+      .map((x) => JSON.stringify(x.message));
+    expect(client.seen[answered].message, heard.join()).toMatchObject({
+      data: { text: 'The capital of Japan is the city of Tokyo.' },
+    });
 
     // No story audio after the interruption beyond the frame in flight (a bot that kept talking would send
     // for seconds; the margin is scheduling on a loaded machine).
@@ -269,7 +321,14 @@ rules:
   writeFileSync(twoBrain, TWO);
 
   it('--sentence-gap-ms: each pause is that much silence sent as frames, inside one speaking window', async () => {
-    const bot = await startRefbotProcess(['--wire', 'protobuf', '--brain', twoBrain, '--sentence-gap-ms', String(GAP_MS)]);
+    const bot = await startRefbotProcess([
+      '--wire',
+      'protobuf',
+      '--brain',
+      twoBrain,
+      '--sentence-gap-ms',
+      String(GAP_MS),
+    ]);
     try {
       const client = await Client.open(bot.url, { codec: 'protobuf' });
       await client.handshake();
@@ -280,13 +339,24 @@ rules:
       await client.waitForType('bot-tts-stopped', 20_000, from);
       const received = concat(client.audio.slice(audioFrom).map((f) => f.pcm));
       // The first sentence starts at once (the bot trims its lead-in); the next keeps Flite's own.
-      const [s1, s2] = await Promise.all([firstSentence('The capital of Japan is Tokyo.'), say('It is a very large city.')]);
+      const [s1, s2] = await Promise.all([
+        firstSentence('The capital of Japan is Tokyo.'),
+        say('It is a very large city.'),
+      ]);
       const expected = concat([s1, new Int16Array((GAP_MS * RATE) / 1000), s2]);
       expect(received.length).toBe(expected.length);
       expect(Buffer.from(received.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
       const types = client.types(from);
-      expect(types.filter((t) => t === 'bot-started-speaking' || t === 'bot-stopped-speaking')).toEqual(['bot-started-speaking', 'bot-stopped-speaking']);
-      expect(types.filter((t) => t === 'bot-output' || t === 'bot-tts-text')).toEqual(['bot-output', 'bot-tts-text', 'bot-output', 'bot-tts-text']);
+      expect(types.filter((t) => t === 'bot-started-speaking' || t === 'bot-stopped-speaking')).toEqual([
+        'bot-started-speaking',
+        'bot-stopped-speaking',
+      ]);
+      expect(types.filter((t) => t === 'bot-output' || t === 'bot-tts-text')).toEqual([
+        'bot-output',
+        'bot-tts-text',
+        'bot-output',
+        'bot-tts-text',
+      ]);
       await client.close();
     } finally {
       await bot.stop();
@@ -299,7 +369,8 @@ rules:
       const client = await Client.open(bot.url, { codec: 'protobuf' });
       const hello = await firstSentence('Hello.');
       const deadline = performance.now() + 10_000;
-      while (concat(client.audio.map((f) => f.pcm)).length < hello.length && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (concat(client.audio.map((f) => f.pcm)).length < hello.length && performance.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       // client-ready goes unanswered: there is no RTVI processor to read it.
       client.connection.send(client.messages.clientReady({ library: 'test' }));
       await new Promise((r) => setTimeout(r, 300));

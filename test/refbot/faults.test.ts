@@ -27,7 +27,12 @@ async function bot(...args: string[]): Promise<RefbotProcess> {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Every frame of one connection, raw, until `quietMs` passes with none (or `maxMs`). */
-async function rawFrames(url: string, send: (ws: WebSocket) => void, quietMs = 400, maxMs = 5000): Promise<Array<string | Buffer>> {
+async function rawFrames(
+  url: string,
+  send: (ws: WebSocket) => void,
+  quietMs = 400,
+  maxMs = 5000,
+): Promise<Array<string | Buffer>> {
   const ws = new WebSocket(url, { maxPayload: 64 * 1024 * 1024 });
   const frames: Array<string | Buffer> = [];
   let last = performance.now();
@@ -46,8 +51,19 @@ async function rawFrames(url: string, send: (ws: WebSocket) => void, quietMs = 4
   return frames;
 }
 
-const clientReady = JSON.stringify({ label: 'rtvi-ai', type: 'client-ready', id: '1', data: { version: '2.1.0', about: { library: 'raw' } } });
-const sendText = (text: string, id = '2'): string => JSON.stringify({ label: 'rtvi-ai', type: 'send-text', id, data: { content: text, options: { run_immediately: true } } });
+const clientReady = JSON.stringify({
+  label: 'rtvi-ai',
+  type: 'client-ready',
+  id: '1',
+  data: { version: '2.1.0', about: { library: 'raw' } },
+});
+const sendText = (text: string, id = '2'): string =>
+  JSON.stringify({
+    label: 'rtvi-ai',
+    type: 'send-text',
+    id,
+    data: { content: text, options: { run_immediately: true } },
+  });
 
 describe('connection faults', () => {
   it('refuse: every upgrade is answered 503, so no connection ever opens', async () => {
@@ -88,7 +104,10 @@ describe('mid-conversation faults', () => {
     expect(client.types(from)).toEqual(['user-llm-text', 'bot-llm-started', 'metrics', 'bot-llm-text']);
     expect(await b.exited).toEqual({ code: 70, signal: null });
     const truth = readTruth(truthLog);
-    expect(truth.find((t) => t.event === 'fault')).toMatchObject({ fault: 'crash-after-turn', action: 'crashed in turn 2' });
+    expect(truth.find((t) => t.event === 'fault')).toMatchObject({
+      fault: 'crash-after-turn',
+      action: 'crashed in turn 2',
+    });
     expect(truth[truth.length - 1]).toMatchObject({ event: 'exit', reason: 'crash', exit_code: 70 });
   });
 
@@ -122,7 +141,8 @@ describe('mid-conversation faults', () => {
     }
     const [frames, again] = runs;
     expect(JSON.parse(frames[0] as string)).toMatchObject({ type: 'bot-ready' });
-    const replies = (all: Array<string | Buffer>): Array<string | Buffer> => all.slice(1).filter((f) => !(typeof f === 'string' && f.includes('"user-llm-text"')));
+    const replies = (all: Array<string | Buffer>): Array<string | Buffer> =>
+      all.slice(1).filter((f) => !(typeof f === 'string' && f.includes('"user-llm-text"')));
     const rest = replies(frames);
     expect(rest).toHaveLength(12); // greeting + one turn
     expect(rest.filter((f) => typeof f === 'string')).toHaveLength(6);
@@ -147,7 +167,11 @@ describe('mid-conversation faults', () => {
     const b = await bot('--fault', 'huge-frame=200000');
     const frames = await rawFrames(`${b.url}/?skip_tts=true`, (ws) => ws.send(clientReady));
     expect(Buffer.byteLength(frames[1] as string)).toBe(200_000);
-    expect(JSON.parse(frames[1] as string)).toMatchObject({ label: 'rtvi-ai', type: 'server-message', data: { fault: 'huge-frame' } });
+    expect(JSON.parse(frames[1] as string)).toMatchObject({
+      label: 'rtvi-ai',
+      type: 'server-message',
+      data: { fault: 'huge-frame' },
+    });
     expect(frames.slice(2).map((f) => (JSON.parse(f as string) as { type: string }).type)).toContain('bot-llm-stopped');
 
     const small = await Client.open(b.url, { flags: { skipTts: true }, maxPayloadBytes: 100_000 });
@@ -165,7 +189,9 @@ describe('mid-conversation faults', () => {
     const t0 = performance.now();
     await sleep(1000);
     const elapsed = performance.now() - t0;
-    const noise = client.seen.filter((s) => s.message.type === 'server-message' || s.message.type === 'bot-audio-level').length;
+    const noise = client.seen.filter(
+      (s) => s.message.type === 'server-message' || s.message.type === 'bot-audio-level',
+    ).length;
     expect(noise).toBeGreaterThan(0.6 * 2 * elapsed);
     expect(noise).toBeLessThan(1.4 * 2 * elapsed + 100);
     expect(client.invalid).toEqual([]);

@@ -72,7 +72,9 @@ export class Client {
       if (i >= 0) return i;
       const left = deadline - performance.now();
       if (left <= 0 || !this.connection.isOpen) {
-        throw new Error(`no ${what} within ${timeoutMs} ms (connection ${this.connection.isOpen ? 'open' : 'closed'}); got: ${this.types(from).join(', ')}`);
+        throw new Error(
+          `no ${what} within ${timeoutMs} ms (connection ${this.connection.isOpen ? 'open' : 'closed'}); got: ${this.types(from).join(', ')}`,
+        );
       }
       await new Promise<void>((r) => {
         const t = setTimeout(r, left);

@@ -8,7 +8,8 @@ import { Client, shape } from './support.js';
  * The reference bot in text mode (pipecat-eval, skip_tts), as a subprocess on
  * a real socket: what it sends, in which order, for each kind of input.
  */
-const GREETING = 'Hello, I can answer questions. You can also press 1 for business hours, press 2 for our location, or press 3 and we will call you back.';
+const GREETING =
+  'Hello, I can answer questions. You can also press 1 for business hours, press 2 for our location, or press 3 and we will call you back.';
 
 let bot: RefbotProcess;
 beforeAll(async () => {
@@ -33,7 +34,11 @@ describe('handshake and greeting', () => {
     const ready = client.messages.clientReady({ library: 'earshot-test' });
     client.connection.send(ready);
     const stopped = await client.waitForType('bot-llm-stopped', 5000);
-    expect(client.seen[0].message).toEqual({ type: 'bot-ready', id: ready.id, data: { version: '2.1.0', about: { library: 'earshot-refbot' } } });
+    expect(client.seen[0].message).toEqual({
+      type: 'bot-ready',
+      id: ready.id,
+      data: { version: '2.1.0', about: { library: 'earshot-refbot' } },
+    });
     expect(shape(client.types(0))).toEqual(['bot-ready', 'bot-llm-started', 'bot-llm-text…', 'bot-llm-stopped']);
     expect(client.replyText(0, stopped)).toBe(GREETING);
     // Streamed like an LLM: several chunks, a few ms apart, with ttfb and processing metrics.
@@ -41,8 +46,12 @@ describe('handshake and greeting', () => {
     expect(chunks.length).toBeGreaterThan(10);
     expect(chunks[chunks.length - 1].at - chunks[0].at).toBeGreaterThan(chunks.length * 4);
     const metrics = client.seen.filter((s) => s.message.type === 'metrics').map((s) => dataOf(s.message));
-    expect(metrics[0]).toEqual({ ttfb: [{ processor: 'RefbotLLMService#0', model: 'refbot-brain', value: expect.any(Number) }] });
-    expect(metrics[1]).toEqual({ processing: [{ processor: 'RefbotLLMService#0', model: 'refbot-brain', value: expect.any(Number) }] });
+    expect(metrics[0]).toEqual({
+      ttfb: [{ processor: 'RefbotLLMService#0', model: 'refbot-brain', value: expect.any(Number) }],
+    });
+    expect(metrics[1]).toEqual({
+      processing: [{ processor: 'RefbotLLMService#0', model: 'refbot-brain', value: expect.any(Number) }],
+    });
     // skip_tts: no speech at all, not even for the greeting.
     expect(client.types().some((t) => t.startsWith('bot-tts') || t.endsWith('speaking'))).toBe(false);
     await client.close();
@@ -53,11 +62,15 @@ describe("what Pipecat's observer sends by default besides the LLM text", () => 
   it('sends bot-transcription once per sentence, right after the chunk that ends it, with the sentence so far', async () => {
     const client = await textClient();
     const from = client.seen.length;
-    client.connection.send(client.messages.sendText('What is the weather in San Francisco, and a restaurant for dinner?'));
+    client.connection.send(
+      client.messages.sendText('What is the weather in San Francisco, and a restaurant for dinner?'),
+    );
     const stopped = await client.waitForType('bot-llm-stopped', 5000, from);
     const reply = client.replyText(from, stopped);
     const seen = client.seen.slice(from, stopped);
-    const transcripts = seen.filter((s) => s.message.type === 'bot-transcription').map((s) => (dataOf(s.message) as { text: string }).text);
+    const transcripts = seen
+      .filter((s) => s.message.type === 'bot-transcription')
+      .map((s) => (dataOf(s.message) as { text: string }).text);
     expect(transcripts.length).toBeGreaterThan(1);
     expect(transcripts.join('')).toBe(reply);
     for (const t of transcripts) expect(t.trim()).toMatch(/[.!?]$/);
@@ -90,7 +103,13 @@ describe('send-text', () => {
     client.connection.send(client.messages.sendText("Actually, never mind that. What's the capital of Japan?"));
     const stopped = await client.waitForType('bot-llm-stopped', 5000, cut + 2);
     const after = shape(client.types(cut));
-    expect(after.slice(0, 5)).toEqual(['bot-interrupted', 'bot-llm-stopped', 'user-llm-text', 'bot-llm-started', 'bot-llm-text…']);
+    expect(after.slice(0, 5)).toEqual([
+      'bot-interrupted',
+      'bot-llm-stopped',
+      'user-llm-text',
+      'bot-llm-started',
+      'bot-llm-text…',
+    ]);
     const story = client.replyText(from, cut);
     expect(story.startsWith('Paris began more than')).toBe(true);
     expect(story).not.toContain('Eiffel');
@@ -124,7 +143,9 @@ describe('send-text', () => {
 describe('function calls', () => {
   const question = "What's the weather in San Francisco, and what's a good restaurant there?";
 
-  async function callTurn(level?: 'none' | 'name' | 'full'): Promise<{ client: Client; from: number; stopped: number }> {
+  async function callTurn(
+    level?: 'none' | 'name' | 'full',
+  ): Promise<{ client: Client; from: number; stopped: number }> {
     const client = await textClient();
     if (level) client.connection.send(client.messages.evalConfigure({ function_call_report_level: { '*': level } }));
     const from = client.seen.length;
@@ -149,10 +170,23 @@ describe('function calls', () => {
     ]);
     const at = (type: string, n: number): Seen => client.seen.filter((s, i) => i >= from && s.message.type === type)[n];
     type Seen = (typeof client.seen)[number];
-    expect(dataOf(at('llm-function-call-in-progress', 0).message)).toEqual({ tool_call_id: 'call_1', function_name: 'get_current_weather', arguments: { location: 'San Francisco' } });
-    expect(dataOf(at('llm-function-call-in-progress', 1).message)).toEqual({ tool_call_id: 'call_2', function_name: 'get_restaurant_recommendation', arguments: { location: 'San Francisco' } });
+    expect(dataOf(at('llm-function-call-in-progress', 0).message)).toEqual({
+      tool_call_id: 'call_1',
+      function_name: 'get_current_weather',
+      arguments: { location: 'San Francisco' },
+    });
+    expect(dataOf(at('llm-function-call-in-progress', 1).message)).toEqual({
+      tool_call_id: 'call_2',
+      function_name: 'get_restaurant_recommendation',
+      arguments: { location: 'San Francisco' },
+    });
     // They run in parallel for their durations (300 and 200 ms): the shorter one reports first.
-    expect(dataOf(at('llm-function-call-stopped', 0).message)).toEqual({ tool_call_id: 'call_2', cancelled: false, function_name: 'get_restaurant_recommendation', result: { name: 'The Golden Dragon' } });
+    expect(dataOf(at('llm-function-call-stopped', 0).message)).toEqual({
+      tool_call_id: 'call_2',
+      cancelled: false,
+      function_name: 'get_restaurant_recommendation',
+      result: { name: 'The Golden Dragon' },
+    });
     expect(dataOf(at('llm-function-call-stopped', 1).message)).toEqual({
       tool_call_id: 'call_1',
       cancelled: false,
@@ -162,22 +196,41 @@ describe('function calls', () => {
     const inProgressAt = at('llm-function-call-in-progress', 0).at;
     expect(at('llm-function-call-stopped', 0).at - inProgressAt).toBeGreaterThanOrEqual(195);
     expect(at('llm-function-call-stopped', 1).at - inProgressAt).toBeGreaterThanOrEqual(295);
-    expect(client.replyText(from, stopped)).toBe('It is 75 degrees and sunny in San Francisco. For dinner, I recommend The Golden Dragon.');
+    expect(client.replyText(from, stopped)).toBe(
+      'It is 75 degrees and sunny in San Francisco. For dinner, I recommend The Golden Dragon.',
+    );
     await client.close();
   });
 
   it('hides names and arguments at the default level (none), as Pipecat bots do', async () => {
     const { client, from } = await callTurn();
-    const calls = client.seen.slice(from).filter((s) => s.message.type.startsWith('llm-function-call')).map((s) => dataOf(s.message));
-    expect(calls).toEqual([{}, {}, { tool_call_id: 'call_1' }, { tool_call_id: 'call_2' }, { tool_call_id: 'call_2', cancelled: false }, { tool_call_id: 'call_1', cancelled: false }]);
+    const calls = client.seen
+      .slice(from)
+      .filter((s) => s.message.type.startsWith('llm-function-call'))
+      .map((s) => dataOf(s.message));
+    expect(calls).toEqual([
+      {},
+      {},
+      { tool_call_id: 'call_1' },
+      { tool_call_id: 'call_2' },
+      { tool_call_id: 'call_2', cancelled: false },
+      { tool_call_id: 'call_1', cancelled: false },
+    ]);
     await client.close();
   });
 
   it('level name reveals the function name but neither arguments nor results', async () => {
     const { client, from } = await callTurn('name');
-    const calls = client.seen.slice(from).filter((s) => s.message.type.startsWith('llm-function-call')).map((s) => dataOf(s.message));
+    const calls = client.seen
+      .slice(from)
+      .filter((s) => s.message.type.startsWith('llm-function-call'))
+      .map((s) => dataOf(s.message));
     expect(calls[2]).toEqual({ tool_call_id: 'call_1', function_name: 'get_current_weather' });
-    expect(calls[4]).toEqual({ tool_call_id: 'call_2', cancelled: false, function_name: 'get_restaurant_recommendation' });
+    expect(calls[4]).toEqual({
+      tool_call_id: 'call_2',
+      cancelled: false,
+      function_name: 'get_restaurant_recommendation',
+    });
     await client.close();
   });
 });
@@ -235,7 +288,9 @@ describe('DTMF', () => {
 describe('eval control messages', () => {
   it('eval-context seeds the conversation without a reply; the bot then uses it', async () => {
     const client = await textClient();
-    client.connection.send(client.messages.evalContext([{ role: 'system', content: 'The user has already introduced themselves as Alex.' }]));
+    client.connection.send(
+      client.messages.evalContext([{ role: 'system', content: 'The user has already introduced themselves as Alex.' }]),
+    );
     await new Promise((r) => setTimeout(r, 200));
     const from = client.seen.length;
     expect(client.types(from - 1)).toEqual(['bot-llm-stopped']);
@@ -265,7 +320,10 @@ describe('eval control messages', () => {
     const reply = client.seen.find((s, i) => i >= from && s.message.type === 'error-response')!.message;
     expect(reply).toEqual({ type: 'error-response', id: 'x-1', data: { error: 'Unsupported type teleport' } });
     const error = client.seen.find((s, i) => i >= from && s.message.type === 'error')!.message;
-    expect(dataOf(error)).toMatchObject({ fatal: false, error: expect.stringMatching(/^Invalid RTVI transport message: not JSON/) });
+    expect(dataOf(error)).toMatchObject({
+      fatal: false,
+      error: expect.stringMatching(/^Invalid RTVI transport message: not JSON/),
+    });
     // Still serving.
     client.connection.send(client.messages.sendText('Hello'));
     await client.waitForType('bot-llm-stopped', 5000, from);
@@ -308,7 +366,9 @@ describe('lifecycle of the process', () => {
   });
 
   it('a wrong flag is a one-line usage error with exit code 2', async () => {
-    await expect(startRefbotProcess(['--fault', 'explode'])).rejects.toThrow(/exited \(2\).*--fault explode: unknown fault "explode"/s);
+    await expect(startRefbotProcess(['--fault', 'explode'])).rejects.toThrow(
+      /exited \(2\).*--fault explode: unknown fault "explode"/s,
+    );
   });
 });
 
@@ -316,7 +376,16 @@ it('speaks plain WebSocket: any RTVI client can drive it', async () => {
   const ws = new WebSocket(`${bot.url}/?skip_tts=true`);
   const got: string[] = [];
   await new Promise<void>((resolve, reject) => {
-    ws.on('open', () => ws.send(JSON.stringify({ label: 'rtvi-ai', type: 'client-ready', id: 'r1', data: { version: '2.1.0', about: { library: 'raw' } } })));
+    ws.on('open', () =>
+      ws.send(
+        JSON.stringify({
+          label: 'rtvi-ai',
+          type: 'client-ready',
+          id: 'r1',
+          data: { version: '2.1.0', about: { library: 'raw' } },
+        }),
+      ),
+    );
     ws.on('message', (data) => {
       const m = JSON.parse(data.toString()) as { type: string };
       got.push(m.type);

@@ -26,7 +26,9 @@ function run(extra: string[]): Promise<{ out: string; marker: string; code: numb
   const out = mkdtempSync(join(tmpdir(), 'earshot-allow-code-'));
   const marker = join(out, 'hook-imported.txt');
   const scenarios = [here('factory_stt.yaml'), join(ROOT, 'test', 'faults', 'fixtures', 'one_question.yaml')];
-  return earshot(['run', ...scenarios, '--url', bot.url, '--out', out, '--reporter', 'dot', ...extra], { EARSHOT_TEST_HOOK_MARKER: marker }).done.then((r) => ({
+  return earshot(['run', ...scenarios, '--url', bot.url, '--out', out, '--reporter', 'dot', ...extra], {
+    EARSHOT_TEST_HOOK_MARKER: marker,
+  }).done.then((r) => ({
     out,
     marker,
     code: r.code,
@@ -63,12 +65,21 @@ describe('--allow-code', () => {
   it('a judge.eval.factory loads only with --allow-code; without it the scenario is refused before connecting', async () => {
     const out = mkdtempSync(join(tmpdir(), 'earshot-allow-code-judge-'));
     const marker = join(out, 'hook-imported.txt');
-    const refused = await earshot(['run', here('factory_judge.yaml'), '--url', bot.url, '--out', out, '--reporter', 'dot'], { EARSHOT_TEST_HOOK_MARKER: marker }).done;
+    const refused = await earshot(
+      ['run', here('factory_judge.yaml'), '--url', bot.url, '--out', out, '--reporter', 'dot'],
+      { EARSHOT_TEST_HOOK_MARKER: marker },
+    ).done;
     expect(existsSync(marker)).toBe(false);
-    expect(readResults(out)[0]).toMatchObject({ status: 'error', error: 'scenario names code hooks (judge.eval.factory); rerun with --allow-code to load them' });
+    expect(readResults(out)[0]).toMatchObject({
+      status: 'error',
+      error: 'scenario names code hooks (judge.eval.factory); rerun with --allow-code to load them',
+    });
     expect(refused.code).toBe(1);
     const allowed = mkdtempSync(join(tmpdir(), 'earshot-allow-code-judge-'));
-    const r = await earshot(['run', here('factory_judge.yaml'), '--url', bot.url, '--out', allowed, '--reporter', 'dot', '--allow-code'], { EARSHOT_TEST_HOOK_MARKER: marker }).done;
+    const r = await earshot(
+      ['run', here('factory_judge.yaml'), '--url', bot.url, '--out', allowed, '--reporter', 'dot', '--allow-code'],
+      { EARSHOT_TEST_HOOK_MARKER: marker },
+    ).done;
     expect(readFileSync(marker, 'utf8')).toMatch(/^tiny-judge imported by pid \d+\n$/);
     const [result] = readResults(allowed);
     expect(result.status).toBe('passed');

@@ -21,8 +21,14 @@ let page: Page;
 let watch: PageWatch;
 
 beforeAll(async () => {
-  const base = resultsDir([...v2vRuns(around(1000, 6), { name: NAME }), ...v2vRuns(around(800, 6), { name: 'steady', file: '/repo/steady.yaml' })]);
-  const next = resultsDir([...v2vRuns(around(1400, 6), { name: NAME }), ...v2vRuns(around(805, 6), { name: 'steady', file: '/repo/steady.yaml' })]);
+  const base = resultsDir([
+    ...v2vRuns(around(1000, 6), { name: NAME }),
+    ...v2vRuns(around(800, 6), { name: 'steady', file: '/repo/steady.yaml' }),
+  ]);
+  const next = resultsDir([
+    ...v2vRuns(around(1400, 6), { name: NAME }),
+    ...v2vRuns(around(805, 6), { name: 'steady', file: '/repo/steady.yaml' }),
+  ]);
   const html = join(mkdtempSync(join(tmpdir(), 'earshot-compare-html-')), 'compare.html');
   run = await earshot(['compare', base, next, '--reporter', `html=${html}`]).done;
   ({ browser, page, watch } = await openInChromium(html, 'table tr'));

@@ -27,11 +27,16 @@ const EXPECTED: Record<HostileClass, RegExp | 'valid'> = {
   binary: /^binary\.yaml:3:1: error: binary file: NUL byte at offset 14; expected YAML text$/,
   'not-utf8': /^latin1\.yaml:1:10: error: not UTF-8 text: invalid byte at offset 9$/,
   fifo: /^fifo\.yaml:1:1: error: not a regular file \(device, FIFO or socket\)$/,
-  'include-cycle': /^cycle_b\.yaml:1:10: error: !include cycle: \S+cycle_a\.yaml -> \S+cycle_b\.yaml -> \S+cycle_a\.yaml/,
-  'include-outside-root': /^passwd\.yaml:2:17: error: !include \/etc\/passwd resolves to \/etc\/passwd, outside the scenario root \S+\/project \(pass --allow-outside-root to allow it\)$/,
-  'include-symlink-escape': /^link_escape\.yaml:2:17: error: !include parts\/judge_link\.yaml resolves to \S+\/elsewhere\/judge\.yaml, outside the scenario root/,
-  'image-outside-root': /^image_outside\.yaml:4:12: error: turns\[0\]\.image: image \.\.\/\.\.\/elsewhere\/cat\.jpg resolves to \S+\/elsewhere\/cat\.jpg, outside the scenario root/,
-  'image-symlink-escape': /^image_link\.yaml:4:12: error: turns\[0\]\.image: image parts\/cat_link\.jpg resolves to \S+\/elsewhere\/cat\.jpg, outside the scenario root/,
+  'include-cycle':
+    /^cycle_b\.yaml:1:10: error: !include cycle: \S+cycle_a\.yaml -> \S+cycle_b\.yaml -> \S+cycle_a\.yaml/,
+  'include-outside-root':
+    /^passwd\.yaml:2:17: error: !include \/etc\/passwd resolves to \/etc\/passwd, outside the scenario root \S+\/project \(pass --allow-outside-root to allow it\)$/,
+  'include-symlink-escape':
+    /^link_escape\.yaml:2:17: error: !include parts\/judge_link\.yaml resolves to \S+\/elsewhere\/judge\.yaml, outside the scenario root/,
+  'image-outside-root':
+    /^image_outside\.yaml:4:12: error: turns\[0\]\.image: image \.\.\/\.\.\/elsewhere\/cat\.jpg resolves to \S+\/elsewhere\/cat\.jpg, outside the scenario root/,
+  'image-symlink-escape':
+    /^image_link\.yaml:4:12: error: turns\[0\]\.image: image parts\/cat_link\.jpg resolves to \S+\/elsewhere\/cat\.jpg, outside the scenario root/,
   'unknown-tag': /^python_tag\.yaml:3:36: error: unsupported tag !!python\/object:os\.system/,
   'huge-string': 'valid',
 };
@@ -54,7 +59,10 @@ beforeAll(async () => {
   project = buildHostileProject();
   const t0 = performance.now();
   // The FIFO is named explicitly: a folder walk passes over what is not a regular file.
-  const run = await earshot(['validate', join(project.root, 'evals'), join(project.root, 'evals', project.files.fifo)], { EARSHOT_DEBUG: '' }).done;
+  const run = await earshot(
+    ['validate', join(project.root, 'evals'), join(project.root, 'evals', project.files.fifo)],
+    { EARSHOT_DEBUG: '' },
+  ).done;
   validate = { ...run, wallMs: performance.now() - t0 };
   byFile = parseValidate(validate.stdout);
 }, 30_000);
@@ -78,7 +86,10 @@ describe('earshot validate on a project of hostile files', () => {
       return;
     }
     expect(block![0]).toBe('invalid');
-    expect(block!.slice(1).some((line) => expected.test(line)), block!.join('\n')).toBe(true);
+    expect(
+      block!.slice(1).some((line) => expected.test(line)),
+      block!.join('\n'),
+    ).toBe(true);
   });
 });
 
@@ -92,14 +103,19 @@ describe('earshot run handed the same project', () => {
       const out = join(dirname(project.root), 'run-out');
       const t0 = performance.now();
       const paths = [join(project.root, 'evals'), join(project.root, 'evals', project.files.fifo)];
-      const run = await earshot(['run', ...paths, '--url', `ws://127.0.0.1:${(wss.address() as { port: number }).port}`, '--out', out], { EARSHOT_DEBUG: '' }).done;
+      const run = await earshot(
+        ['run', ...paths, '--url', `ws://127.0.0.1:${(wss.address() as { port: number }).port}`, '--out', out],
+        { EARSHOT_DEBUG: '' },
+      ).done;
       expect(performance.now() - t0).toBeLessThan(8000);
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/^earshot: invalid scenario input:\n/);
       expect(run.stderr).not.toMatch(/\n\s+at |internal error/);
       for (const kind of HOSTILE_CLASSES) {
         if (EXPECTED[kind] === 'valid') continue;
-        expect(run.stderr, kind).toContain(`/${project.files[kind] === 'cycle.yaml' ? 'parts/cycle_b.yaml' : project.files[kind]}:`);
+        expect(run.stderr, kind).toContain(
+          `/${project.files[kind] === 'cycle.yaml' ? 'parts/cycle_b.yaml' : project.files[kind]}:`,
+        );
       }
       expect(connections).toBe(0);
       expect(readResults(out)).toEqual([]);
@@ -111,7 +127,9 @@ describe('earshot run handed the same project', () => {
 
 describe('--allow-outside-root', () => {
   it('lets image: and !include reach outside the root, through paths and symlinks alike', async () => {
-    const files = (['image-outside-root', 'image-symlink-escape', 'include-symlink-escape'] as const).map((k) => join(project.root, 'evals', project.files[k]));
+    const files = (['image-outside-root', 'image-symlink-escape', 'include-symlink-escape'] as const).map((k) =>
+      join(project.root, 'evals', project.files[k]),
+    );
     const refused = await earshot(['validate', ...files]).done;
     expect(refused.code).toBe(1);
     const allowed = await earshot(['validate', ...files, '--allow-outside-root']).done;

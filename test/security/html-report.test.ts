@@ -36,14 +36,18 @@ let watch: PageWatch;
 beforeAll(async () => {
   bot = await startRefbotProcess(['--brain', here('leaky-brain.yaml')]);
   out = mkdtempSync(join(tmpdir(), 'earshot-markup-'));
-  run = await earshot(['run', here('markup.yaml'), '--url', bot.url, '--out', out, '--reporter', 'dot,html,junit']).done;
+  run = await earshot(['run', here('markup.yaml'), '--url', bot.url, '--out', out, '--reporter', 'dot,html,junit'])
+    .done;
   results = readResults(out);
   browser = await launchChromium();
   page = await browser.newPage();
   watch = watchPage(page);
   await page.goto(pathToFileURL(join(out, 'report.html')).href);
   await page.waitForSelector('section.scenario');
-  await page.locator('section.scenario details').first().evaluate((d) => ((d as unknown as DetailsLike).open = true));
+  await page
+    .locator('section.scenario details')
+    .first()
+    .evaluate((d) => ((d as unknown as DetailsLike).open = true));
 }, 60_000);
 
 afterAll(async () => {

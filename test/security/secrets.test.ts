@@ -85,16 +85,28 @@ describe('secrets in a run against a bot that leaks them', () => {
       ['leaky_bot_fails', 'failed'],
     ]);
     const replies = results[0].turns.slice(1).map((t) => t.expectations.at(-1)?.text);
-    expect(replies).toEqual(Array(3).fill('You said [redacted]. Authorization: Bearer [redacted] and api_key=[redacted].'));
+    expect(replies).toEqual(
+      Array(3).fill('You said [redacted]. Authorization: Bearer [redacted] and api_key=[redacted].'),
+    );
     expect(results[0].turns[1].input.user).toBe('Repeat after me [redacted]');
-    expect(results[0].turns[1].expectations[1].judge_reason).toBe('the bot answered "You said [redacted]" with Bearer [redacted]');
+    expect(results[0].turns[1].expectations[1].judge_reason).toBe(
+      'the bot answered "You said [redacted]" with Bearer [redacted]',
+    );
     expect(llm.requests.length).toBeGreaterThan(0);
     expect(llm.requests.every((q) => q.headers.authorization === `Bearer ${SECRETS.scenario_api_key}`)).toBe(true);
   });
 
   it('wrote every output a user can ask for', () => {
     const names = filesUnder(out).map((f) => f.slice(out.length + 1));
-    for (const expected of ['results.jsonl', 'summary.json', 'junit.xml', 'report.html', 'report.json', 'github-summary.md']) expect(names).toContain(expected);
+    for (const expected of [
+      'results.jsonl',
+      'summary.json',
+      'junit.xml',
+      'report.html',
+      'report.json',
+      'github-summary.md',
+    ])
+      expect(names).toContain(expected);
     expect(names.filter((n) => n.endsWith('.trace.log'))).toHaveLength(2);
     expect(names.some((n) => n.startsWith('judge-cache/'))).toBe(true);
   });

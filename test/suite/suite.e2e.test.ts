@@ -25,14 +25,21 @@ describe('earshot suite: several reference bots, repeat 2', () => {
   let summary: RunSummary;
 
   beforeAll(async () => {
-    run = await earshot(['suite', MANIFEST, ...PYTHON, '--out', out, '--reporter', 'dot,junit'], { EARSHOT_TEST_PID_DIR: pids }).done;
+    run = await earshot(['suite', MANIFEST, ...PYTHON, '--out', out, '--reporter', 'dot,junit'], {
+      EARSHOT_TEST_PID_DIR: pids,
+    }).done;
     results = readResults(out);
     summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
   }, 180_000);
 
   const find = (bot: string, scenario: string, repeat: number): ScenarioResult => {
-    const r = results.find((x) => x.run?.bot === bot && x.file.endsWith(`/${scenario}.yaml`) && x.run?.repeat_index === repeat);
-    if (!r) throw new Error(`no result for ${bot} ${scenario} #${repeat} in ${results.map((x) => `${x.run?.bot} ${x.file} #${x.run?.repeat_index}`).join(', ')}`);
+    const r = results.find(
+      (x) => x.run?.bot === bot && x.file.endsWith(`/${scenario}.yaml`) && x.run?.repeat_index === repeat,
+    );
+    if (!r)
+      throw new Error(
+        `no result for ${bot} ${scenario} #${repeat} in ${results.map((x) => `${x.run?.bot} ${x.file} #${x.run?.repeat_index}`).join(', ')}`,
+      );
     return r;
   };
 
@@ -58,7 +65,9 @@ describe('earshot suite: several reference bots, repeat 2', () => {
       expect(r.status).toBe('failed');
       expect(r.failures).toHaveLength(1);
       expect(r.failures[0]).toMatchObject({ kind: 'connect_failed', turn_index: null });
-      expect(r.failures[0].reason).toMatch(/bot broken\.mjs exited with code 2 before accepting connections on port \d+/);
+      expect(r.failures[0].reason).toMatch(
+        /bot broken\.mjs exited with code 2 before accepting connections on port \d+/,
+      );
       expect(r.failures[0].reason).toMatch(/last lines of its log:[\s\S]*no-such-fault/);
       expect(r.turns.every((t) => t.status === 'not_run')).toBe(true);
       expect(readFileSync(join(out, r.artifacts!.bot_log!), 'utf8')).toMatch(/unknown fault/);
@@ -71,8 +80,15 @@ describe('earshot suite: several reference bots, repeat 2', () => {
     expect(crashed.status).toBe('failed');
     expect(crashed.failures.map((f) => f.kind)).toEqual(['bot_disconnected']);
     expect(crashed.failures[0].reason).toMatch(/bot flaky\.mjs exited with code 70/);
-    const outcome = (bot: string, scenario: string) => summary.scenarios.find((s) => s.bot === bot && s.file.endsWith(`/${scenario}.yaml`));
-    expect(outcome('flaky.mjs', 'capital_question')).toMatchObject({ outcome: 'flaky', ok: false, runs: 2, passed: 1, pass_rate: 0.5 });
+    const outcome = (bot: string, scenario: string) =>
+      summary.scenarios.find((s) => s.bot === bot && s.file.endsWith(`/${scenario}.yaml`));
+    expect(outcome('flaky.mjs', 'capital_question')).toMatchObject({
+      outcome: 'flaky',
+      ok: false,
+      runs: 2,
+      passed: 1,
+      pass_rate: 0.5,
+    });
     expect(outcome('broken.mjs', 'capital_question')).toMatchObject({ outcome: 'failed', ok: false, pass_rate: 0 });
     expect(outcome('good.mjs', 'weather_function_call')).toMatchObject({ outcome: 'passed', ok: true, pass_rate: 1 });
     expect(summary.outcomes).toEqual({ passed: 2, failed: 1, flaky: 1, inconclusive: 0, skipped: 0 });
@@ -81,12 +97,22 @@ describe('earshot suite: several reference bots, repeat 2', () => {
 
   it('keeps each bot’s own log and the session trace beside the results, one set per run', () => {
     const good = find('good.mjs', 'capital_question', 1);
-    expect(good.artifacts).toMatchObject({ bot_log: expect.stringMatching(/__r1\.bot\.log$/), trace: expect.stringMatching(/__r1\.trace\.log$/) });
+    expect(good.artifacts).toMatchObject({
+      bot_log: expect.stringMatching(/__r1\.bot\.log$/),
+      trace: expect.stringMatching(/__r1\.trace\.log$/),
+    });
     expect(readFileSync(join(out, good.artifacts!.bot_log!), 'utf8')).toMatch(/refbot listening on ws:\/\//);
-    expect(readFileSync(join(out, good.artifacts!.trace!), 'utf8')).toMatch(/send: eval-cancel[\s\S]*bot: exited with code 0/);
+    expect(readFileSync(join(out, good.artifacts!.trace!), 'utf8')).toMatch(
+      /send: eval-cancel[\s\S]*bot: exited with code 0/,
+    );
     const logs = new Set(results.map((r) => r.artifacts?.bot_log));
     expect(logs.size).toBe(results.length);
-    expect(good.run).toMatchObject({ bot: 'good.mjs', repeat_index: 1, attempt: 1, url: expect.stringMatching(/^ws:\/\/localhost:\d+$/) });
+    expect(good.run).toMatchObject({
+      bot: 'good.mjs',
+      repeat_index: 1,
+      attempt: 1,
+      url: expect.stringMatching(/^ws:\/\/localhost:\d+$/),
+    });
     expect(existsSync(join(out, 'junit.xml'))).toBe(true);
   });
 
@@ -100,7 +126,11 @@ describe('earshot suite: several reference bots, repeat 2', () => {
   it('merges shards 1/3, 2/3 and 3/3 into the same result set as the unsharded run', async () => {
     const shardOuts = [1, 2, 3].map((i) => join(tmp, `shard-${i}`));
     const shards = await Promise.all(
-      shardOuts.map((dir, i) => earshot(['suite', MANIFEST, ...PYTHON, '-c', '2', '--shard', `${i + 1}/3`, '--out', dir, '--reporter', 'dot']).done),
+      shardOuts.map(
+        (dir, i) =>
+          earshot(['suite', MANIFEST, ...PYTHON, '-c', '2', '--shard', `${i + 1}/3`, '--out', dir, '--reporter', 'dot'])
+            .done,
+      ),
     );
     const shardOk = shardOuts.map((d) => (JSON.parse(readFileSync(join(d, 'summary.json'), 'utf8')) as RunSummary).ok);
     expect(shards.map((s) => s.code)).toEqual(shardOk.map((ok) => (ok ? 0 : 1)));
@@ -117,7 +147,9 @@ describe('earshot suite: several reference bots, repeat 2', () => {
     const mergedSummary = JSON.parse(readFileSync(join(merged, 'summary.json'), 'utf8')) as RunSummary;
     expect(mergedSummary.shards).toEqual(['1/3', '2/3', '3/3']);
     expect(mergedSummary.outcomes).toEqual(summary.outcomes);
-    expect(mergedSummary.scenarios.map((s) => [s.file, s.bot, s.outcome, s.pass_rate])).toEqual(summary.scenarios.map((s) => [s.file, s.bot, s.outcome, s.pass_rate]));
+    expect(mergedSummary.scenarios.map((s) => [s.file, s.bot, s.outcome, s.pass_rate])).toEqual(
+      summary.scenarios.map((s) => [s.file, s.bot, s.outcome, s.pass_rate]),
+    );
     // Artifacts still open from the merged dir.
     const first = readResults(merged)[0];
     expect(readFileSync(join(merged, first.artifacts!.bot_log!), 'utf8').length).toBeGreaterThan(0);
@@ -149,25 +181,31 @@ describe('earshot suite under a signal', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('%s: keeps the finished scenario, stops every bot, exits %i', async (signal, code) => {
-    const out = join(tmp, `signal-${signal}`);
-    const pids = join(tmp, `pids-${signal}`);
-    const started = earshot(['suite', join(FIXTURES, 'signal.yaml'), ...PYTHON, '--out', out, '--reporter', 'dot'], { EARSHOT_TEST_PID_DIR: pids });
-    await waitFor(() => readResults(out).length === 1, 60_000, 'the quick scenario to finish');
-    expect(livePids(pids)).toHaveLength(1); // long_wait's bot, mid-scenario
-    const t0 = performance.now();
-    started.child.kill(signal);
-    const run = await started.done;
-    expect(performance.now() - t0).toBeLessThan(10_000);
-    expect(run.code).toBe(code);
-    expect(run.stderr).toContain(`${signal}: stopping`);
-    const results = readResults(out);
-    expect(results.map((r) => [r.name, r.status])).toEqual([['capital_question/text', 'passed']]);
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
-    expect(summary.results).toBe(1);
-    // Runs were left unrun: the summary says so and is not ok, though the finished one passed.
-    expect(summary).toMatchObject({ ok: false, interrupted: true });
-    expect(summary.planned).toBeGreaterThan(1);
-    expect(livePids(pids)).toEqual([]);
-  }, 90_000);
+  ] as const)(
+    '%s: keeps the finished scenario, stops every bot, exits %i',
+    async (signal, code) => {
+      const out = join(tmp, `signal-${signal}`);
+      const pids = join(tmp, `pids-${signal}`);
+      const started = earshot(['suite', join(FIXTURES, 'signal.yaml'), ...PYTHON, '--out', out, '--reporter', 'dot'], {
+        EARSHOT_TEST_PID_DIR: pids,
+      });
+      await waitFor(() => readResults(out).length === 1, 60_000, 'the quick scenario to finish');
+      expect(livePids(pids)).toHaveLength(1); // long_wait's bot, mid-scenario
+      const t0 = performance.now();
+      started.child.kill(signal);
+      const run = await started.done;
+      expect(performance.now() - t0).toBeLessThan(10_000);
+      expect(run.code).toBe(code);
+      expect(run.stderr).toContain(`${signal}: stopping`);
+      const results = readResults(out);
+      expect(results.map((r) => [r.name, r.status])).toEqual([['capital_question/text', 'passed']]);
+      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
+      expect(summary.results).toBe(1);
+      // Runs were left unrun: the summary says so and is not ok, though the finished one passed.
+      expect(summary).toMatchObject({ ok: false, interrupted: true });
+      expect(summary.planned).toBeGreaterThan(1);
+      expect(livePids(pids)).toEqual([]);
+    },
+    90_000,
+  );
 });

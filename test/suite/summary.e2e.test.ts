@@ -30,8 +30,18 @@ describe('summary.json of earshot run and earshot suite', () => {
     const runOut = join(tmp, 'run');
     const suiteOut = join(tmp, 'suite');
     const [run, suite] = await Promise.all([
-      earshot(['run', 'scenarios/text/capital_question.yaml', '--url', bot.url, '--out', runOut, '--reporter', 'dot']).done,
-      earshot(['suite', join(FIXTURES, 'one-run.yaml'), '--python', process.execPath, '--out', suiteOut, '--reporter', 'dot']).done,
+      earshot(['run', 'scenarios/text/capital_question.yaml', '--url', bot.url, '--out', runOut, '--reporter', 'dot'])
+        .done,
+      earshot([
+        'suite',
+        join(FIXTURES, 'one-run.yaml'),
+        '--python',
+        process.execPath,
+        '--out',
+        suiteOut,
+        '--reporter',
+        'dot',
+      ]).done,
     ]);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect({ code: suite.code, stderr: suite.stderr }).toEqual({ code: 0, stderr: '' });

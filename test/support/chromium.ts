@@ -63,7 +63,11 @@ export interface OpenedFile {
  * test starts on a rendered page. The default viewport is the report's desktop
  * width; the caller closes `browser`.
  */
-export async function openInChromium(file: string, readySelector: string, viewport = { width: 1280, height: 900 }): Promise<OpenedFile> {
+export async function openInChromium(
+  file: string,
+  readySelector: string,
+  viewport = { width: 1280, height: 900 },
+): Promise<OpenedFile> {
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport });
   const watch = watchPage(page);

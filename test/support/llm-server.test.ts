@@ -30,7 +30,9 @@ describe('the stand-in LLM server', () => {
 
   it('answers a Chat Completions request in the OpenAI wire format and logs it', async () => {
     server.respond(() => 'hello there');
-    const res = await post({ ...CHAT, temperature: 0 }, '/v1/chat/completions', { headers: { 'content-type': 'application/json', authorization: 'Bearer k' } });
+    const res = await post({ ...CHAT, temperature: 0 }, '/v1/chat/completions', {
+      headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown>;
     expect(body).toMatchObject({
@@ -39,7 +41,12 @@ describe('the stand-in LLM server', () => {
       choices: [{ index: 0, message: { role: 'assistant', content: 'hello there' }, finish_reason: 'stop' }],
     });
     expect(server.requests).toHaveLength(1);
-    expect(server.requests[0]).toMatchObject({ index: 0, method: 'POST', path: '/v1/chat/completions', body: { ...CHAT, temperature: 0 } });
+    expect(server.requests[0]).toMatchObject({
+      index: 0,
+      method: 'POST',
+      path: '/v1/chat/completions',
+      body: { ...CHAT, temperature: 0 },
+    });
     expect(server.requests[0].headers.authorization).toBe('Bearer k');
   });
 
@@ -47,9 +54,18 @@ describe('the stand-in LLM server', () => {
     server.respond(() => ({ content: 'one two three', finishReason: 'length' }));
     const res = await post({ ...CHAT, stream: true });
     expect(res.headers.get('content-type')).toBe('text/event-stream');
-    const events = (await res.text()).split('\n\n').filter(Boolean).map((e) => e.replace(/^data: /, ''));
+    const events = (await res.text())
+      .split('\n\n')
+      .filter(Boolean)
+      .map((e) => e.replace(/^data: /, ''));
     expect(events.at(-1)).toBe('[DONE]');
-    const chunks = events.slice(0, -1).map((e) => JSON.parse(e) as { object: string; choices: Array<{ delta: { content?: string }; finish_reason: string | null }> });
+    const chunks = events.slice(0, -1).map(
+      (e) =>
+        JSON.parse(e) as {
+          object: string;
+          choices: Array<{ delta: { content?: string }; finish_reason: string | null }>;
+        },
+    );
     expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true);
     expect(chunks.length).toBeGreaterThan(3);
     expect(chunks.map((c) => c.choices[0].delta.content ?? '').join('')).toBe('one two three');
@@ -57,15 +73,34 @@ describe('the stand-in LLM server', () => {
   });
 
   it('answers with tool calls as OpenAI does (content null, finish_reason tool_calls), also streamed; checks the tools offered', async () => {
-    const tools = [{ type: 'function', function: { name: 'end_call', parameters: { type: 'object', properties: {} } } }];
+    const tools = [
+      { type: 'function', function: { name: 'end_call', parameters: { type: 'object', properties: {} } } },
+    ];
     server.respond(() => ({ toolCalls: [{ name: 'end_call', arguments: { success: true, reason: 'done' } }] }));
-    const body = (await (await post({ ...CHAT, tools })).json()) as { choices: Array<{ message: Record<string, unknown>; finish_reason: string }> };
+    const body = (await (await post({ ...CHAT, tools })).json()) as {
+      choices: Array<{ message: Record<string, unknown>; finish_reason: string }>;
+    };
     expect(body.choices[0]).toMatchObject({
       finish_reason: 'tool_calls',
-      message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_standin_0_0', type: 'function', function: { name: 'end_call', arguments: '{"success":true,"reason":"done"}' } }] },
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_standin_0_0',
+            type: 'function',
+            function: { name: 'end_call', arguments: '{"success":true,"reason":"done"}' },
+          },
+        ],
+      },
     });
-    const streamed = (await (await post({ ...CHAT, tools, stream: true })).text()).split('\n\n').filter((e) => e.includes('tool_calls'));
-    expect(JSON.parse(streamed[0].replace(/^data: /, '')).choices[0].delta.tool_calls[0]).toMatchObject({ index: 0, function: { name: 'end_call' } });
+    const streamed = (await (await post({ ...CHAT, tools, stream: true })).text())
+      .split('\n\n')
+      .filter((e) => e.includes('tool_calls'));
+    expect(JSON.parse(streamed[0].replace(/^data: /, '')).choices[0].delta.tool_calls[0]).toMatchObject({
+      index: 0,
+      function: { name: 'end_call' },
+    });
     // Scripted tool calls for a request that offered none is a test mistake, answered with 400.
     expect((await post(CHAT)).status).toBe(400);
     const bad = await post({ ...CHAT, tools: [{ type: 'function', function: { name: 'has space' } }] });
@@ -163,7 +198,11 @@ describe('judgeRules', () => {
       judgeRules(
         [
           { when: ({ reply }) => reply.includes('moment'), verdict: 'continue' },
-          { when: ({ criterion, reply }) => criterion.includes('Berlin') && reply.includes('Berlin'), verdict: 'yes', reason: 'says Berlin' },
+          {
+            when: ({ criterion, reply }) => criterion.includes('Berlin') && reply.includes('Berlin'),
+            verdict: 'yes',
+            reason: 'says Berlin',
+          },
         ],
         { verdict: 'no', reason: 'nothing matched' },
       ),
@@ -175,7 +214,9 @@ describe('judgeRules', () => {
     log.botText('One moment.');
     expect(await content(await judgeRequest(log, 'says Berlin'))).toBe(verdictContent('continue'));
     log.botText('It is Berlin.');
-    expect(await content(await judgeRequest(log, 'says Berlin'))).toBe('{"verdict":"continue","reason":"scripted continue"}');
+    expect(await content(await judgeRequest(log, 'says Berlin'))).toBe(
+      '{"verdict":"continue","reason":"scripted continue"}',
+    );
     const fresh = new ConversationLog();
     fresh.user('Capital?');
     fresh.botText('It is Berlin.');

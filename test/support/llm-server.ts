@@ -72,7 +72,8 @@ const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
 
 export async function startLlmServer(responder?: Responder): Promise<LlmServer> {
   let current: Responder =
-    responder ?? (() => ({ status: 500, body: { error: { message: 'llm-server: no responder scripted', type: 'server_error' } } }));
+    responder ??
+    (() => ({ status: 500, body: { error: { message: 'llm-server: no responder scripted', type: 'server_error' } } }));
   const requests: LoggedRequest[] = [];
   const rejected: RejectedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -93,7 +94,8 @@ export async function startLlmServer(responder?: Responder): Promise<LlmServer> 
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: { message: `llm-server: responder threw: ${String(err)}`, type: 'server_error' } });
+      if (!res.headersSent)
+        sendJson(res, 500, { error: { message: `llm-server: responder threw: ${String(err)}`, type: 'server_error' } });
       else res.destroy();
     });
   });
@@ -115,7 +117,14 @@ export async function startLlmServer(responder?: Responder): Promise<LlmServer> 
     const checked = validate(rawBody);
     if (typeof checked === 'string') return reject(400, checked);
 
-    const logged: LoggedRequest = { index: requests.length, method, path, headers: { ...req.headers }, body: checked, rawBody };
+    const logged: LoggedRequest = {
+      index: requests.length,
+      method,
+      path,
+      headers: { ...req.headers },
+      body: checked,
+      rawBody,
+    };
     requests.push(logged);
     const reply = await current(logged);
 
@@ -127,7 +136,10 @@ export async function startLlmServer(responder?: Responder): Promise<LlmServer> 
     if (typeof reply !== 'string' && 'status' in reply) {
       const body = reply.body ?? { error: { message: `scripted HTTP ${reply.status}`, type: 'server_error' } };
       const text = typeof body === 'string' ? body : JSON.stringify(body);
-      res.writeHead(reply.status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', ...reply.headers });
+      res.writeHead(reply.status, {
+        'content-type': typeof body === 'string' ? 'text/plain' : 'application/json',
+        ...reply.headers,
+      });
       res.end(text);
       return;
     }
@@ -136,27 +148,48 @@ export async function startLlmServer(responder?: Responder): Promise<LlmServer> 
         ? reply.toolCalls.map((c, i) => ({
             id: `call_standin_${logged.index}_${i}`,
             type: 'function',
-            function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+            function: {
+              name: c.name,
+              arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+            },
           }))
         : undefined;
-    if (toolCalls && !Array.isArray(logged.body.tools)) return reject(400, 'llm-server: scripted tool calls for a request that offered no tools');
+    if (toolCalls && !Array.isArray(logged.body.tools))
+      return reject(400, 'llm-server: scripted tool calls for a request that offered no tools');
     const content = typeof reply === 'string' ? reply : (reply.content ?? '');
-    const finishReason = toolCalls ? 'tool_calls' : typeof reply === 'string' || !('finishReason' in reply) ? 'stop' : (reply.finishReason ?? 'stop');
+    const finishReason = toolCalls
+      ? 'tool_calls'
+      : typeof reply === 'string' || !('finishReason' in reply)
+        ? 'stop'
+        : (reply.finishReason ?? 'stop');
     const id = `chatcmpl-standin-${logged.index}`;
     const created = Math.floor(Date.now() / 1000);
     if (logged.body.stream === true) {
-      streamCompletion(res, { id, created, model: logged.body.model, content, finishReason, ...(toolCalls ? { toolCalls } : {}) });
+      streamCompletion(res, {
+        id,
+        created,
+        model: logged.body.model,
+        content,
+        finishReason,
+        ...(toolCalls ? { toolCalls } : {}),
+      });
       return;
     }
     // OpenAI sends content null beside tool calls when the model said nothing.
-    const message = toolCalls ? { role: 'assistant', content: content === '' ? null : content, tool_calls: toolCalls } : { role: 'assistant', content };
+    const message = toolCalls
+      ? { role: 'assistant', content: content === '' ? null : content, tool_calls: toolCalls }
+      : { role: 'assistant', content };
     sendJson(res, 200, {
       id,
       object: 'chat.completion',
       created,
       model: logged.body.model,
       choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
-      usage: { prompt_tokens: Math.ceil(rawBody.length / 4), completion_tokens: Math.ceil(content.length / 4), total_tokens: Math.ceil((rawBody.length + content.length) / 4) },
+      usage: {
+        prompt_tokens: Math.ceil(rawBody.length / 4),
+        completion_tokens: Math.ceil(content.length / 4),
+        total_tokens: Math.ceil((rawBody.length + content.length) / 4),
+      },
     });
   }
 
@@ -231,7 +264,11 @@ export function judgeRules(
 ): Responder {
   return (request) => {
     const view = readJudgePrompt(request);
-    if (!view) return { status: 400, body: { error: { message: 'llm-server: not an earshot judge prompt', type: 'invalid_request_error' } } };
+    if (!view)
+      return {
+        status: 400,
+        body: { error: { message: 'llm-server: not an earshot judge prompt', type: 'invalid_request_error' } },
+      };
     const rule = rules.find((r) => r.when(view)) ?? otherwise;
     return verdictContent(rule.verdict, rule.reason);
   };
@@ -261,7 +298,8 @@ export function readJudgePrompt(request: LoggedRequest): JudgePromptView | undef
   const userLine = lines[latestAt + 1] ?? '';
   let latestUser: string | undefined;
   if (userLine.startsWith(PROMPT_LINES.user)) latestUser = String(JSON.parse(userLine.slice(PROMPT_LINES.user.length)));
-  else if (userLine.startsWith(PROMPT_LINES.userKeys)) latestUser = String(JSON.parse(userLine.slice(PROMPT_LINES.userKeys.length)));
+  else if (userLine.startsWith(PROMPT_LINES.userKeys))
+    latestUser = String(JSON.parse(userLine.slice(PROMPT_LINES.userKeys.length)));
   const view: JudgePromptView = {
     criterion: String(JSON.parse(criterionLine.slice(PROMPT_LINES.criterion.length))),
     reply,
@@ -284,23 +322,30 @@ function validate(rawBody: string): ChatCompletionRequestBody | string {
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the request body must be a JSON object';
   const b = body as Record<string, unknown>;
-  if (typeof b.model !== 'string' || b.model === '') return "you must provide a model parameter";
+  if (typeof b.model !== 'string' || b.model === '') return 'you must provide a model parameter';
   if (!Array.isArray(b.messages) || b.messages.length === 0) return "'messages' must be a non-empty array";
   for (const [i, m] of (b.messages as unknown[]).entries()) {
     const msg = m as { role?: unknown; content?: unknown } | null;
     if (typeof msg !== 'object' || msg === null || typeof msg.role !== 'string' || !ROLES.has(msg.role)) {
       return `messages[${i}].role must be one of ${[...ROLES].join(', ')}`;
     }
-    if (typeof msg.content !== 'string' && !Array.isArray(msg.content)) return `messages[${i}].content must be a string or an array of parts`;
+    if (typeof msg.content !== 'string' && !Array.isArray(msg.content))
+      return `messages[${i}].content must be a string or an array of parts`;
   }
   if (b.stream !== undefined && typeof b.stream !== 'boolean') return "'stream' must be a boolean";
   if (b.tools !== undefined) {
     if (!Array.isArray(b.tools) || b.tools.length === 0) return "'tools' must be a non-empty array";
     for (const [i, t] of (b.tools as unknown[]).entries()) {
       const tool = t as { type?: unknown; function?: { name?: unknown; parameters?: unknown } } | null;
-      if (typeof tool !== 'object' || tool === null || tool.type !== 'function') return `tools[${i}].type must be 'function'`;
-      if (typeof tool.function?.name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(tool.function.name)) return `tools[${i}].function.name must match ^[a-zA-Z0-9_-]{1,64}$`;
-      if (tool.function.parameters !== undefined && (typeof tool.function.parameters !== 'object' || tool.function.parameters === null)) return `tools[${i}].function.parameters must be a JSON Schema object`;
+      if (typeof tool !== 'object' || tool === null || tool.type !== 'function')
+        return `tools[${i}].type must be 'function'`;
+      if (typeof tool.function?.name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(tool.function.name))
+        return `tools[${i}].function.name must match ^[a-zA-Z0-9_-]{1,64}$`;
+      if (
+        tool.function.parameters !== undefined &&
+        (typeof tool.function.parameters !== 'object' || tool.function.parameters === null)
+      )
+        return `tools[${i}].function.parameters must be a JSON Schema object`;
     }
   }
   return b as ChatCompletionRequestBody;
@@ -323,7 +368,14 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 
 function streamCompletion(
   res: ServerResponse,
-  c: { id: string; created: number; model: string; content: string; finishReason: string; toolCalls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }> },
+  c: {
+    id: string;
+    created: number;
+    model: string;
+    content: string;
+    finishReason: string;
+    toolCalls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }>;
+  },
 ): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const chunk = (delta: Record<string, unknown>, finish: string | null): string =>

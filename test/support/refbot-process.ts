@@ -31,7 +31,10 @@ export interface RefbotProcess {
  */
 export async function startRefbotProcess(args: readonly string[] = [], timeoutMs = 20_000): Promise<RefbotProcess> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npm run build)`);
-  const child = spawn(process.execPath, [CLI, 'refbot', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'refbot', '--port', '0', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => {
@@ -40,7 +43,10 @@ export async function startRefbotProcess(args: readonly string[] = [], timeoutMs
   });
   const exited = new Promise<RefbotExitStatus>((r) => child.once('close', (code, signal) => r({ code, signal })));
   const listening = await new Promise<RegExpExecArray>((resolveLine, reject) => {
-    const timer = setTimeout(() => reject(new Error(`refbot did not print its URL within ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`refbot did not print its URL within ${timeoutMs} ms:\n${out}`)),
+      timeoutMs,
+    );
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /^refbot listening on (ws:\/\/\S+) \(wire (\S+)\)$/m.exec(out);

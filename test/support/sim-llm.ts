@@ -37,13 +37,33 @@ export interface PersonaRule {
 
 export function readPersonaPrompt(request: LoggedRequest): PersonaView | undefined {
   const messages = request.body.messages;
-  const system = messages[0]?.role === 'system' && typeof messages[0].content === 'string' ? messages[0].content : undefined;
+  const system =
+    messages[0]?.role === 'system' && typeof messages[0].content === 'string' ? messages[0].content : undefined;
   if (!system?.includes(PERSONA_LINES.who)) return undefined;
-  const field = (prefix: string): string => system.split('\n').find((l) => l.startsWith(prefix))?.slice(prefix.length) ?? '';
-  const lines = messages.slice(1).map((m) => ({ role: m.role === 'user' ? ('bot' as const) : ('caller' as const), text: String(m.content) }));
-  const tools = Array.isArray(request.body.tools) ? (request.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name) : [];
-  const lastBot = [...lines].reverse().find((l) => l.role === 'bot')?.text.toLowerCase() ?? '';
-  return { persona: field(PERSONA_LINES.who), goal: field(PERSONA_LINES.goal), lines, lastBot, callerTurns: lines.filter((l) => l.role === 'caller').length, tools };
+  const field = (prefix: string): string =>
+    system
+      .split('\n')
+      .find((l) => l.startsWith(prefix))
+      ?.slice(prefix.length) ?? '';
+  const lines = messages
+    .slice(1)
+    .map((m) => ({ role: m.role === 'user' ? ('bot' as const) : ('caller' as const), text: String(m.content) }));
+  const tools = Array.isArray(request.body.tools)
+    ? (request.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)
+    : [];
+  const lastBot =
+    [...lines]
+      .reverse()
+      .find((l) => l.role === 'bot')
+      ?.text.toLowerCase() ?? '';
+  return {
+    persona: field(PERSONA_LINES.who),
+    goal: field(PERSONA_LINES.goal),
+    lines,
+    lastBot,
+    callerTurns: lines.filter((l) => l.role === 'caller').length,
+    tools,
+  };
 }
 
 /** What a simulation judge request holds, read back from the transcript. */
@@ -64,22 +84,33 @@ export function readRunPrompt(request: LoggedRequest): RunView | undefined {
   const system = request.body.messages.find((m) => m.role === 'system')?.content;
   const user = [...request.body.messages].reverse().find((m) => m.role === 'user')?.content;
   if (typeof system !== 'string' || typeof user !== 'string') return undefined;
-  const kind = system === RUN_JUDGE_SYSTEM_PROMPT ? 'run' : system === SCORECARD_SYSTEM_PROMPT ? 'scorecard' : system === CLAIM_SYSTEM_PROMPT ? 'claim' : undefined;
+  const kind =
+    system === RUN_JUDGE_SYSTEM_PROMPT
+      ? 'run'
+      : system === SCORECARD_SYSTEM_PROMPT
+        ? 'scorecard'
+        : system === CLAIM_SYSTEM_PROMPT
+          ? 'claim'
+          : undefined;
   if (!kind) return undefined;
   const view: RunView = { kind, callerLines: [], replies: [], calls: [], metrics: [] };
   for (const line of user.split('\n')) {
-    if (line.startsWith(TRANSCRIPT_LINES.caller)) view.callerLines.push(String(JSON.parse(line.slice(TRANSCRIPT_LINES.caller.length))));
-    else if (line.startsWith(TRANSCRIPT_LINES.bot)) view.replies.push(String(JSON.parse(line.slice(line.indexOf(': ') + 2))));
+    if (line.startsWith(TRANSCRIPT_LINES.caller))
+      view.callerLines.push(String(JSON.parse(line.slice(TRANSCRIPT_LINES.caller.length))));
+    else if (line.startsWith(TRANSCRIPT_LINES.bot))
+      view.replies.push(String(JSON.parse(line.slice(line.indexOf(': ') + 2))));
     else if (line.startsWith(TRANSCRIPT_LINES.call)) {
       const m = /^"([^"]*)"(?: with arguments (.*?))?( \(cancelled.*)?$/.exec(line.slice(TRANSCRIPT_LINES.call.length));
       if (m && !m[3]) view.calls.push(`${m[1]}(${m[2] ?? ''})`);
-    } else if (line.startsWith(RUN_PROMPT_LINES.goal)) view.success = String(JSON.parse(line.slice(RUN_PROMPT_LINES.goal.length)));
+    } else if (line.startsWith(RUN_PROMPT_LINES.goal))
+      view.success = String(JSON.parse(line.slice(RUN_PROMPT_LINES.goal.length)));
     else if (line.startsWith(RUN_PROMPT_LINES.metric)) {
       const m = /^Metric ("(?:[^"\\]|\\.)*"): (.*)$/.exec(line);
       if (m) view.metrics.push({ name: String(JSON.parse(m[1])), criterion: String(JSON.parse(m[2])) });
     } else if (line.startsWith(CLAIM_LINE)) view.claim = String(JSON.parse(line.slice(CLAIM_LINE.length)));
     else if (line === SCORECARD_LINES.unknown) view.expected = null;
-    else if (line.startsWith(SCORECARD_LINES.expected)) view.expected = String(JSON.parse(line.slice(SCORECARD_LINES.expected.length)));
+    else if (line.startsWith(SCORECARD_LINES.expected))
+      view.expected = String(JSON.parse(line.slice(SCORECARD_LINES.expected.length)));
   }
   return view;
 }
@@ -108,7 +139,8 @@ export function simLlm(options: SimLlmOptions): Responder {
     const persona = readPersonaPrompt(request);
     if (persona) {
       if (!persona.tools.includes('end_call')) return bad('a persona request without the end_call tool');
-      const rule = options.persona.find((r) => r.when(persona)) ?? options.otherwise ?? { say: 'Sorry, could you say that again?' };
+      const rule = options.persona.find((r) => r.when(persona)) ??
+        options.otherwise ?? { say: 'Sorry, could you say that again?' };
       return personaReply(rule, persona);
     }
     const view = readRunPrompt(request);
@@ -138,8 +170,18 @@ function judgeReply(rules: JudgeRules, view: RunView): ScriptedReply {
   }
   if (view.kind === 'scorecard') {
     const given = rules.scorecard?.(view) ?? {};
-    const dims = ['correctness', 'tool_selection', 'context_retention', 'completeness', 'efficiency', 'personality', 'error_recovery'];
-    return JSON.stringify({ scores: Object.fromEntries(dims.map((d) => [d, { score: given[d] ?? 8, reason: `scripted ${d}` }])) });
+    const dims = [
+      'correctness',
+      'tool_selection',
+      'context_retention',
+      'completeness',
+      'efficiency',
+      'personality',
+      'error_recovery',
+    ];
+    return JSON.stringify({
+      scores: Object.fromEntries(dims.map((d) => [d, { score: given[d] ?? 8, reason: `scripted ${d}` }])),
+    });
   }
   const verdict = rules.claim?.(view.claim ?? '', view) ?? 'no';
   return JSON.stringify({ verdict, reason: `scripted claim ${verdict}` });
@@ -157,7 +199,11 @@ function bad(message: string): ScriptedReply {
 export function capitalCallerLlm(): Responder {
   return simLlm({
     persona: [
-      { when: (v) => v.lastBot.includes('tokyo'), say: 'Thank you, goodbye!', endCall: { success: true, reason: 'Tokyo is the capital.' } },
+      {
+        when: (v) => v.lastBot.includes('tokyo'),
+        say: 'Thank you, goodbye!',
+        endCall: { success: true, reason: 'Tokyo is the capital.' },
+      },
       { when: () => true, say: 'What is the capital of Japan?' },
     ],
     judge: { goal: (v) => (v.replies.some((r) => /tokyo/i.test(r)) ? 'yes' : 'no') },

@@ -6,7 +6,13 @@ import { lossStage } from './loss.js';
 import { noiseStage } from './noise.js';
 import { speakingRateStage } from './rate.js';
 import { telephonyStage } from './telephony.js';
-import { CONDITION_ORDER, type ChannelConditions, type ChunkTransform, type ConditionFactory, type ConditionName } from './types.js';
+import {
+  CONDITION_ORDER,
+  type ChannelConditions,
+  type ChunkTransform,
+  type ConditionFactory,
+  type ConditionName,
+} from './types.js';
 
 /** The stages by name: a new condition is a file and a line here (and its place in CONDITION_ORDER). */
 export const CONDITIONS: { readonly [K in ConditionName]: ConditionFactory<K> } = {
@@ -38,7 +44,12 @@ export async function buildChain(conditions: ChannelConditions, options: ChainOp
     for (const [i, name] of CONDITION_ORDER.entries()) {
       const config = conditions[name];
       if (config === undefined) continue;
-      const ctx = { sampleRate: options.sampleRate, random: seededRandom(deriveSeed(seed, options.streamId, i)), speechLevelDbfs: level, ...(options.babble ? { babble: options.babble } : {}) };
+      const ctx = {
+        sampleRate: options.sampleRate,
+        random: seededRandom(deriveSeed(seed, options.streamId, i)),
+        speechLevelDbfs: level,
+        ...(options.babble ? { babble: options.babble } : {}),
+      };
       // Each entry of the table takes its own config; the cast names the pairing TypeScript cannot follow through the loop.
       const factory = CONDITIONS[name] as ConditionFactory<ConditionName>;
       stages.push(await factory(config as never, ctx));
@@ -86,7 +97,10 @@ export async function applyConditions(
   options: Omit<ChainOptions, 'speechLevelDbfs'> & { chunkSamples?: number },
 ): Promise<Int16Array> {
   if (!conditions || !hasConditions(conditions)) return pcm;
-  const stages = await buildChain(conditions, { ...options, speechLevelDbfs: activeLevelDbfs(pcm, options.sampleRate) });
+  const stages = await buildChain(conditions, {
+    ...options,
+    speechLevelDbfs: activeLevelDbfs(pcm, options.sampleRate),
+  });
   try {
     const step = Math.max(1, options.chunkSamples ?? Math.round(options.sampleRate / 50));
     const parts: Int16Array[] = [];
@@ -103,7 +117,9 @@ export async function applyConditions(
  * later one winning per condition: a turn's `noise:` replaces the scenario's
  * noise whole and keeps its telephony. `null` for a condition switches it off.
  */
-export function mergeConditions(...layers: ReadonlyArray<ChannelConditions | undefined>): ChannelConditions | undefined {
+export function mergeConditions(
+  ...layers: ReadonlyArray<ChannelConditions | undefined>
+): ChannelConditions | undefined {
   let out: ChannelConditions | undefined;
   for (const layer of layers) {
     if (!layer) continue;
@@ -123,4 +139,3 @@ export function deriveSeed(seed: number, streamId: number, stage: number): numbe
   }
   return h >>> 0;
 }
-

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { concatPcm, mixPcm, silence, sineWave } from '../pcm.js';
 import { toneAmplitude } from '../dtmf.js';
-import { activeLevelDbfs, applyConditions, mergeConditions, meanPower, mulawDecode, mulawEncode, timeStretch, type ChannelConditions } from './index.js';
+import {
+  activeLevelDbfs,
+  applyConditions,
+  mergeConditions,
+  meanPower,
+  mulawDecode,
+  mulawEncode,
+  timeStretch,
+  type ChannelConditions,
+} from './index.js';
 
 const RATE = 16000;
 /** 500 ms of silence, 2 s of a 440 Hz tone at -12 dBFS peak, 500 ms of silence. */
@@ -15,7 +24,12 @@ function measuredSnrDb(noisy: Int16Array): number {
   return 10 * Math.log10((both - noise) / noise);
 }
 
-const apply = (pcm: Int16Array, conditions: ChannelConditions, streamId = 0, chunkSamples?: number): Promise<Int16Array> =>
+const apply = (
+  pcm: Int16Array,
+  conditions: ChannelConditions,
+  streamId = 0,
+  chunkSamples?: number,
+): Promise<Int16Array> =>
   applyConditions(pcm, conditions, { sampleRate: RATE, streamId, ...(chunkSamples ? { chunkSamples } : {}) });
 
 describe('noise', () => {
@@ -30,8 +44,15 @@ describe('noise', () => {
 
   it('babble loops the given voices at the set SNR', async () => {
     // Stand-in voices: a steady chord (a stationary source keeps the measurement's windows comparable).
-    const voices = mixPcm(mixPcm(sineWave(210, 1500, RATE, -20), sineWave(331, 1500, RATE, -20)), sineWave(587, 1500, RATE, -20));
-    const noisy = await applyConditions(probe(), { noise: { type: 'babble', snr_db: 10 }, seed: 3 }, { sampleRate: RATE, streamId: 0, babble: async () => voices });
+    const voices = mixPcm(
+      mixPcm(sineWave(210, 1500, RATE, -20), sineWave(331, 1500, RATE, -20)),
+      sineWave(587, 1500, RATE, -20),
+    );
+    const noisy = await applyConditions(
+      probe(),
+      { noise: { type: 'babble', snr_db: 10 }, seed: 3 },
+      { sampleRate: RATE, streamId: 0, babble: async () => voices },
+    );
     expect(Math.abs(measuredSnrDb(noisy) - 10)).toBeLessThan(1);
   });
 
@@ -40,7 +61,11 @@ describe('noise', () => {
   });
 
   it('the same seed gives the same bytes; another seed, or another turn, other bytes', async () => {
-    const c: ChannelConditions = { noise: { type: 'white', snr_db: 10 }, loss: { rate: 0.1, burst_ms: 40, conceal: 'zero' }, seed: 7 };
+    const c: ChannelConditions = {
+      noise: { type: 'white', snr_db: 10 },
+      loss: { rate: 0.1, burst_ms: 40, conceal: 'zero' },
+      seed: 7,
+    };
     const a = await apply(probe(), c);
     const b = await apply(probe(), c);
     expect(Buffer.from(a.buffer).equals(Buffer.from(b.buffer))).toBe(true);
@@ -51,7 +76,12 @@ describe('noise', () => {
   });
 
   it('is chunk-wise: 1-sample, 20 ms and whole-buffer chunks give the same bytes', async () => {
-    const c: ChannelConditions = { gain: { gain_db: 3, clip_dbfs: -3 }, noise: { type: 'pink', snr_db: 15 }, loss: { rate: 0.2, burst_ms: 60, conceal: 'repeat' }, seed: 11 };
+    const c: ChannelConditions = {
+      gain: { gain_db: 3, clip_dbfs: -3 },
+      noise: { type: 'pink', snr_db: 15 },
+      loss: { rate: 0.2, burst_ms: 60, conceal: 'repeat' },
+      seed: 11,
+    };
     const whole = await apply(probe(), c, 0, 1_000_000);
     const frames = await apply(probe(), c, 0, 320);
     const single = await apply(probe(), c, 0, 1);
@@ -79,7 +109,9 @@ describe('telephony', () => {
     const mid = await apply(tone(1000), c);
     expect(mid.length).toBe(RATE);
     expect(Buffer.from(mid.buffer).equals(Buffer.from(tone(1000).buffer))).toBe(false);
-    const level = (pcm: Int16Array, hz: number): number => 20 * Math.log10(toneAmplitude(pcm, RATE, hz, at(200), at(800)) / toneAmplitude(tone(hz), RATE, hz, at(200), at(800)));
+    const level = (pcm: Int16Array, hz: number): number =>
+      20 *
+      Math.log10(toneAmplitude(pcm, RATE, hz, at(200), at(800)) / toneAmplitude(tone(hz), RATE, hz, at(200), at(800)));
     expect(Math.abs(level(mid, 1000))).toBeLessThan(1);
     expect(level(await apply(tone(100), c), 100)).toBeLessThan(-20);
     expect(level(await apply(tone(6000), c), 6000)).toBeLessThan(-30);
@@ -150,7 +182,11 @@ describe('mergeConditions', () => {
   it('the innermost layer wins per condition', () => {
     const file: ChannelConditions = { noise: { type: 'white', snr_db: 20 }, telephony: { codec: 'mulaw' }, seed: 1 };
     const turn: ChannelConditions = { noise: { type: 'pink', snr_db: 5 } };
-    expect(mergeConditions(file, undefined, turn)).toEqual({ noise: { type: 'pink', snr_db: 5 }, telephony: { codec: 'mulaw' }, seed: 1 });
+    expect(mergeConditions(file, undefined, turn)).toEqual({
+      noise: { type: 'pink', snr_db: 5 },
+      telephony: { codec: 'mulaw' },
+      seed: 1,
+    });
     expect(mergeConditions(undefined, undefined)).toBeUndefined();
   });
 

@@ -9,7 +9,7 @@ export async function gainStage(config: GainCondition, _ctx: ConditionContext): 
     const out = new Int16Array(chunk.length);
     for (let i = 0; i < chunk.length; i++) {
       const y = chunk[i] * k;
-      out[i] = clip16(Math.round(y > ceiling ? ceiling : Math.max(y , -ceiling)));
+      out[i] = clip16(Math.round(y > ceiling ? ceiling : Math.max(y, -ceiling)));
     }
     return out;
   };

@@ -38,7 +38,12 @@ async function noiseSource(config: NoiseCondition, ctx: ConditionContext): Promi
     case 'pink':
       return pinkNoise(ctx.random);
     case 'babble': {
-      if (!ctx.babble) throw new AudioOptionError('noise.type', 'babble', 'a babble source (the session supplies one from the bundled voices)');
+      if (!ctx.babble)
+        throw new AudioOptionError(
+          'noise.type',
+          'babble',
+          'a babble source (the session supplies one from the bundled voices)',
+        );
       return loopedNoise(await ctx.babble(), ctx, 'babble');
     }
     case 'wav': {
@@ -89,7 +94,13 @@ export function pinkNoise(random: () => number): NoiseSource {
 }
 
 function pinkFilter(white: () => number): () => number {
-  let b0 = 0, b1 = 0, b2 = 0, b3 = 0, b4 = 0, b5 = 0, b6 = 0;
+  let b0 = 0,
+    b1 = 0,
+    b2 = 0,
+    b3 = 0,
+    b4 = 0,
+    b5 = 0,
+    b6 = 0;
   return () => {
     const w = white();
     b0 = 0.99886 * b0 + w * 0.0555179;
@@ -112,7 +123,8 @@ function forkRandom(random: () => number): () => number {
 /** A recording looped from a seeded offset; its level is its RMS over the whole loop, as it is heard. */
 function loopedNoise(pcm: Int16Array, ctx: ConditionContext, what: string): NoiseSource {
   const level = activeLevelDbfs(pcm, ctx.sampleRate);
-  if (pcm.length === 0 || level === null) throw new AudioOptionError('noise', what, 'noise with something audible in it (above -50 dBFS)');
+  if (pcm.length === 0 || level === null)
+    throw new AudioOptionError('noise', what, 'noise with something audible in it (above -50 dBFS)');
   let at = Math.floor(ctx.random() * pcm.length);
   const rms = Math.sqrt(meanPower(pcm));
   return {

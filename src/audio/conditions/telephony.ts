@@ -58,7 +58,10 @@ type Biquad = (x: number) => number;
 
 /** RBJ cookbook biquad (Q = 1/√2), direct form I. */
 function biquad(b0: number, b1: number, b2: number, a0: number, a1: number, a2: number): Biquad {
-  let x1 = 0, x2 = 0, y1 = 0, y2 = 0;
+  let x1 = 0,
+    x2 = 0,
+    y1 = 0,
+    y2 = 0;
   const [nb0, nb1, nb2, na1, na2] = [b0 / a0, b1 / a0, b2 / a0, a1 / a0, a2 / a0];
   return (x) => {
     const y = nb0 * x + nb1 * x1 + nb2 * x2 - na1 * y1 - na2 * y2;

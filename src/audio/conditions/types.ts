@@ -90,4 +90,7 @@ export interface ConditionContext {
   babble?: () => Promise<Int16Array>;
 }
 
-export type ConditionFactory<K extends ConditionName> = (config: NonNullable<ChannelConditions[K]>, ctx: ConditionContext) => Promise<ChunkTransform>;
+export type ConditionFactory<K extends ConditionName> = (
+  config: NonNullable<ChannelConditions[K]>,
+  ctx: ConditionContext,
+) => Promise<ChunkTransform>;

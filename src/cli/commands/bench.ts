@@ -1,7 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { isCodecName, parseBotUrl } from '../../protocol/index.js';
-import { parseConditionSweep, parseSweepRange, renderBenchReport, runBench, type ConditionSweep, type SweepRange } from '../../tools/bench/index.js';
+import {
+  parseConditionSweep,
+  parseSweepRange,
+  renderBenchReport,
+  runBench,
+  type ConditionSweep,
+  type SweepRange,
+} from '../../tools/bench/index.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt } from '../options.js';
@@ -58,10 +65,15 @@ export const benchCommand: CliCommand = {
   register(program: Command): void {
     const command = program
       .command('bench')
-      .description('Run one scenario many times against a running bot: latency percentiles, histograms, pass rate per turn, barge-in yield curve')
+      .description(
+        'Run one scenario many times against a running bot: latency percentiles, histograms, pass rate per turn, barge-in yield curve',
+      )
       .argument('<scenario>', 'one scenario file');
     addBotFlags(command)
-      .option('-s, --scenario <name>', 'only this scenario of the file: its <file>/<scenario> name, either half of it, or a glob')
+      .option(
+        '-s, --scenario <name>',
+        'only this scenario of the file: its <file>/<scenario> name, either half of it, or a glob',
+      )
       .option('--strict', 'treat every warning of the file as an error (exit 2 before anything runs)')
       .option('-r, --repeat <n>', 'runs (per offset with --sweep-interrupt)', positiveInt, 10)
       .option('-c, --concurrency <n>', 'sessions at a time, each its own connection', positiveInt, 1)
@@ -71,7 +83,11 @@ export const benchCommand: CliCommand = {
         'rerun the barge-in turn (the first with an event-anchored send_after) with its delay_ms at each offset from FROM to TO ms; reports the yield curve',
         (v: string) => parseSweepRange(v),
       )
-      .option('--sweep-condition <name=v1,v2,...>', "rerun each scenario at every level of a channel condition on the caller's audio (snr=30,20,10,5; loss=0,0.05,0.1); reports the condition curve", (v: string) => parseConditionSweep(v))
+      .option(
+        '--sweep-condition <name=v1,v2,...>',
+        "rerun each scenario at every level of a channel condition on the caller's audio (snr=30,20,10,5; loss=0,0.05,0.1); reports the condition curve",
+        (v: string) => parseConditionSweep(v),
+      )
       .option('--out <dir>', 'keep results.jsonl, traces and recordings here')
       .option('--ascii', 'draw histograms with # instead of Unicode blocks')
       .addHelpText('after', HELP);
@@ -102,9 +118,11 @@ export const benchCommand: CliCommand = {
         });
         const { reports } = outcome;
         process.stdout.write(`${reports.map((r) => renderBenchReport(r, { ascii: flags.ascii })).join('\n\n')}\n`);
-        if (flags.json) await writeFile(flags.json, `${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`);
+        if (flags.json)
+          await writeFile(flags.json, `${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`);
         // Exit 3: nothing failed, but some run was inconclusive (earshot could not hear the bot reliably).
-        const allPassed = reports.length > 0 && reports.every((r) => r.runs > 0 && r.passed + r.inconclusive === r.runs);
+        const allPassed =
+          reports.length > 0 && reports.every((r) => r.runs > 0 && r.passed + r.inconclusive === r.runs);
         const doubtful = reports.some((r) => r.inconclusive > 0);
         process.exitCode = signals.exitCode() ?? (allPassed ? (doubtful ? 3 : 0) : 1);
       } finally {

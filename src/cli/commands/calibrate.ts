@@ -67,14 +67,30 @@ export const calibrateCommand: CliCommand = {
       .description("Check earshot's latency measurements on this machine against the reference bot's ground truth")
       .option('-r, --repeat <n>', 'runs per wire and delay', positiveInt, DEFAULT_CALIBRATION_REPEAT)
       .addOption(
-        new Option('--delays <ms,...>', 'response delays to start the bot with').argParser(parseDelayList).default([...DEFAULT_CALIBRATION_DELAYS_MS], DEFAULT_CALIBRATION_DELAYS_MS.join(',')),
+        new Option('--delays <ms,...>', 'response delays to start the bot with')
+          .argParser(parseDelayList)
+          .default([...DEFAULT_CALIBRATION_DELAYS_MS], DEFAULT_CALIBRATION_DELAYS_MS.join(',')),
       )
-      .addOption(new Option('--wires <list>', 'wires to calibrate, comma-separated').argParser(parseWireList).default([...CALIBRATION_WIRES], CALIBRATION_WIRES.join(',')))
-      .option('--json <file>', 'write the table (rows with n, p50_ms, p95_ms, max_ms), the machine and every sample as JSON')
+      .addOption(
+        new Option('--wires <list>', 'wires to calibrate, comma-separated')
+          .argParser(parseWireList)
+          .default([...CALIBRATION_WIRES], CALIBRATION_WIRES.join(',')),
+      )
+      .option(
+        '--json <file>',
+        'write the table (rows with n, p50_ms, p95_ms, max_ms), the machine and every sample as JSON',
+      )
       .option('--keep <dir>', 'keep the truth logs, bot logs, results, traces and recordings here')
       .option('--max-p95-ms <ms>', 'p95 |error| limit', positiveMs, 10)
-      .option('--sentence-gap-ms <ms>', 'the bot speaks sentence by sentence with this much silence between them (as a Pipecat TTS does), and the barge-in starts in the first pause', positiveMs)
-      .option('--cache-dir <dir>', 'TTS utterance cache folder (default $EARSHOT_CACHE_DIR/tts or ~/.cache/earshot/tts)')
+      .option(
+        '--sentence-gap-ms <ms>',
+        'the bot speaks sentence by sentence with this much silence between them (as a Pipecat TTS does), and the barge-in starts in the first pause',
+        positiveMs,
+      )
+      .option(
+        '--cache-dir <dir>',
+        'TTS utterance cache folder (default $EARSHOT_CACHE_DIR/tts or ~/.cache/earshot/tts)',
+      )
       .option('--no-cache', 'synthesize every user utterance afresh (no TTS cache)')
       .addHelpText('after', HELP)
       .action(async (flags: CalibrateFlags) => {
@@ -88,7 +104,10 @@ export const calibrateCommand: CliCommand = {
             ...(flags.sentenceGapMs !== undefined ? { sentenceGapMs: flags.sentenceGapMs } : {}),
             selfCommand: SELF,
             ...(flags.keep ? { keepDir: flags.keep } : {}),
-            audio: { ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}), ...(flags.cache === false ? { noCache: true } : {}) },
+            audio: {
+              ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}),
+              ...(flags.cache === false ? { noCache: true } : {}),
+            },
             signal: signals.signal,
             onProgress: (line) => void process.stderr.write(`${line}\n`),
           });

@@ -42,7 +42,8 @@ function probability(value: string): number {
 
 function seed(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new InvalidArgumentError(`expected a whole number from 0 to 4294967295, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff)
+    throw new InvalidArgumentError(`expected a whole number from 0 to 4294967295, got "${value}"`);
   return n;
 }
 
@@ -52,10 +53,16 @@ export const compareCommand: CliCommand = {
   register(program: Command): void {
     program
       .command('compare')
-      .description('Compare a new run against a baseline: pass rates and latency shifts per scenario and turn, with intervals and p-values; exit 1 on a regression')
+      .description(
+        'Compare a new run against a baseline: pass rates and latency shifts per scenario and turn, with intervals and p-values; exit 1 on a regression',
+      )
       .argument('<base>', 'baseline run output folder (or its results.jsonl)')
       .argument('<new>', 'new run output folder (or its results.jsonl)')
-      .option('--threshold <spec>', 'how far a median must shift to count: N% of the baseline and/or N ms, each exceeded', '10%,50ms')
+      .option(
+        '--threshold <spec>',
+        'how far a median must shift to count: N% of the baseline and/or N ms, each exceeded',
+        '10%,50ms',
+      )
       .option('--alpha <p>', 'significance level of the Mann-Whitney test', probability, 0.05)
       .option('--seed <n>', 'bootstrap seed', seed, 1)
       .option('--resamples <n>', 'bootstrap rounds', positiveInt, 2000)
@@ -65,7 +72,12 @@ export const compareCommand: CliCommand = {
         const report = runCompare({
           base,
           next,
-          settings: { ...parseThreshold(flags.threshold), alpha: flags.alpha, seed: flags.seed, resamples: flags.resamples },
+          settings: {
+            ...parseThreshold(flags.threshold),
+            alpha: flags.alpha,
+            seed: flags.seed,
+            resamples: flags.resamples,
+          },
           reporter: flags.reporter,
         });
         process.exitCode = report.ok ? 0 : 1;

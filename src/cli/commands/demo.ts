@@ -29,8 +29,14 @@ export const demoCommand: CliCommand = {
       .command('demo')
       .description('Start the reference bot and run the bundled audio scenarios against it (offline)')
       .option('--out <dir>', 'output folder for results.jsonl, recordings and traces (default runs/<timestamp>)')
-      .addOption(new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'))
-      .option('--reporter <list>', 'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)', 'list')
+      .addOption(
+        new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'),
+      )
+      .option(
+        '--reporter <list>',
+        'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)',
+        'list',
+      )
       .option('-v, --verbose', 'print the debug trace as it happens');
     addAudioFlags(command).action(async (flags: DemoFlags) => {
       if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
@@ -46,7 +52,9 @@ export const demoCommand: CliCommand = {
           signal: signals.signal,
         });
         process.stdout.write(`${describeDemo(outcome).join('\n')}\n`);
-        process.exitCode = signals.exitCode() ?? (outcome.results.length > 0 && outcome.results.every((r) => r.status === 'passed') ? 0 : 1);
+        process.exitCode =
+          signals.exitCode() ??
+          (outcome.results.length > 0 && outcome.results.every((r) => r.status === 'passed') ? 0 : 1);
       } finally {
         signals.dispose();
       }

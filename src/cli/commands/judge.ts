@@ -19,12 +19,17 @@ interface CheckFlags {
 /** `--judge openai:MODEL[@URL]` / `--judge ollama:MODEL[@URL]` as a `judge.eval` block (the same flag as run, suite and bench). */
 function judgeBlock(value: string): Record<string, string> {
   const config = parseJudgeOverride(judgeOverride(value));
-  return { service: config.service ?? 'ollama', ...(config.model ? { model: config.model } : {}), ...(config.endpoint ? { endpoint: config.endpoint } : {}) };
+  return {
+    service: config.service ?? 'ollama',
+    ...(config.model ? { model: config.model } : {}),
+    ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+  };
 }
 
 function fraction(value: string): number {
   const n = Number(value.endsWith('%') ? Number(value.slice(0, -1)) / 100 : value);
-  if (!(n >= 0 && n <= 1)) throw new InvalidArgumentError(`expected a fraction from 0 to 1 (or a percentage), got "${value}"`);
+  if (!(n >= 0 && n <= 1))
+    throw new InvalidArgumentError(`expected a fraction from 0 to 1 (or a percentage), got "${value}"`);
   return n;
 }
 
@@ -54,7 +59,11 @@ export const judgeCommand: CliCommand = {
       .command('check')
       .description('Run the judge over a labelled set: agreement, per category, confusion matrix, disagreements')
       .argument('<labels>', 'labels YAML file (e.g. fixtures/judge/labels.yaml)')
-      .option('--judge <spec>', 'judge to check: openai:MODEL[@URL], ollama:MODEL[@URL] (default: the file\'s judge: block, else Ollama)', judgeBlock)
+      .option(
+        '--judge <spec>',
+        "judge to check: openai:MODEL[@URL], ollama:MODEL[@URL] (default: the file's judge: block, else Ollama)",
+        judgeBlock,
+      )
       .option('--json <file>', 'write the report as JSON')
       .option('--judge-cache <dir>', 'reuse and store verdicts in this folder (default: ask the judge every time)')
       .option('-c, --concurrency <n>', 'cases judged at once', positiveInt, 4)
@@ -76,7 +85,10 @@ export const judgeCommand: CliCommand = {
           process.stdout.write(renderJudgeCheck(report));
           if (flags.json) await writeFile(flags.json, `${JSON.stringify(report, null, 2)}\n`);
           const below = flags.minAgreement !== undefined && report.agreement.rate < flags.minAgreement;
-          if (below) process.stderr.write(`earshot: agreement ${(report.agreement.rate * 100).toFixed(1)}% is below --min-agreement ${(flags.minAgreement! * 100).toFixed(1)}%\n`);
+          if (below)
+            process.stderr.write(
+              `earshot: agreement ${(report.agreement.rate * 100).toFixed(1)}% is below --min-agreement ${(flags.minAgreement! * 100).toFixed(1)}%\n`,
+            );
           process.exitCode = report.errors > 0 || below ? 1 : 0;
         } catch (err) {
           const code = signals.exitCode();

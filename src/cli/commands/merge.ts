@@ -22,10 +22,22 @@ export const mergeCommand: CliCommand = {
       .description('Combine the output folders of several runs (shards of one suite) into one result set and report')
       .argument('<dirs...>', 'run output folders, each holding a results.jsonl')
       .requiredOption('--out <dir>', 'folder for the merged results.jsonl, summary.json and reports')
-      .option('--reporter <list>', 'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)', 'list')
-      .option('--copy-artifacts', 'copy traces, bot logs and recordings into --out (default: point at the input folders)')
+      .option(
+        '--reporter <list>',
+        'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)',
+        'list',
+      )
+      .option(
+        '--copy-artifacts',
+        'copy traces, bot logs and recordings into --out (default: point at the input folders)',
+      )
       .action(async (dirs: string[], flags: MergeFlags) => {
-        const outcome = await mergeRuns({ dirs, outDir: flags.out, reporter: flags.reporter, artifacts: flags.copyArtifacts ? 'copy' : 'rebase' });
+        const outcome = await mergeRuns({
+          dirs,
+          outDir: flags.out,
+          reporter: flags.reporter,
+          artifacts: flags.copyArtifacts ? 'copy' : 'rebase',
+        });
         for (const warning of outcome.warnings) process.stderr.write(`earshot: warning: ${warning}\n`);
         process.exitCode = outcome.missing.length === 0 ? exitCodeOf(outcome.summary) : 1;
       });

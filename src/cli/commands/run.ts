@@ -5,7 +5,16 @@ import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js
 import { exitCodeOf } from '../../results/index.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt } from '../options.js';
-import { addBotFlags, addSimulationFlags, addTrustFlags, filterOf, sessionSettings, type BotFlags, type SimulationFlags, type TrustFlags } from '../session-flags.js';
+import {
+  addBotFlags,
+  addSimulationFlags,
+  addTrustFlags,
+  filterOf,
+  sessionSettings,
+  type BotFlags,
+  type SimulationFlags,
+  type TrustFlags,
+} from '../session-flags.js';
 import { abortOnSignals } from '../signals.js';
 
 interface RunFlags extends AudioFlags, BotFlags, TrustFlags, SimulationFlags {
@@ -34,11 +43,22 @@ export const runCommand: CliCommand = {
       .argument('<scenarios...>', 'scenario files or folders');
     addBotFlags(command)
       .option('--out <dir>', 'output folder for results.jsonl, summary.json, traces (default runs/<timestamp>)')
-      .option('--reporter <list>', 'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)', 'list')
-      .option('--stop-bot', 'ask the bot to shut down after each scenario (eval-cancel; RTVI disconnect-bot on protobuf)')
+      .option(
+        '--reporter <list>',
+        'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)',
+        'list',
+      )
+      .option(
+        '--stop-bot',
+        'ask the bot to shut down after each scenario (eval-cancel; RTVI disconnect-bot on protobuf)',
+      )
       .option('--trigger-disconnect', "fire the bot's on_client_disconnected handler when each scenario ends")
       .option('--strict', 'treat every warning of the files as an error (exit 2 before anything runs)')
-      .option('-r, --repeat <n>', "run every scenario n times (pass rates with Wilson intervals at the end; replaces each simulation's runs:)", positiveInt)
+      .option(
+        '-r, --repeat <n>',
+        "run every scenario n times (pass rates with Wilson intervals at the end; replaces each simulation's runs:)",
+        positiveInt,
+      )
       .option('-v, --verbose', 'print the debug trace as it happens');
     addTrustFlags(command);
     addSimulationFlags(command);

@@ -18,7 +18,16 @@ import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js
 import { exitCodeOf } from '../../results/index.js';
 import type { CliCommand } from '../command.js';
 import { nonNegativeInt, positiveInt, secondsToMs } from '../options.js';
-import { addSimulationFlags, addTrustFlags, addWireFlags, filterOf, wireSettings, type SimulationFlags, type TrustFlags, type WireFlags } from '../session-flags.js';
+import {
+  addSimulationFlags,
+  addTrustFlags,
+  addWireFlags,
+  filterOf,
+  wireSettings,
+  type SimulationFlags,
+  type TrustFlags,
+  type WireFlags,
+} from '../session-flags.js';
 import { abortOnSignals } from '../signals.js';
 
 interface SuiteFlags extends AudioFlags, TrustFlags, WireFlags, SimulationFlags {
@@ -70,29 +79,59 @@ export const suiteCommand: CliCommand = {
       .command('suite')
       .description('Spawn the bots of a suite manifest (Pipecat format) and run their scenarios, several at a time')
       .argument('<manifest>', 'suite manifest (YAML with suite:)')
-      .option('-p, --pattern <text>', "only entries whose name: or bot: path contains this")
-      .option('-s, --scenario <name>', 'only this scenario: its <file>/<scenario> name, or either half of it (a file name selects all its scenarios), or a glob')
+      .option('-p, --pattern <text>', 'only entries whose name: or bot: path contains this')
+      .option(
+        '-s, --scenario <name>',
+        'only this scenario: its <file>/<scenario> name, or either half of it (a file name selects all its scenarios), or a glob',
+      )
       .option('-k, --kind <kind>', 'only scenarios of this kind: script or simulation', kindArg)
       .option('-c, --concurrency <n>', 'runs at once (overrides the manifest)', positiveInt)
-      .option('-r, --repeat <n>', "run each (entry, scenario) n times (overrides the manifest; also replaces each simulation's runs:)", positiveInt)
+      .option(
+        '-r, --repeat <n>',
+        "run each (entry, scenario) n times (overrides the manifest; also replaces each simulation's runs:)",
+        positiveInt,
+      )
       .option('--shard <I/N>', 'run only shard I of N of the expanded run list (deterministic, balanced)')
-      .option('--out <dir>', 'the output folder itself, not with -n/--runs-dir (default <runs_dir>/<name>; runs_dir default runs)')
+      .option(
+        '--out <dir>',
+        'the output folder itself, not with -n/--runs-dir (default <runs_dir>/<name>; runs_dir default runs)',
+      )
       .option('-n, --name <name>', 'name of the run folder under runs_dir (default a timestamp)')
       .option('--runs-dir <dir>', "base folder for runs (overrides the manifest's runs_dir)")
-      .option('--reporter <list>', 'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)', 'list')
-      .addOption(new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'))
+      .option(
+        '--reporter <list>',
+        'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)',
+        'list',
+      )
+      .addOption(
+        new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'),
+      )
       .option('--spawn <template>', 'spawn template (overrides the manifest); {python}, {bot}, {port}')
       .option('--python <path>', 'interpreter for {python} (overrides the manifest; default python3)')
       .option('--base-port <n>', 'first port to try (overrides the manifest); busy ports are skipped', positiveInt)
       .option('--bots-dir <dir>', "folder bot: paths resolve in (overrides the manifest's bots_dir)")
       .option('--scenarios-dir <dir>', "folder bare scenario names resolve in (overrides the manifest's scenarios_dir)")
       .option('-a, --audio', 'record conversation audio (as --record)')
-      .option('--strict', 'treat every warning of the manifest and its scenario files as an error (exit 2 before anything runs)')
+      .option(
+        '--strict',
+        'treat every warning of the manifest and its scenario files as an error (exit 2 before anything runs)',
+      )
       .option('--spawn-timeout <seconds>', 'how long a bot may take to accept connections (default 60)', secondsToMs)
       .option('--connect-timeout <seconds>', 'WebSocket connect budget once the port accepts (default 10)', secondsToMs)
-      .option('--spawn-stagger <ms>', 'start at most one bot per core per this many ms (default 250, about a reference bot\'s start-up CPU; 0: all at once)', nonNegativeInt)
-      .option('--no-history', "order the runs by their turns, not longest first by the durations in earlier results beside the output folder")
-      .option('--stop-timeout <seconds>', 'how long a bot may take to exit after eval-cancel (disconnect-bot on protobuf) before SIGTERM (default 10)', secondsToMs)
+      .option(
+        '--spawn-stagger <ms>',
+        "start at most one bot per core per this many ms (default 250, about a reference bot's start-up CPU; 0: all at once)",
+        nonNegativeInt,
+      )
+      .option(
+        '--no-history',
+        'order the runs by their turns, not longest first by the durations in earlier results beside the output folder',
+      )
+      .option(
+        '--stop-timeout <seconds>',
+        'how long a bot may take to exit after eval-cancel (disconnect-bot on protobuf) before SIGTERM (default 10)',
+        secondsToMs,
+      )
       .option('-t, --timeout <seconds>', 'default within_ms for expectations without one (default 60)', secondsToMs)
       .option('--trigger-disconnect', "fire the bot's on_client_disconnected handler when each scenario ends")
       .option('--list', 'print the runs this invocation would make (after -p, -s, -k, --shard) and exit')
@@ -102,7 +141,8 @@ export const suiteCommand: CliCommand = {
     addSimulationFlags(command);
     addAudioFlags(command).action(async (manifestPath: string, flags: SuiteFlags) => {
       if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
-      if (flags.audio && flags.record === false) throw new UsageError('-a/--audio records audio; it cannot go with --no-record');
+      if (flags.audio && flags.record === false)
+        throw new UsageError('-a/--audio records audio; it cannot go with --no-record');
       const shard: ShardSpec | undefined = flags.shard === undefined ? undefined : parseShard(flags.shard);
       const options: SuiteOptions = {
         manifest: manifestPath,
@@ -150,7 +190,8 @@ export const suiteCommand: CliCommand = {
         for (const line of warningLines(plan.warnings, cwd)) process.stderr.write(`${line}\n`);
         // A dry run: what would refuse the run is said, but the plan is listed either way.
         const refused = unrunnableLines([...new Set(plan.runs.map((r) => r.loaded))], replacedBlocks(options), cwd);
-        if (refused.length) process.stderr.write(`a run would refuse to start (cannot run in Node):\n${refused.join('\n')}\n`);
+        if (refused.length)
+          process.stderr.write(`a run would refuse to start (cannot run in Node):\n${refused.join('\n')}\n`);
         process.stdout.write(`${describePlan(plan).join('\n')}\n`);
         return;
       }

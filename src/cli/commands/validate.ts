@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
 import { Redactor } from '../../core/redact.js';
 import { UsageError } from '../../core/errors.js';
-import { displayPath, formatDiagnostic, validatePaths, type Diagnostic, type FileValidation } from '../../scenario/index.js';
+import {
+  displayPath,
+  formatDiagnostic,
+  validatePaths,
+  type Diagnostic,
+  type FileValidation,
+} from '../../scenario/index.js';
 import { matchesFilter, type RunnableFilter } from '../../runner/index.js';
 import type { ScenarioSeverity } from '../../scenario/index.js';
 import type { CliCommand } from '../command.js';
@@ -23,11 +29,17 @@ export const validateCommand: CliCommand = {
       .command('validate')
       .description('Check scenario files, simulations and suite manifests (folders are searched for *.yaml / *.yml)')
       .argument('<paths...>', 'files or folders')
-      .option('--json', 'print one JSON array: an object per scenario (normalized: includes resolved, defaults filled in), per manifest and per other file')
+      .option(
+        '--json',
+        'print one JSON array: an object per scenario (normalized: includes resolved, defaults filled in), per manifest and per other file',
+      )
       .option('--allow-outside-root', 'let !include, image: and audio: reach outside the scenario root')
       .option('--strict', 'treat every warning as an error');
     addFilterFlags(command).action((paths: string[], flags: ValidateFlags) => {
-      const all = validatePaths(paths, { allowOutsideRoot: flags.allowOutsideRoot === true, strict: flags.strict === true });
+      const all = validatePaths(paths, {
+        allowOutsideRoot: flags.allowOutsideRoot === true,
+        strict: flags.strict === true,
+      });
       if (all.length === 0) throw new UsageError(`no .yaml or .yml files found in ${paths.join(', ')}`);
       const filter = filterOf(flags);
       const results = filter ? selected(all, filter) : all;
@@ -104,7 +116,9 @@ function summary(r: FileValidation): string {
   if (r.scenarios.length === 1 && r.scenarios[0].kind) return ` (${r.scenarios[0].kind}: ${r.scenarios[0].id})`;
   const scripted = r.scenarios.filter((s) => s.kind === 'script').length;
   const sims = r.scenarios.filter((s) => s.kind === 'simulation').length;
-  const kinds = [scripted ? `${scripted} scripted` : '', sims ? `${sims} simulation${sims > 1 ? 's' : ''}` : ''].filter(Boolean).join(', ');
+  const kinds = [scripted ? `${scripted} scripted` : '', sims ? `${sims} simulation${sims > 1 ? 's' : ''}` : '']
+    .filter(Boolean)
+    .join(', ');
   return ` (${kinds || `${r.scenarios.length} scenarios`}: ${r.scenarios.map((s) => s.id).join(', ')})`;
 }
 
@@ -115,7 +129,8 @@ function diagnosticLines(r: FileValidation, cwd: string): string[] {
   for (const s of r.scenarios) for (const d of s.diagnostics) whose.set(key(d), [...(whose.get(key(d)) ?? []), s.id]);
   return r.diagnostics.map((d) => {
     const ids = whose.get(key(d)) ?? [];
-    const only = r.scenarios.length > 1 && ids.length > 0 && ids.length < r.scenarios.length ? ` [${ids.join(', ')}]` : '';
+    const only =
+      r.scenarios.length > 1 && ids.length > 0 && ids.length < r.scenarios.length ? ` [${ids.join(', ')}]` : '';
     return `${formatDiagnostic(d, { cwd })}${only}`;
   });
 }
@@ -135,7 +150,13 @@ function jsonReport(results: FileValidation[]): string {
       });
     }
     if (r.loaded) return [{ ...withoutSourceMaps(r.loaded), id: r.file, status: r.status, diagnostics: r.diagnostics }];
-    const entry: Record<string, unknown> = { id: r.file, file: r.file, kind: r.kind, status: r.status, diagnostics: r.diagnostics };
+    const entry: Record<string, unknown> = {
+      id: r.file,
+      file: r.file,
+      kind: r.kind,
+      status: r.status,
+      diagnostics: r.diagnostics,
+    };
     if (r.used_by) entry.used_by = r.used_by;
     return [entry];
   });

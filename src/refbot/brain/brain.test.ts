@@ -83,7 +83,10 @@ describe('default brain: function calls', () => {
 
   it('weather and a restaurant in one utterance plan both calls in one turn, ids in order', () => {
     const memory = new BrainMemory();
-    const reply = say(memory, "What's the weather in San Francisco, and what's a good restaurant there? Use Fahrenheit.");
+    const reply = say(
+      memory,
+      "What's the weather in San Francisco, and what's a good restaurant there? Use Fahrenheit.",
+    );
     expect(reply.text).toBe('It is 75 degrees and sunny in San Francisco. For dinner, I recommend The Golden Dragon.');
     expect(reply.calls.map((c) => [c.name, c.args, c.toolCallId])).toEqual([
       ['get_current_weather', { location: 'San Francisco' }, 'call_1'],
@@ -98,13 +101,18 @@ describe('default brain: function calls', () => {
   it('a restaurant recommendation plans get_restaurant_recommendation', () => {
     const reply = say(new BrainMemory(), 'Can you recommend a good restaurant in New York?');
     expect(reply.text).toBe('I recommend The Golden Dragon in New York.');
-    expect(reply.calls.map((c) => [c.name, c.args])).toEqual([['get_restaurant_recommendation', { location: 'New York' }]]);
+    expect(reply.calls.map((c) => [c.name, c.args])).toEqual([
+      ['get_restaurant_recommendation', { location: 'New York' }],
+    ]);
   });
 
   it('"there" means the last city talked about; with none, the bot asks and calls nothing', () => {
     const fresh = new BrainMemory();
     expect(say(fresh, "What's the weather like?")).toMatchObject({ text: 'Which city are you in?', calls: [] });
-    expect(say(fresh, 'Any good restaurants?')).toMatchObject({ text: 'In which city would you like to eat?', calls: [] });
+    expect(say(fresh, 'Any good restaurants?')).toMatchObject({
+      text: 'In which city would you like to eat?',
+      calls: [],
+    });
     const memory = new BrainMemory();
     say(memory, 'What is the weather in Seattle?');
     expect(say(memory, 'And a good restaurant there?').calls[0].args).toEqual({ location: 'Seattle' });
@@ -129,8 +137,12 @@ describe('default brain: memory', () => {
 
   it('remembers the name and the destination of a trip from one sentence and recalls both', () => {
     const memory = new BrainMemory();
-    expect(say(memory, "My name is Alex, and I'm planning a trip to Italy.").text).toBe('Nice to meet you, Alex. Enjoy your trip to Italy.');
-    expect(say(memory, "Remind me — what's my name and where am I going?").text).toBe('Your name is Alex, and you are going to Italy.');
+    expect(say(memory, "My name is Alex, and I'm planning a trip to Italy.").text).toBe(
+      'Nice to meet you, Alex. Enjoy your trip to Italy.',
+    );
+    expect(say(memory, "Remind me — what's my name and where am I going?").text).toBe(
+      'Your name is Alex, and you are going to Italy.',
+    );
     expect(say(memory, 'Where am I going?').text).toBe('You are going to Italy.');
   });
 
@@ -180,8 +192,13 @@ describe('default brain: eval-context seeding', () => {
 
   it('reads every sentence of a message, not just the first', () => {
     const memory = new BrainMemory();
-    brain.seedContext([{ role: 'system', content: "Be brief. The user's name is Maria. She is planning a trip to France." }], memory);
-    expect(say(memory, 'Do you know my name and my destination?').text).toBe('Your name is Maria, and you are going to France.');
+    brain.seedContext(
+      [{ role: 'system', content: "Be brief. The user's name is Maria. She is planning a trip to France." }],
+      memory,
+    );
+    expect(say(memory, 'Do you know my name and my destination?').text).toBe(
+      'Your name is Maria, and you are going to France.',
+    );
   });
 });
 
@@ -204,7 +221,10 @@ describe('default brain: the long story', () => {
 
 describe('default brain: keypad menu', () => {
   it('1# gives the business hours', () => {
-    expect(press(new BrainMemory(), '1#')).toMatchObject({ text: 'We are open 9 AM to 5 PM, Monday through Friday.', source: 'keypad:1' });
+    expect(press(new BrainMemory(), '1#')).toMatchObject({
+      text: 'We are open 9 AM to 5 PM, Monday through Friday.',
+      source: 'keypad:1',
+    });
   });
 
   it('2 (flushed by the idle timeout, no #) gives the office location', () => {
@@ -216,7 +236,10 @@ describe('default brain: keypad menu', () => {
     expect(press(memory, '3').text).toBe('Please enter the number to call you back on, then press the pound key.');
     expect(memory.keypadCollecting).toBe('3');
     const reply = press(memory, '5551234567#');
-    expect(reply).toMatchObject({ text: 'Thank you. We will call you back at 5551234567.', source: 'keypad:3:collected' });
+    expect(reply).toMatchObject({
+      text: 'Thank you. We will call you back at 5551234567.',
+      source: 'keypad:3:collected',
+    });
     expect(memory.slots.get('callback')).toBe('5551234567');
     expect(memory.keypadCollecting).toBeNull();
     // Back at the menu.
@@ -285,10 +308,13 @@ describe('default brain: keypad menu', () => {
 
 describe('default brain: what PocketSphinx made of the example questions (measured, Flite voices slt and awb)', () => {
   it.each([
-    ['actually nevermind then what\'s the capital of japan', 'rule:capital-japan'],
-    ['my name is alex and i\'m planning a trip to italy', 'rule:introduce-name-and-trip'],
-    ['what\'s the weather in san francisco california he is fair and nine', 'rule:weather'],
-    ['what\'s the weather in san francisco and once again restaurant their views fahrenheit', 'rule:weather-and-restaurant'],
+    ["actually nevermind then what's the capital of japan", 'rule:capital-japan'],
+    ["my name is alex and i'm planning a trip to italy", 'rule:introduce-name-and-trip'],
+    ["what's the weather in san francisco california he is fair and nine", 'rule:weather'],
+    [
+      "what's the weather in san francisco and once again restaurant their views fahrenheit",
+      'rule:weather-and-restaurant',
+    ],
     ['tell me oh and detailed story about the history of paris', 'story'],
   ])('%s', (heard, source) => {
     expect(say(new BrainMemory(), heard).source).toBe(source);
@@ -296,8 +322,10 @@ describe('default brain: what PocketSphinx made of the example questions (measur
 
   it('"remind me what\'s my name and what am i going" still recalls both', () => {
     const memory = new BrainMemory();
-    say(memory, 'my name is alex and i\'m planning a trip to italy');
-    expect(say(memory, 'remind me what\'s my name and what am i going').text).toBe('Your name is Alex, and you are going to Italy.');
+    say(memory, "my name is alex and i'm planning a trip to italy");
+    expect(say(memory, "remind me what's my name and what am i going").text).toBe(
+      'Your name is Alex, and you are going to Italy.',
+    );
   });
 });
 
@@ -313,6 +341,10 @@ describe('default brain: small talk and fallback', () => {
 
   it('anything else gets the fallback', () => {
     const reply = say(new BrainMemory(), 'Purple monkey dishwasher.');
-    expect(reply).toMatchObject({ source: 'fallback', text: 'Sorry, I did not catch that. Could you say it again?', calls: [] });
+    expect(reply).toMatchObject({
+      source: 'fallback',
+      text: 'Sorry, I did not catch that. Could you say it again?',
+      calls: [],
+    });
   });
 });

@@ -135,7 +135,9 @@ export class Brain {
   private marked(reply: Reply): Reply {
     const markers = this.spec.turnCompletion;
     if (!markers) return reply;
-    const rule = reply.source.startsWith('rule:') ? this.spec.rules.find((r) => `rule:${r.name}` === reply.source) : undefined;
+    const rule = reply.source.startsWith('rule:')
+      ? this.spec.rules.find((r) => `rule:${r.name}` === reply.source)
+      : undefined;
     const kind: TurnMarkerKind = rule?.marker ?? 'complete';
     return { ...reply, marker: markReply(markers, kind, reply.text) };
   }
@@ -194,7 +196,9 @@ export class Brain {
 
   private remember(responder: Responder, captures: Captures, memory: BrainMemory): void {
     const lookup = (slot: string): string | undefined => captures.get(slot) ?? memory.slots.get(slot);
-    const values = responder.remember.map(([slot, template]) => [slot, tidyText(renderTemplate(template, lookup))] as const);
+    const values = responder.remember.map(
+      ([slot, template]) => [slot, tidyText(renderTemplate(template, lookup))] as const,
+    );
     for (const [slot, value] of values) memory.slots.set(slot, value);
   }
 }
@@ -217,7 +221,9 @@ function messageText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((part: unknown) => (part !== null && typeof part === 'object' && 'text' in part && typeof part.text === 'string' ? part.text : ''))
+    .map((part: unknown) =>
+      part !== null && typeof part === 'object' && 'text' in part && typeof part.text === 'string' ? part.text : '',
+    )
     .filter((t) => t !== '')
     .join(' ');
 }
@@ -235,7 +241,14 @@ export function defaultBrainPath(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new BrainError({ file: 'brain.yaml', line: null, col: null, field: '', detail: 'cannot find the earshot package root' });
+    if (parent === dir)
+      throw new BrainError({
+        file: 'brain.yaml',
+        line: null,
+        col: null,
+        field: '',
+        detail: 'cannot find the earshot package root',
+      });
     dir = parent;
   }
   return join(dir, 'fixtures', 'brain.yaml');
@@ -246,7 +259,13 @@ export function loadBrain(path: string = defaultBrainPath()): Brain {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new BrainError({ file: path, line: null, col: null, field: '', detail: `cannot read the brain file: ${errorMessage(err)}` });
+    throw new BrainError({
+      file: path,
+      line: null,
+      col: null,
+      field: '',
+      detail: `cannot read the brain file: ${errorMessage(err)}`,
+    });
   }
   return parseBrain(text, path);
 }

@@ -81,7 +81,11 @@ rules:
   - when: { all: [go to, $place] }
     reply: Off to {{place}}.
 `;
-    expect(say(yaml, 'I go to the big apple', 'go to Peru, then York', 'go to new york')).toEqual(['Off to New York.', 'Off to Peru.', 'Off to New York.']);
+    expect(say(yaml, 'I go to the big apple', 'go to Peru, then York', 'go to new york')).toEqual([
+      'Off to New York.',
+      'Off to Peru.',
+      'Off to New York.',
+    ]);
   });
 
   it('a bare-string when: $vocab captures its slot, as in all:', () => {
@@ -91,7 +95,11 @@ rules:
   - when: $dish
     reply: One {{dish}} coming up.
 `;
-    expect(say(yaml, 'a pie please', 'some spaghetti', 'soup')).toEqual(['One Pizza coming up.', 'One Pasta coming up.', 'Pardon?']);
+    expect(say(yaml, 'a pie please', 'some spaghetti', 'soup')).toEqual([
+      'One Pizza coming up.',
+      'One Pasta coming up.',
+      'Pardon?',
+    ]);
   });
 
   it('regex named groups capture slots; filters format them', () => {
@@ -112,7 +120,11 @@ rules:
     reply: You like {{liked}}.
   - { when: what do i like, reply: No idea. }
 `;
-    expect(say(yaml, 'what do i like', 'I like tea', 'What do I like?')).toEqual(['No idea.', 'Noted.', 'You like tea.']);
+    expect(say(yaml, 'what do i like', 'I like tea', 'What do I like?')).toEqual([
+      'No idea.',
+      'Noted.',
+      'You like tea.',
+    ]);
   });
 
   it('calls render their args and result from captures, keep non-text values, and get per-connection ids', () => {
@@ -131,7 +143,13 @@ rules:
     const memory = new BrainMemory();
     const reply = brain.respond({ kind: 'text', text: 'weather in oslo' }, memory);
     expect(reply.calls).toEqual([
-      { name: 'get_weather', args: { location: 'Oslo', days: 2, tags: ['OSLO', true] }, durationMs: 1500, result: { text: 'Sunny in Oslo', degrees: 20 }, toolCallId: 'call_1' },
+      {
+        name: 'get_weather',
+        args: { location: 'Oslo', days: 2, tags: ['OSLO', true] },
+        durationMs: 1500,
+        result: { text: 'Sunny in Oslo', degrees: 20 },
+        toolCallId: 'call_1',
+      },
       { name: 'log', args: {}, durationMs: 0, result: null, toolCallId: 'call_2' },
     ]);
   });
@@ -163,7 +181,12 @@ describe('brain file: errors are located at file:line:col with the field', () =>
     expect(err).toBeInstanceOf(EarshotError);
     expect(err.name).toBe('BrainError');
     expect(err.exitCode).toBe(2);
-    expect({ file: err.file, line: err.line, col: err.col, field: err.field }).toEqual({ file: 'b.yaml', line: 5, col: 12, field: 'rules[0].reply' });
+    expect({ file: err.file, line: err.line, col: err.col, field: err.field }).toEqual({
+      file: 'b.yaml',
+      line: 5,
+      col: 12,
+      field: 'rules[0].reply',
+    });
     expect(err.message).toBe(
       'b.yaml:5:12: rules[0].reply: {{name}} is not captured by "when" nor listed in "needs" (no slots are known here)',
     );
@@ -171,32 +194,124 @@ describe('brain file: errors are located at file:line:col with the field', () =>
 
   it.each([
     ['invalid YAML', 'greeting: [unclosed\nfallback: x\n', /^t\.yaml:\d+:\d+: invalid YAML: /],
-    ['duplicate keys', 'greeting: a\ngreeting: b\nfallback: c\n', /^t\.yaml:2:1: invalid YAML: Map keys must be unique/],
+    [
+      'duplicate keys',
+      'greeting: a\ngreeting: b\nfallback: c\n',
+      /^t\.yaml:2:1: invalid YAML: Map keys must be unique/,
+    ],
     ['a document that is not a mapping', '- a\n- b\n', /^t\.yaml:1:1: \(top level\): expected a mapping/],
     ['a missing greeting', 'fallback: x\n', /^t\.yaml:1:1: \(top level\): missing required field "greeting"/],
-    ['an unknown top-level field', `${MINIMAL}rulez: []\n`, /^t\.yaml:3:1: rulez: unknown field "rulez" \(expected one of: vocab, greeting/],
-    ['an unknown rule field', `${MINIMAL}rules:\n  - when: a\n    reply: b\n    replly: c\n`, /^t\.yaml:6:5: rules\[0\]\.replly: unknown field "replly"/],
-    ['a rule without reply', `${MINIMAL}rules:\n  - when: a\n`, /^t\.yaml:4:5: rules\[0\]: missing required field "reply"/],
+    [
+      'an unknown top-level field',
+      `${MINIMAL}rulez: []\n`,
+      /^t\.yaml:3:1: rulez: unknown field "rulez" \(expected one of: vocab, greeting/,
+    ],
+    [
+      'an unknown rule field',
+      `${MINIMAL}rules:\n  - when: a\n    reply: b\n    replly: c\n`,
+      /^t\.yaml:6:5: rules\[0\]\.replly: unknown field "replly"/,
+    ],
+    [
+      'a rule without reply',
+      `${MINIMAL}rules:\n  - when: a\n`,
+      /^t\.yaml:4:5: rules\[0\]: missing required field "reply"/,
+    ],
     ['an empty reply', `${MINIMAL}rules:\n  - when: a\n    reply:\n`, /^t\.yaml:5:5: rules\[0\]\.reply: expected text/],
-    ['a boolean reply', `${MINIMAL}rules:\n  - when: a\n    reply: true\n`, /^t\.yaml:5:12: rules\[0\]\.reply: expected text, got a boolean/],
-    ['an unknown vocabulary', `${MINIMAL}rules:\n  - when: { all: [$town] }\n    reply: b\n`, /^t\.yaml:4:19: rules\[0\]\.when\.all\[0\]: unknown vocabulary "\$town"/],
-    ['a bad regex', `${MINIMAL}rules:\n  - when: { regex: "(unclosed" }\n    reply: b\n`, /^t\.yaml:4:20: rules\[0\]\.when\.regex: invalid regular expression/],
-    ['a regex group that is not a slot name', `${MINIMAL}rules:\n  - when: { regex: "(?<Name>x)" }\n    reply: b\n`, /rules\[0\]\.when\.regex: group name "Name" is not a slot name/],
-    ['a misplaced *', `${MINIMAL}rules:\n  - when: "res*taurant"\n    reply: b\n`, /^t\.yaml:4:11: rules\[0\]\.when: "res\*taurant": a \* goes at the end of a word/],
-    ['an empty alternative', `${MINIMAL}rules:\n  - when: "a||b"\n    reply: b\n`, /rules\[0\]\.when: "a\|\|b" has an empty alternative/],
-    ['an empty condition', `${MINIMAL}rules:\n  - when: {}\n    reply: b\n`, /rules\[0\]\.when: a condition needs at least one of all, any, none, regex/],
-    ['a negative duration', `${MINIMAL}rules:\n  - when: a\n    reply: b\n    calls: [{ name: f, duration_ms: -5 }]\n`, /^t\.yaml:6:37: rules\[0\]\.calls\[0\]\.duration_ms: expected a number >= 0, got -5/],
-    ['a fractional duration', `${MINIMAL}rules:\n  - when: a\n    reply: b\n    calls: [{ name: f, duration_ms: 1.5 }]\n`, /duration_ms: expected a whole number/],
-    ['args that are not a mapping', `${MINIMAL}rules:\n  - when: a\n    reply: b\n    calls: [{ name: f, args: [1] }]\n`, /rules\[0\]\.calls\[0\]\.args: expected a mapping of argument names/],
-    ['an unknown slot in call args', `${MINIMAL}rules:\n  - when: a\n    reply: b\n    calls: [{ name: f, args: { x: "{{city}}" } }]\n`, /rules\[0\]\.calls\[0\]\.args: \{\{city\}\} is not captured/],
-    ['an unknown filter', `${MINIMAL}rules:\n  - when: { regex: "(?<a>x)" }\n    reply: "{{a|shout}}"\n`, /rules\[0\]\.reply: unknown filter "shout"/],
-    ['a slot in the greeting', 'greeting: Hi {{name}}\nfallback: x\n', /^t\.yaml:1:11: greeting: \{\{name\}\} is not captured.*no slots are known here/],
-    ['duplicate rule names', `${MINIMAL}rules:\n  - { name: x, when: a, reply: b }\n  - { name: x, when: c, reply: d }\n`, /^t\.yaml:5:5: rules\[1\]\.name: two rules are named "x"/],
-    ['a vocabulary that includes itself', `${MINIMAL}vocab:\n  a: [b]\n  b: [a]\n`, /vocab\.[ab]\[0\]: vocabulary "[ab]" includes itself/],
-    ['a vocabulary union naming nothing', `${MINIMAL}vocab:\n  a: [zzz]\n`, /^t\.yaml:4:7: vocab\.a\[0\]: unknown vocabulary "zzz"/],
-    ['a keypad key that is not digits', `${MINIMAL}keypad:\n  options:\n    "1#": x\n  invalid: y\n`, /keypad\.options\.1#: keypad key "1#" must be digits or \*/],
-    ['a keypad without invalid', `${MINIMAL}keypad:\n  options: { "1": x }\n`, /keypad: missing required field "invalid"/],
-    ['a collect reply using another slot', `${MINIMAL}keypad:\n  options:\n    "3":\n      reply: Enter it.\n      collect: { slot: number, reply: "Got {{digits}}" }\n  invalid: y\n`, /keypad\.options\.3\.collect\.reply: \{\{digits\}\} is not captured.*known here: number/],
+    [
+      'a boolean reply',
+      `${MINIMAL}rules:\n  - when: a\n    reply: true\n`,
+      /^t\.yaml:5:12: rules\[0\]\.reply: expected text, got a boolean/,
+    ],
+    [
+      'an unknown vocabulary',
+      `${MINIMAL}rules:\n  - when: { all: [$town] }\n    reply: b\n`,
+      /^t\.yaml:4:19: rules\[0\]\.when\.all\[0\]: unknown vocabulary "\$town"/,
+    ],
+    [
+      'a bad regex',
+      `${MINIMAL}rules:\n  - when: { regex: "(unclosed" }\n    reply: b\n`,
+      /^t\.yaml:4:20: rules\[0\]\.when\.regex: invalid regular expression/,
+    ],
+    [
+      'a regex group that is not a slot name',
+      `${MINIMAL}rules:\n  - when: { regex: "(?<Name>x)" }\n    reply: b\n`,
+      /rules\[0\]\.when\.regex: group name "Name" is not a slot name/,
+    ],
+    [
+      'a misplaced *',
+      `${MINIMAL}rules:\n  - when: "res*taurant"\n    reply: b\n`,
+      /^t\.yaml:4:11: rules\[0\]\.when: "res\*taurant": a \* goes at the end of a word/,
+    ],
+    [
+      'an empty alternative',
+      `${MINIMAL}rules:\n  - when: "a||b"\n    reply: b\n`,
+      /rules\[0\]\.when: "a\|\|b" has an empty alternative/,
+    ],
+    [
+      'an empty condition',
+      `${MINIMAL}rules:\n  - when: {}\n    reply: b\n`,
+      /rules\[0\]\.when: a condition needs at least one of all, any, none, regex/,
+    ],
+    [
+      'a negative duration',
+      `${MINIMAL}rules:\n  - when: a\n    reply: b\n    calls: [{ name: f, duration_ms: -5 }]\n`,
+      /^t\.yaml:6:37: rules\[0\]\.calls\[0\]\.duration_ms: expected a number >= 0, got -5/,
+    ],
+    [
+      'a fractional duration',
+      `${MINIMAL}rules:\n  - when: a\n    reply: b\n    calls: [{ name: f, duration_ms: 1.5 }]\n`,
+      /duration_ms: expected a whole number/,
+    ],
+    [
+      'args that are not a mapping',
+      `${MINIMAL}rules:\n  - when: a\n    reply: b\n    calls: [{ name: f, args: [1] }]\n`,
+      /rules\[0\]\.calls\[0\]\.args: expected a mapping of argument names/,
+    ],
+    [
+      'an unknown slot in call args',
+      `${MINIMAL}rules:\n  - when: a\n    reply: b\n    calls: [{ name: f, args: { x: "{{city}}" } }]\n`,
+      /rules\[0\]\.calls\[0\]\.args: \{\{city\}\} is not captured/,
+    ],
+    [
+      'an unknown filter',
+      `${MINIMAL}rules:\n  - when: { regex: "(?<a>x)" }\n    reply: "{{a|shout}}"\n`,
+      /rules\[0\]\.reply: unknown filter "shout"/,
+    ],
+    [
+      'a slot in the greeting',
+      'greeting: Hi {{name}}\nfallback: x\n',
+      /^t\.yaml:1:11: greeting: \{\{name\}\} is not captured.*no slots are known here/,
+    ],
+    [
+      'duplicate rule names',
+      `${MINIMAL}rules:\n  - { name: x, when: a, reply: b }\n  - { name: x, when: c, reply: d }\n`,
+      /^t\.yaml:5:5: rules\[1\]\.name: two rules are named "x"/,
+    ],
+    [
+      'a vocabulary that includes itself',
+      `${MINIMAL}vocab:\n  a: [b]\n  b: [a]\n`,
+      /vocab\.[ab]\[0\]: vocabulary "[ab]" includes itself/,
+    ],
+    [
+      'a vocabulary union naming nothing',
+      `${MINIMAL}vocab:\n  a: [zzz]\n`,
+      /^t\.yaml:4:7: vocab\.a\[0\]: unknown vocabulary "zzz"/,
+    ],
+    [
+      'a keypad key that is not digits',
+      `${MINIMAL}keypad:\n  options:\n    "1#": x\n  invalid: y\n`,
+      /keypad\.options\.1#: keypad key "1#" must be digits or \*/,
+    ],
+    [
+      'a keypad without invalid',
+      `${MINIMAL}keypad:\n  options: { "1": x }\n`,
+      /keypad: missing required field "invalid"/,
+    ],
+    [
+      'a collect reply using another slot',
+      `${MINIMAL}keypad:\n  options:\n    "3":\n      reply: Enter it.\n      collect: { slot: number, reply: "Got {{digits}}" }\n  invalid: y\n`,
+      /keypad\.options\.3\.collect\.reply: \{\{digits\}\} is not captured.*known here: number/,
+    ],
   ])('%s', (_what, yaml, message) => {
     expect(brainError(yaml, 't.yaml').message).toMatch(message);
   });
@@ -204,7 +319,9 @@ describe('brain file: errors are located at file:line:col with the field', () =>
   it('a slot captured by only some alternatives of when is rejected unless needs lists it', () => {
     const rule = `  - when:\n      - { all: [$city] }\n      - hello\n    reply: In {{city}}.\n`;
     const vocab = 'vocab: { city: { Oslo: } }\n';
-    expect(brainError(`${MINIMAL}${vocab}rules:\n${rule}`).message).toMatch(/rules\[0\]\.reply: \{\{city\}\} is not captured/);
+    expect(brainError(`${MINIMAL}${vocab}rules:\n${rule}`).message).toMatch(
+      /rules\[0\]\.reply: \{\{city\}\} is not captured/,
+    );
     expect(() => parseBrain(`${MINIMAL}${vocab}rules:\n${rule}    needs: [city]\n`, 't.yaml')).not.toThrow();
   });
 
@@ -222,7 +339,9 @@ describe('brain file: errors are located at file:line:col with the field', () =>
       })();
       expect(err).toBeInstanceOf(BrainError);
       expect((err as BrainError).line).toBeNull();
-      expect((err as BrainError).message).toMatch(new RegExp(`^${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: cannot read the brain file: ENOENT`));
+      expect((err as BrainError).message).toMatch(
+        new RegExp(`^${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: cannot read the brain file: ENOENT`),
+      );
       const bad = join(dir, 'bad.yaml');
       writeFileSync(bad, 'greeting: hi\n');
       expect(() => loadBrain(bad)).toThrow(`${bad}:1:1: (top level): missing required field "fallback"`);

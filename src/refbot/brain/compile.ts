@@ -66,7 +66,11 @@ class Compiler {
   constructor(private readonly y: YamlReader) {}
 
   compile(): BrainSpec {
-    const top = this.y.map(this.y.root, ['vocab', 'greeting', 'fallback', 'story', 'rules', 'keypad', 'turn_completion'], ['greeting', 'fallback']);
+    const top = this.y.map(
+      this.y.root,
+      ['vocab', 'greeting', 'fallback', 'story', 'rules', 'keypad', 'turn_completion'],
+      ['greeting', 'fallback'],
+    );
     const turnCompletion = this.turnCompletion(top.get('turn_completion'));
     const vocab = top.get('vocab');
     if (vocab) this.compileVocab(vocab);
@@ -79,10 +83,12 @@ class Compiler {
       story = { when: this.when(s.get('when')!), text: this.fixedText(s.get('reply')!) };
     }
     const rulesAt = top.get('rules');
-    const rules = rulesAt && !this.y.isEmpty(rulesAt) ? this.y.seq(rulesAt).map((r) => this.rule(r, turnCompletion !== null)) : [];
+    const rules =
+      rulesAt && !this.y.isEmpty(rulesAt) ? this.y.seq(rulesAt).map((r) => this.rule(r, turnCompletion !== null)) : [];
     const names = new Set<string>();
     for (const [i, rule] of rules.entries()) {
-      if (names.has(rule.name)) this.y.fail(this.y.seq(rulesAt!)[i], `two rules are named "${rule.name}"`, `rules[${i}].name`);
+      if (names.has(rule.name))
+        this.y.fail(this.y.seq(rulesAt!)[i], `two rules are named "${rule.name}"`, `rules[${i}].name`);
       names.add(rule.name);
     }
     const keypadAt = top.get('keypad');
@@ -158,7 +164,9 @@ class Compiler {
         for (const item of this.y.seq(def)) entries.push(...resolve(this.y.str(item).replace(/^\$/, ''), item));
       } else {
         for (const [canonical, phrasesAt] of this.y.map(def, null)) {
-          const phrases = this.y.isEmpty(phrasesAt) ? [canonical] : this.y.seqOrOne(phrasesAt).map((p) => this.y.str(p));
+          const phrases = this.y.isEmpty(phrasesAt)
+            ? [canonical]
+            : this.y.seqOrOne(phrasesAt).map((p) => this.y.str(p));
           for (const phrase of phrases) {
             const normalized = normalizeText(phrase, true);
             if (!normalized) this.y.fail(phrasesAt, `"${phrase}" has no words once normalized`);
@@ -181,13 +189,17 @@ class Compiler {
       if (alt.startsWith('$')) {
         const name = alt.slice(1);
         if (!this.vocab.has(name)) {
-          this.y.fail(v, `unknown vocabulary "$${name}" (defined: ${[...this.vocab.keys()].map((k) => `$${k}`).join(', ') || 'none'})`);
+          this.y.fail(
+            v,
+            `unknown vocabulary "$${name}" (defined: ${[...this.vocab.keys()].map((k) => `$${k}`).join(', ') || 'none'})`,
+          );
         }
         return { kind: 'vocab', name };
       }
       const normalized = normalizeText(alt, true);
       if (!normalized) this.y.fail(v, `"${source}" has an empty alternative`);
-      if (/\*[a-z0-9]|(^| )\*/.test(normalized)) this.y.fail(v, `"${alt}": a * goes at the end of a word ("restaurant*")`);
+      if (/\*[a-z0-9]|(^| )\*/.test(normalized))
+        this.y.fail(v, `"${alt}": a * goes at the end of a word ("restaurant*")`);
       return { kind: 'phrase', pattern: phrasePattern(normalized) };
     });
     return { source, alternatives };
@@ -239,7 +251,8 @@ class Compiler {
     if (markerAt) {
       const kind = this.y.str(markerAt);
       if (!marked) this.y.fail(markerAt, 'a rule marker needs a top-level turn_completion: block');
-      if (!isMarkerKind(kind)) this.y.fail(markerAt, `"${kind}" is not a marker kind (expected one of: ${MARKER_KINDS.join(', ')})`);
+      if (!isMarkerKind(kind))
+        this.y.fail(markerAt, `"${kind}" is not a marker kind (expected one of: ${MARKER_KINDS.join(', ')})`);
       marker = kind;
     }
     // An incomplete turn is held open: the bot says nothing, so it needs no reply.
@@ -274,10 +287,14 @@ class Compiler {
     const c = this.y.map(v, ['name', 'args', 'duration_ms', 'result'], ['name']);
     const argsAt = c.get('args');
     const args = argsAt && !this.y.isEmpty(argsAt) ? this.y.json(argsAt) : {};
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) this.y.fail(argsAt!, 'expected a mapping of argument names to values');
+    if (typeof args !== 'object' || args === null || Array.isArray(args))
+      this.y.fail(argsAt!, 'expected a mapping of argument names to values');
     const resultAt = c.get('result');
     const result = resultAt ? this.y.json(resultAt) : null;
-    for (const [at, value] of [[argsAt, args], [resultAt, result]] as const) {
+    for (const [at, value] of [
+      [argsAt, args],
+      [resultAt, result],
+    ] as const) {
       if (at) this.checkJsonTemplates(at, value, known);
     }
     const durationAt = c.get('duration_ms');
@@ -309,7 +326,8 @@ class Compiler {
     const k = this.y.map(v, ['options', 'invalid'], ['options', 'invalid']);
     const options = new Map<string, KeypadOption>();
     for (const [key, optionAt] of this.y.map(k.get('options')!, null)) {
-      if (!/^[0-9*]+$/.test(key)) this.y.fail(optionAt, `keypad key "${key}" must be digits or * (the # key ends an entry)`);
+      if (!/^[0-9*]+$/.test(key))
+        this.y.fail(optionAt, `keypad key "${key}" must be digits or * (the # key ends an entry)`);
       options.set(key, this.keypadOption(key, optionAt));
     }
     return { options, invalid: this.fixedText(k.get('invalid')!) };
@@ -331,5 +349,7 @@ class Compiler {
 
 /** The slots `all:` terms capture: each that is exactly one `$vocab` (an alternative of several says nothing certain). */
 function vocabCaptures(all: readonly Term[]): string[] {
-  return all.flatMap((t) => (t.alternatives.length === 1 && t.alternatives[0].kind === 'vocab' ? [t.alternatives[0].name] : []));
+  return all.flatMap((t) =>
+    t.alternatives.length === 1 && t.alternatives[0].kind === 'vocab' ? [t.alternatives[0].name] : [],
+  );
 }

@@ -11,7 +11,12 @@ describe('brain turn-completion markers', () => {
     const reply = say("I'd go to Japan.");
     expect(reply.text).toBe('Japan is a wonderful choice. The food there is great.');
     expect(reply.chunks.join('')).not.toContain('●');
-    expect(reply.marker).toEqual({ text: '●', kind: 'complete', raw: '● Japan is a wonderful choice. The food there is great.', markers: ['●', '◐', '○'] });
+    expect(reply.marker).toEqual({
+      text: '●',
+      kind: 'complete',
+      raw: '● Japan is a wonderful choice. The food there is great.',
+      markers: ['●', '◐', '○'],
+    });
     expect(brain.greeting().marker?.kind).toBe('complete');
   });
 
@@ -25,7 +30,9 @@ describe('brain turn-completion markers', () => {
   it('turn_completion: true takes the default markers; a mapping names its own; no block, no markers', () => {
     const base = 'greeting: Hi.\nfallback: Sorry.\n';
     expect(parseBrain(`${base}turn_completion: true\n`).spec.turnCompletion).toEqual(DEFAULT_MARKERS);
-    expect(parseBrain(`${base}turn_completion: { complete: "✓", short: "…", long: "⏳" }\n`).spec.turnCompletion).toEqual({ complete: '✓', short: '…', long: '⏳' });
+    expect(
+      parseBrain(`${base}turn_completion: { complete: "✓", short: "…", long: "⏳" }\n`).spec.turnCompletion,
+    ).toEqual({ complete: '✓', short: '…', long: '⏳' });
     const plain = parseBrain(base);
     expect(plain.spec.turnCompletion).toBeNull();
     expect(plain.greeting().marker).toBeUndefined();
@@ -42,8 +49,12 @@ describe('brain turn-completion markers', () => {
       }
       return 'no error';
     };
-    expect(bad(`${base}rules:\n  - when: hmm\n    marker: short\n`)).toMatch(/b\.yaml:5:\d+.*rules\[0\]\.marker: a rule marker needs a top-level turn_completion: block/);
-    expect(bad(`${base}turn_completion: true\nrules:\n  - when: hmm\n    marker: maybe\n`)).toMatch(/"maybe" is not a marker kind \(expected one of: complete, short, long\)/);
+    expect(bad(`${base}rules:\n  - when: hmm\n    marker: short\n`)).toMatch(
+      /b\.yaml:5:\d+.*rules\[0\]\.marker: a rule marker needs a top-level turn_completion: block/,
+    );
+    expect(bad(`${base}turn_completion: true\nrules:\n  - when: hmm\n    marker: maybe\n`)).toMatch(
+      /"maybe" is not a marker kind \(expected one of: complete, short, long\)/,
+    );
     expect(bad(`${base}turn_completion: true\nrules:\n  - when: hmm\n`)).toMatch(/missing required field "reply"/);
     expect(bad(`${base}turn_completion: { complete: "x", short: "x" }\n`)).toMatch(/the three markers must differ/);
   });

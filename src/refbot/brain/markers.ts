@@ -30,5 +30,10 @@ export function isMarkerKind(value: string): value is TurnMarkerKind {
 /** The report of a response of `kind` whose spoken text is `text` (incomplete turns say nothing). */
 export function markReply(markers: MarkerSet, kind: TurnMarkerKind, text: string): ReplyMarker {
   const marker = markers[kind];
-  return { text: marker, kind, raw: kind === 'complete' && text !== '' ? `${marker} ${text}` : marker, markers: MARKER_KINDS.map((k) => markers[k]) };
+  return {
+    text: marker,
+    kind,
+    raw: kind === 'complete' && text !== '' ? `${marker} ${text}` : marker,
+    markers: MARKER_KINDS.map((k) => markers[k]),
+  };
 }

@@ -1,16 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText, normalizeText, parseTemplate, renderTemplate, splitSentences, TemplateSyntaxError, tidyText } from './text.js';
+import {
+  chunkText,
+  normalizeText,
+  parseTemplate,
+  renderTemplate,
+  splitSentences,
+  TemplateSyntaxError,
+  tidyText,
+} from './text.js';
 
 describe('normalizeText', () => {
   it('makes typed text look like PocketSphinx output: lowercase, no punctuation', () => {
     expect(normalizeText('What is the capital of Germany?')).toBe('what is the capital of germany');
-    expect(normalizeText('Remind me — what’s my name, and where am I going?!')).toBe('remind me what is my name and where am i going');
+    expect(normalizeText('Remind me — what’s my name, and where am I going?!')).toBe(
+      'remind me what is my name and where am i going',
+    );
   });
 
   it('expands contractions the same way for typed text and PocketSphinx apostrophes', () => {
-    expect(normalizeText("My name is Alex, and I'm planning a trip to Italy.")).toBe('my name is alex and i am planning a trip to italy');
+    expect(normalizeText("My name is Alex, and I'm planning a trip to Italy.")).toBe(
+      'my name is alex and i am planning a trip to italy',
+    );
     expect(normalizeText("i'm planning a trip")).toBe('i am planning a trip');
-    expect(normalizeText("It's what's there; we're sure you'll see, I've, I'd")).toBe('it is what is there we are sure you will see i have i would');
+    expect(normalizeText("It's what's there; we're sure you'll see, I've, I'd")).toBe(
+      'it is what is there we are sure you will see i have i would',
+    );
     expect(normalizeText("Don't, can't, won't, isn't")).toBe('do not can not will not is not');
   });
 
@@ -38,7 +52,12 @@ describe('chunking', () => {
   });
 
   it('splits sentences at . ! and ?', () => {
-    expect(splitSentences('Hello! How are you? I am fine. Bye')).toEqual(['Hello!', 'How are you?', 'I am fine.', 'Bye']);
+    expect(splitSentences('Hello! How are you? I am fine. Bye')).toEqual([
+      'Hello!',
+      'How are you?',
+      'I am fine.',
+      'Bye',
+    ]);
   });
 
   it('tidies folded YAML text into single spaces', () => {

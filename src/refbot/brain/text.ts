@@ -88,14 +88,18 @@ export function parseTemplate(text: string): Template {
   let last = 0;
   for (const m of text.matchAll(PLACEHOLDER)) {
     const literal = text.slice(last, m.index);
-    if (literal.includes('{{') || literal.includes('}}')) throw new TemplateSyntaxError(`unbalanced "{{" or "}}" in "${text}"`);
+    if (literal.includes('{{') || literal.includes('}}'))
+      throw new TemplateSyntaxError(`unbalanced "{{" or "}}" in "${text}"`);
     const [rawSlot, rawFilter, ...extra] = m[1].split('|').map((s) => s.trim());
-    if (!SLOT_NAME.test(rawSlot)) throw new TemplateSyntaxError(`"{{${m[1]}}}" is not a slot name (lowercase letters, digits, _)`);
+    if (!SLOT_NAME.test(rawSlot))
+      throw new TemplateSyntaxError(`"{{${m[1]}}}" is not a slot name (lowercase letters, digits, _)`);
     if (extra.length > 0) throw new TemplateSyntaxError(`"{{${m[1]}}}" has more than one filter`);
     let filter: TemplateFilter | undefined;
     if (rawFilter !== undefined) {
       if (!(TEMPLATE_FILTERS as readonly string[]).includes(rawFilter)) {
-        throw new TemplateSyntaxError(`unknown filter "${rawFilter}" (expected one of: ${TEMPLATE_FILTERS.join(', ')})`);
+        throw new TemplateSyntaxError(
+          `unknown filter "${rawFilter}" (expected one of: ${TEMPLATE_FILTERS.join(', ')})`,
+        );
       }
       filter = rawFilter as TemplateFilter;
     }
@@ -121,7 +125,14 @@ export function renderTemplate(template: Template, lookup: (slot: string) => str
     if (part.slot === undefined) continue;
     const value = lookup(part.slot);
     if (value === undefined) throw new Error(`brain template "${template.source}" has no value for {{${part.slot}}}`);
-    out += part.filter === 'title' ? titleCase(value) : part.filter === 'upper' ? value.toUpperCase() : part.filter === 'lower' ? value.toLowerCase() : value;
+    out +=
+      part.filter === 'title'
+        ? titleCase(value)
+        : part.filter === 'upper'
+          ? value.toUpperCase()
+          : part.filter === 'lower'
+            ? value.toLowerCase()
+            : value;
   }
   return out;
 }

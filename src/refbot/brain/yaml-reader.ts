@@ -1,4 +1,14 @@
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Scalar } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Node,
+  type Scalar,
+} from 'yaml';
 import { EarshotError } from '../../core/errors.js';
 
 /**
@@ -52,7 +62,13 @@ export class YamlReader {
     const first = this.doc.errors[0];
     if (first) {
       const pos = first.linePos?.[0] ?? this.lines.linePos(first.pos[0]);
-      throw new BrainError({ file, line: pos.line, col: pos.col, field: '', detail: `invalid YAML: ${first.message.split('\n')[0]}` });
+      throw new BrainError({
+        file,
+        line: pos.line,
+        col: pos.col,
+        field: '',
+        detail: `invalid YAML: ${first.message.split('\n')[0]}`,
+      });
     }
     this.root = { field: '', node: this.doc.contents as Node | null, at: null };
   }

@@ -84,7 +84,11 @@ export class Flood {
     }
     for (let i = 0; i < n; i++) {
       const seq = ++this.sent;
-      this.connection.send(seq % 2 ? { type: 'bot-audio-level', data: { value: (seq % 100) / 100 } } : { type: 'server-message', data: { flood: seq } });
+      this.connection.send(
+        seq % 2
+          ? { type: 'bot-audio-level', data: { value: (seq % 100) / 100 } }
+          : { type: 'server-message', data: { flood: seq } },
+      );
     }
   }
 }

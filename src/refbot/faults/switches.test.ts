@@ -76,18 +76,21 @@ describe('fault payloads are deterministic and really broken', () => {
     }
   });
 
-  it.each(['pipecat-eval', 'protobuf'] as const)('huge-frame: the %s frame is exactly the size asked for, and valid', (codec) => {
-    const server = getCodec(codec).server();
-    const client = getCodec(codec).client();
-    const size = (m: ServerMessageMessage): number => {
-      const f = server.encode({ kind: 'rtvi', message: m })!;
-      return typeof f === 'string' ? Buffer.byteLength(f) : f.byteLength;
-    };
-    for (const bytes of [200, 16_384, 1_000_003]) {
-      const message = hugeMessage(bytes, size);
-      const frame = server.encode({ kind: 'rtvi', message })!;
-      expect(typeof frame === 'string' ? Buffer.byteLength(frame) : frame.byteLength).toBe(bytes);
-      expect(client.decode(frame).kind).toBe('rtvi');
-    }
-  });
+  it.each(['pipecat-eval', 'protobuf'] as const)(
+    'huge-frame: the %s frame is exactly the size asked for, and valid',
+    (codec) => {
+      const server = getCodec(codec).server();
+      const client = getCodec(codec).client();
+      const size = (m: ServerMessageMessage): number => {
+        const f = server.encode({ kind: 'rtvi', message: m })!;
+        return typeof f === 'string' ? Buffer.byteLength(f) : f.byteLength;
+      };
+      for (const bytes of [200, 16_384, 1_000_003]) {
+        const message = hugeMessage(bytes, size);
+        const frame = server.encode({ kind: 'rtvi', message })!;
+        expect(typeof frame === 'string' ? Buffer.byteLength(frame) : frame.byteLength).toBe(bytes);
+        expect(client.decode(frame).kind).toBe('rtvi');
+      }
+    },
+  );
 });

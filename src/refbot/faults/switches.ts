@@ -122,7 +122,8 @@ export function parseFaults(specs: readonly string[]): Faults {
         faults.hugeFrameBytes = value;
         break;
       case 'flood':
-        if (value! > MAX_FLOOD_PER_SECOND) throw new FaultSpecError(spec, `at most ${MAX_FLOOD_PER_SECOND} messages per second`);
+        if (value! > MAX_FLOOD_PER_SECOND)
+          throw new FaultSpecError(spec, `at most ${MAX_FLOOD_PER_SECOND} messages per second`);
         faults.floodPerSecond = value;
         break;
       case 'slow':
@@ -148,7 +149,8 @@ function readArg(spec: string, fault: FaultName, arg: string | undefined): numbe
   const what = kind === 'count' ? 'an integer >= 0' : 'a positive integer';
   if (arg === undefined || arg === '') throw new FaultSpecError(spec, `${fault} needs =N (${what})`);
   const n = Number(arg);
-  if (!Number.isInteger(n) || n < 0 || (kind === 'positive' && n === 0)) throw new FaultSpecError(spec, `expected ${what}, got "${arg}"`);
+  if (!Number.isInteger(n) || n < 0 || (kind === 'positive' && n === 0))
+    throw new FaultSpecError(spec, `expected ${what}, got "${arg}"`);
   return n;
 }
 
@@ -180,7 +182,11 @@ export const MALFORMED_RTVI: readonly string[] = [
   JSON.stringify({ label: 'not-rtvi', type: 'bot-llm-started' }),
   JSON.stringify({ label: 'rtvi-ai', type: 7, data: {} }),
   JSON.stringify({ label: 'rtvi-ai', type: 'user-transcription', data: { text: 'hello', final: 'yes' } }),
-  JSON.stringify({ label: 'rtvi-ai', type: 'llm-function-call-in-progress', data: { tool_call_id: 12, arguments: 'city' } }),
+  JSON.stringify({
+    label: 'rtvi-ai',
+    type: 'llm-function-call-in-progress',
+    data: { tool_call_id: 12, arguments: 'city' },
+  }),
   JSON.stringify({ label: 'rtvi-ai', type: 'bot-ready', data: 'ready' }),
   JSON.stringify({ label: 'rtvi-ai', type: 'metrics', data: [1, 2, 3] }),
   JSON.stringify([1, 2, 3]),
@@ -189,7 +195,11 @@ export const MALFORMED_RTVI: readonly string[] = [
 ];
 
 /** Text frames that are not JSON at all. */
-const GARBAGE_TEXT: readonly string[] = ['}{ this is not json', '\u0000\u0001\u0002 garbage \ufffd', '{"label": "rtvi-ai", "type": "bot-llm-te'];
+const GARBAGE_TEXT: readonly string[] = [
+  '}{ this is not json',
+  '\u0000\u0001\u0002 garbage \ufffd',
+  '{"label": "rtvi-ai", "type": "bot-llm-te',
+];
 
 /** The frames of one `garbage` reply: 3 non-JSON text frames, then 3 binary frames of 16–256 seeded random bytes. */
 export function garbageFrames(seed: number): Array<string | Uint8Array> {
@@ -210,7 +220,10 @@ export function garbageFrames(seed: number): Array<string | Uint8Array> {
  * of pipecat-eval and the protobuf MessageFrame differ only in overhead.
  */
 export function hugeMessage(bytes: number, encode: (message: ServerMessageMessage) => number): ServerMessageMessage {
-  const make = (pad: number): ServerMessageMessage => ({ type: 'server-message', data: { fault: 'huge-frame', pad: 'x'.repeat(pad) } });
+  const make = (pad: number): ServerMessageMessage => ({
+    type: 'server-message',
+    data: { fault: 'huge-frame', pad: 'x'.repeat(pad) },
+  });
   let pad = Math.max(0, bytes - encode(make(0)));
   // Length prefixes grow at varint boundaries; a few corrections settle it.
   for (let i = 0; i < 4; i++) {

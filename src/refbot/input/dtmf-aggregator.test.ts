@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../core/clock.js';
 import { EarshotError } from '../../core/errors.js';
-import { DEFAULT_DTMF_IDLE_TIMEOUT_MS, DtmfAggregator, DtmfKeyError, ManualScheduler, realScheduler, type DtmfEntry } from './dtmf-aggregator.js';
+import {
+  DEFAULT_DTMF_IDLE_TIMEOUT_MS,
+  DtmfAggregator,
+  DtmfKeyError,
+  ManualScheduler,
+  realScheduler,
+  type DtmfEntry,
+} from './dtmf-aggregator.js';
 
 function setup(options: { idleTimeoutMs?: number; terminator?: string; prefix?: string } = {}) {
   const clock = new ManualClock(1000);
@@ -28,7 +35,9 @@ describe('DtmfAggregator', () => {
     agg.press('1');
     expect(entries).toEqual([]);
     agg.press('#');
-    expect(entries).toEqual([{ text: 'DTMF: 1#', digits: '1#', firstKeyAtMs: 1000, lastKeyAtMs: 1000, reason: 'terminator' }]);
+    expect(entries).toEqual([
+      { text: 'DTMF: 1#', digits: '1#', firstKeyAtMs: 1000, lastKeyAtMs: 1000, reason: 'terminator' },
+    ]);
     expect(scheduler.pending).toBe(0);
   });
 

@@ -109,7 +109,8 @@ export class DtmfAggregator {
     this.prefix = options.prefix ?? 'DTMF: ';
     this.clock = options.clock ?? monotonicClock;
     this.scheduler = options.scheduler ?? realScheduler;
-    if (!(this.idleTimeoutMs > 0)) throw new EarshotError(`DTMF idle timeout must be positive, got ${this.idleTimeoutMs} ms`);
+    if (!(this.idleTimeoutMs > 0))
+      throw new EarshotError(`DTMF idle timeout must be positive, got ${this.idleTimeoutMs} ms`);
     if (this.terminator.length !== 1 || !DTMF_KEYS.includes(this.terminator)) throw new DtmfKeyError(this.terminator);
   }
 

@@ -80,7 +80,12 @@ export class IncomingAudio {
     const { clock, models } = this.options;
     // Plain timers: the microphone's wake-ups only pace uploads and fill pauses with silence, where a
     // millisecond of jitter changes nothing, so it does not pay for the pacer's precise (polling) driver.
-    const mic = new VirtualMic({ sampleRate, clock, timers: new SystemTimerDriver(clock), onFrame: (f) => this.onFrame(f) });
+    const mic = new VirtualMic({
+      sampleRate,
+      clock,
+      timers: new SystemTimerDriver(clock),
+      onFrame: (f) => this.onFrame(f),
+    });
     this.mic = mic;
     models.warm();
     models

@@ -5,7 +5,13 @@ import type { MicFrame } from './virtual-mic.js';
 const RATE = 16000;
 
 function frame(micStart: number, inStart: number | null, playedMs: number, fill: number, samples = 320): MicFrame {
-  return { samples: new Int16Array(samples).fill(fill), micStart, inStart, playedMs, arrivedMs: inStart === null ? null : playedMs };
+  return {
+    samples: new Int16Array(samples).fill(fill),
+    micStart,
+    inStart,
+    playedMs,
+    arrivedMs: inStart === null ? null : playedMs,
+  };
 }
 
 describe('MicHistory: what the microphone played, traced back to the incoming stream', () => {

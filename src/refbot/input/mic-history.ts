@@ -66,7 +66,10 @@ export class MicHistory {
    * With `edge: 'end'`, `s` is an end instant (one past a last sample): it is
    * looked up through sample s − 1 and reported one past it.
    */
-  locate(s: number, edge: 'start' | 'end' = 'start'): { inIndex: number | null; atMs: number; arrivedMs: number | null } | null {
+  locate(
+    s: number,
+    edge: 'start' | 'end' = 'start',
+  ): { inIndex: number | null; atMs: number; arrivedMs: number | null } | null {
     const probe = edge === 'end' ? s - 1 : s;
     if (probe < this.start || probe >= this.end) return null;
     const f = this.frames[this.indexOf(probe)];

@@ -58,6 +58,9 @@ export class SpeechModels {
     const [vad, stt] = [this.vadModel, this.recognizer];
     this.vadModel = null;
     this.recognizer = null;
-    await Promise.all([vad?.then((v) => v.close()).catch(() => undefined), stt?.then((s) => s.close()).catch(() => undefined)]);
+    await Promise.all([
+      vad?.then((v) => v.close()).catch(() => undefined),
+      stt?.then((s) => s.close()).catch(() => undefined),
+    ]);
   }
 }

@@ -117,7 +117,9 @@ export class UserSpeech {
       host.send({ type: 'user-stopped-speaking' });
       return;
     }
-    this.chain = this.chain.then(() => this.transcribe(utterance)).catch((err: unknown) => host.reportError(`transcription failed: ${errorMessage(err)}`));
+    this.chain = this.chain
+      .then(() => this.transcribe(utterance))
+      .catch((err: unknown) => host.reportError(`transcription failed: ${errorMessage(err)}`));
   }
 
   private async transcribe(utterance: Utterance): Promise<void> {
@@ -129,12 +131,27 @@ export class UserSpeech {
       text = (await stt.transcribe(utterance.pcm, utterance.sampleRate)).text.trim();
     } finally {
       const value = Math.round(host.clock.now() - started) / 1000;
-      host.send({ type: 'metrics', data: { ttfb: [{ processor: STT_PROCESSOR, model: stt.model, value }], processing: [{ processor: STT_PROCESSOR, model: stt.model, value }] } });
+      host.send({
+        type: 'metrics',
+        data: {
+          ttfb: [{ processor: STT_PROCESSOR, model: stt.model, value }],
+          processing: [{ processor: STT_PROCESSOR, model: stt.model, value }],
+        },
+      });
       if (!text) host.send({ type: 'user-stopped-speaking' });
     }
     if (!text || this.closed) return;
-    host.truth.write({ event: 'user_transcription', conn: host.conn, turn: host.nextTurn(), text, stt_ms: host.clock.now() - started });
-    const transcription: ServerMessage = { type: 'user-transcription', data: { text, final: true, user_id: '', timestamp: new Date().toISOString() } };
+    host.truth.write({
+      event: 'user_transcription',
+      conn: host.conn,
+      turn: host.nextTurn(),
+      text,
+      stt_ms: host.clock.now() - started,
+    });
+    const transcription: ServerMessage = {
+      type: 'user-transcription',
+      data: { text, final: true, user_id: '', timestamp: new Date().toISOString() },
+    };
     host.answer(text, utterance.end.voicedMs, [transcription, { type: 'user-stopped-speaking' }]);
   }
 }

@@ -5,7 +5,14 @@
  * ends it.
  */
 import type { Clock } from '../../core/clock.js';
-import { audibleEnd, DEFAULT_GATE, firstAudibleSample, type SileroVad, StreamingVad, type VadEvent } from '../../audio/index.js';
+import {
+  audibleEnd,
+  DEFAULT_GATE,
+  firstAudibleSample,
+  type SileroVad,
+  StreamingVad,
+  type VadEvent,
+} from '../../audio/index.js';
 import { MicHistory } from './mic-history.js';
 import type { MicFrame } from './virtual-mic.js';
 

@@ -59,7 +59,9 @@ describe('VirtualMic: live frames (a client streaming its microphone in real tim
     const silence = frames.slice(1);
     expect(silence.length).toBeGreaterThanOrEqual(50);
     expect(silence[0].playedMs).toBe(1020);
-    expect(silence.every((f) => f.inStart === null && f.arrivedMs === null && f.samples.every((x) => x === 0))).toBe(true);
+    expect(silence.every((f) => f.inStart === null && f.arrivedMs === null && f.samples.every((x) => x === 0))).toBe(
+      true,
+    );
     // Live audio again: it plays at once, and its incoming index continues where the stream left off.
     mic.push(tone(FRAME, 9), clock.now());
     const resumed = frames[frames.length - 1];
@@ -100,7 +102,8 @@ describe('VirtualMic: uploads (older clients send an utterance in a few large me
     const played = frames.filter((f) => f.inStart === null);
     expect(played.length).toBeGreaterThanOrEqual(44);
     // Back to back on the microphone's timeline: no gap, no overlap.
-    for (let i = 1; i < frames.length; i++) expect(frames[i].micStart).toBe(frames[i - 1].micStart + frames[i - 1].samples.length);
+    for (let i = 1; i < frames.length; i++)
+      expect(frames[i].micStart).toBe(frames[i - 1].micStart + frames[i - 1].samples.length);
   });
 });
 

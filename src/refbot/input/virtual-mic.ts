@@ -176,7 +176,11 @@ export class VirtualMic {
     if (this.closed) return;
     this.cancelWake?.();
     const next =
-      this.pacedNextMs !== null ? this.pacedNextMs : this.generatingSilence ? this.lastEndMs : this.lastEndMs + this.idleMs();
+      this.pacedNextMs !== null
+        ? this.pacedNextMs
+        : this.generatingSilence
+          ? this.lastEndMs
+          : this.lastEndMs + this.idleMs();
     this.cancelWake = this.timers.at(next, () => {
       this.cancelWake = null;
       this.wake();

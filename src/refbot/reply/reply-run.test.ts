@@ -33,7 +33,10 @@ function run(text: string, level: FunctionCallReportLevel = 'full'): { sent: Ser
       throw err;
     },
   };
-  return { sent, reply: new ReplyRun(ctx, { id: 1, reply, turn: 1, speak: false, delayMs: 0, userEndMs: null, responseDelayMs: 0 }) };
+  return {
+    sent,
+    reply: new ReplyRun(ctx, { id: 1, reply, turn: 1, speak: false, delayMs: 0, userEndMs: null, responseDelayMs: 0 }),
+  };
 }
 
 describe('ReplyRun (text)', () => {
@@ -63,14 +66,21 @@ describe('ReplyRun (text)', () => {
 describe('interruptedTail: what a cancelled pipeline still sends after bot-interrupted', () => {
   const call = { name: 'get_current_weather', args: {}, durationMs: 300, result: null, toolCallId: 'call_7' };
   it('the LLM stop, cancelled calls at their report level, the end of speech', () => {
-    expect(interruptedTail({ llmActive: true, speaking: true, runningCalls: [call], audio: null }, () => 'name')).toEqual([
+    expect(
+      interruptedTail({ llmActive: true, speaking: true, runningCalls: [call], audio: null }, () => 'name'),
+    ).toEqual([
       { type: 'bot-llm-stopped' },
-      { type: 'llm-function-call-stopped', data: { tool_call_id: 'call_7', cancelled: true, function_name: 'get_current_weather' } },
+      {
+        type: 'llm-function-call-stopped',
+        data: { tool_call_id: 'call_7', cancelled: true, function_name: 'get_current_weather' },
+      },
       { type: 'bot-stopped-speaking' },
     ]);
-    expect(interruptedTail({ llmActive: false, speaking: false, runningCalls: [call], audio: null }, () => 'none')).toEqual([
-      { type: 'llm-function-call-stopped', data: { tool_call_id: 'call_7', cancelled: true } },
-    ]);
-    expect(interruptedTail({ llmActive: false, speaking: false, runningCalls: [call], audio: null }, () => 'disabled')).toEqual([]);
+    expect(
+      interruptedTail({ llmActive: false, speaking: false, runningCalls: [call], audio: null }, () => 'none'),
+    ).toEqual([{ type: 'llm-function-call-stopped', data: { tool_call_id: 'call_7', cancelled: true } }]);
+    expect(
+      interruptedTail({ llmActive: false, speaking: false, runningCalls: [call], audio: null }, () => 'disabled'),
+    ).toEqual([]);
   });
 });

@@ -61,7 +61,12 @@ export class ReplyRun implements SpeechHost {
   /** Stops everything now (the speaker falls silent after the frame in flight) and says what was cut. */
   abort(): Interrupted {
     if (this.aborted) return { llmActive: false, speaking: false, runningCalls: [], audio: null };
-    const info: Interrupted = { llmActive: this.llmActive, speaking: this.speaking, runningCalls: [...this.running.values()], audio: null };
+    const info: Interrupted = {
+      llmActive: this.llmActive,
+      speaking: this.speaking,
+      runningCalls: [...this.running.values()],
+      audio: null,
+    };
     this.controller.abort();
     this.speech?.cancel();
     // Sentences may be queued on the speaker without a frame sent yet: stop it whenever the reply speaks.
@@ -84,7 +89,10 @@ export class ReplyRun implements SpeechHost {
     this.send({ type: 'bot-llm-started' });
     this.llmActive = true;
     await sleep(ctx.timing.llmTtfbMs, signal);
-    this.send({ type: 'metrics', data: { ttfb: [{ processor: LLM_PROCESSOR, model: LLM_MODEL, value: secs(ctx.clock.now() - startedMs) }] } });
+    this.send({
+      type: 'metrics',
+      data: { ttfb: [{ processor: LLM_PROCESSOR, model: LLM_MODEL, value: secs(ctx.clock.now() - startedMs) }] },
+    });
     if (plan.reply.calls.length) await this.runCalls(plan.reply.calls, signal);
 
     const speech = plan.speak ? new SpeechPipeline(this, plan.reply.sentences) : null;
@@ -115,7 +123,10 @@ export class ReplyRun implements SpeechHost {
       }
     }
     while (speech && speech.handed < plan.reply.sentences.length) speech.hand();
-    this.send({ type: 'metrics', data: { processing: [{ processor: LLM_PROCESSOR, model: LLM_MODEL, value: secs(ctx.clock.now() - startedMs) }] } });
+    this.send({
+      type: 'metrics',
+      data: { processing: [{ processor: LLM_PROCESSOR, model: LLM_MODEL, value: secs(ctx.clock.now() - startedMs) }] },
+    });
     // Pipecat reports the response's marker when the response ends, only to a client that asked.
     if (plan.reply.marker && ctx.llmMarkers?.()) this.send({ type: 'bot-llm-marker', data: plan.reply.marker });
     this.send({ type: 'bot-llm-stopped' });
@@ -128,13 +139,16 @@ export class ReplyRun implements SpeechHost {
     const named = (l: FunctionCallReportLevel): boolean => l === 'name' || l === 'full';
     for (const call of calls) {
       const l = level(call);
-      if (l !== 'disabled') this.send({ type: 'llm-function-call-started', data: named(l) ? { function_name: call.name } : {} });
+      if (l !== 'disabled')
+        this.send({ type: 'llm-function-call-started', data: named(l) ? { function_name: call.name } : {} });
     }
     for (const call of calls) {
       const l = level(call);
       this.running.set(call.toolCallId, call);
       if (l === 'disabled') continue;
-      const data: { tool_call_id: string; function_name?: string; arguments?: Record<string, unknown> } = { tool_call_id: call.toolCallId };
+      const data: { tool_call_id: string; function_name?: string; arguments?: Record<string, unknown> } = {
+        tool_call_id: call.toolCallId,
+      };
       if (named(l)) data.function_name = call.name;
       if (l === 'full') data.arguments = call.args;
       this.send({ type: 'llm-function-call-in-progress', data });
@@ -151,7 +165,8 @@ export class ReplyRun implements SpeechHost {
           cancelled: false,
         };
         if (named(l)) data.function_name = call.name;
-        if (l === 'full' && call.result !== null && call.result !== '' && call.result !== false && call.result !== 0) data.result = call.result;
+        if (l === 'full' && call.result !== null && call.result !== '' && call.result !== false && call.result !== 0)
+          data.result = call.result;
         this.send({ type: 'llm-function-call-stopped', data });
       }),
     );
@@ -221,7 +236,10 @@ function sentenceEnds(text: string, sentences: readonly string[]): number[] {
  * `llm-function-call-stopped` with `cancelled: true` for calls in progress,
  * and `bot-stopped-speaking` if the bot was speaking.
  */
-export function interruptedTail(info: Interrupted, level: (functionName: string) => FunctionCallReportLevel): ServerMessage[] {
+export function interruptedTail(
+  info: Interrupted,
+  level: (functionName: string) => FunctionCallReportLevel,
+): ServerMessage[] {
   const out: ServerMessage[] = [];
   if (info.llmActive) out.push({ type: 'bot-llm-stopped' });
   for (const call of info.runningCalls) {
@@ -229,7 +247,10 @@ export function interruptedTail(info: Interrupted, level: (functionName: string)
     if (l === 'disabled') continue;
     out.push({
       type: 'llm-function-call-stopped',
-      data: l === 'none' ? { tool_call_id: call.toolCallId, cancelled: true } : { tool_call_id: call.toolCallId, cancelled: true, function_name: call.name },
+      data:
+        l === 'none'
+          ? { tool_call_id: call.toolCallId, cancelled: true }
+          : { tool_call_id: call.toolCallId, cancelled: true, function_name: call.name },
     });
   }
   if (info.speaking) out.push({ type: 'bot-stopped-speaking' });

@@ -50,7 +50,8 @@ export class SentAudio {
     }
     if (plan.disconnectMidway) {
       const sent = this.segments.reduce((n, s) => n + s.sentSamples, 0);
-      if (sent >= Math.min(ctx.speaker.sampleRate, Math.floor(this.segments[0].pcm.length / 2))) ctx.onFault('disconnect');
+      if (sent >= Math.min(ctx.speaker.sampleRate, Math.floor(this.segments[0].pcm.length / 2)))
+        ctx.onFault('disconnect');
     }
   }
 
@@ -60,7 +61,12 @@ export class SentAudio {
     const sent = this.segments.filter((s) => s.frameSentMs.length > 0);
     const last = sent[sent.length - 1];
     if (!last) return null;
-    const end: AudioEnd = { outEnd: last.outStart + last.sentSamples, stoppedMs: this.timeOfEnd(last, last.sentSamples), outAudibleEnd: null, audibleEndMs: null };
+    const end: AudioEnd = {
+      outEnd: last.outStart + last.sentSamples,
+      stoppedMs: this.timeOfEnd(last, last.sentSamples),
+      outAudibleEnd: null,
+      audibleEndMs: null,
+    };
     for (let i = sent.length - 1; i >= 0; i--) {
       const e = audibleEnd(sent[i].pcm, rate, undefined, 0, sent[i].sentSamples);
       if (e > 0) {
@@ -73,7 +79,12 @@ export class SentAudio {
   }
 
   /** The truth line for the end of this reply's audio; `userStartMs`/`detectedMs` for a barge-in. */
-  writeStopped(reason: StopReason, end: AudioEnd, userStartMs: number | null = null, detectedMs: number | null = null): void {
+  writeStopped(
+    reason: StopReason,
+    end: AudioEnd,
+    userStartMs: number | null = null,
+    detectedMs: number | null = null,
+  ): void {
     this.ctx.truth.write({
       event: 'bot_audio_stopped',
       conn: this.ctx.conn,

@@ -5,11 +5,21 @@ import { type SentFrame, Speaker } from './speaker.js';
 
 const RATE = 16000;
 
-function setup(): { clock: ManualClock; timers: ManualTimerDriver; speaker: Speaker; wire: Array<{ atMs: number; samples: number; first: number }> } {
+function setup(): {
+  clock: ManualClock;
+  timers: ManualTimerDriver;
+  speaker: Speaker;
+  wire: Array<{ atMs: number; samples: number; first: number }>;
+} {
   const clock = new ManualClock(500);
   const timers = new ManualTimerDriver(clock);
   const wire: Array<{ atMs: number; samples: number; first: number }> = [];
-  const speaker = new Speaker({ clock, timers, sampleRate: RATE, send: (pcm) => wire.push({ atMs: clock.now(), samples: pcm.length, first: pcm[0] }) });
+  const speaker = new Speaker({
+    clock,
+    timers,
+    sampleRate: RATE,
+    send: (pcm) => wire.push({ atMs: clock.now(), samples: pcm.length, first: pcm[0] }),
+  });
   return { clock, timers, speaker, wire };
 }
 
@@ -32,8 +42,16 @@ describe('Speaker: the bot audio pacer', () => {
   it('plays queued segments back to back, calling onStart just before each first frame and onDone after each last', () => {
     const { timers, speaker, wire } = setup();
     const log: string[] = [];
-    speaker.play({ pcm: ramp(640), onStart: (s) => log.push(`start A @${s.outStart}`), onDone: () => log.push(`done A @${wire.length}`) });
-    speaker.play({ pcm: ramp(640, 5000), onStart: (s) => log.push(`start B @${s.outStart} after ${wire.length} frames`), onDone: () => log.push('done B') });
+    speaker.play({
+      pcm: ramp(640),
+      onStart: (s) => log.push(`start A @${s.outStart}`),
+      onDone: () => log.push(`done A @${wire.length}`),
+    });
+    speaker.play({
+      pcm: ramp(640, 5000),
+      onStart: (s) => log.push(`start B @${s.outStart} after ${wire.length} frames`),
+      onDone: () => log.push('done B'),
+    });
     timers.advance(200);
     expect(log).toEqual(['start A @0', 'done A @2', 'start B @640 after 2 frames', 'done B']);
     expect(wire.map((w) => w.atMs)).toEqual([500, 520, 540, 560]);

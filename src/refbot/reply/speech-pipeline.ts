@@ -104,7 +104,12 @@ export class SpeechPipeline {
       if (pcm === null || this.run.aborted) return;
       if (i === 0) {
         pcm = trimLeadIn(pcm, ctx.speaker.sampleRate, ctx.ttsLeadInMs);
-        this.run.send({ type: 'metrics', data: { ttfb: [{ processor: TTS_PROCESSOR, model: ctx.tts.name, value: secs(ctx.clock.now() - this.startedMs) }] } });
+        this.run.send({
+          type: 'metrics',
+          data: {
+            ttfb: [{ processor: TTS_PROCESSOR, model: ctx.tts.name, value: secs(ctx.clock.now() - this.startedMs) }],
+          },
+        });
       }
       const last = i === this.sentences.length - 1;
       let segment: SpokenSegment | null = null;
@@ -165,7 +170,12 @@ export class SpeechPipeline {
       at += part.length;
     }
     let segment: SpokenSegment | null = null;
-    ctx.truth.write({ event: 'fault', conn: ctx.conn, fault: 'audio-burst', action: `sent ${AUDIO_BURST_MS} ms of audio at once` });
+    ctx.truth.write({
+      event: 'fault',
+      conn: ctx.conn,
+      fault: 'audio-burst',
+      action: `sent ${AUDIO_BURST_MS} ms of audio at once`,
+    });
     ctx.speaker.burst({
       pcm,
       onStart: ({ outStart }) => {

@@ -43,7 +43,9 @@ export class BotTts {
       this.memory.delete(text);
       this.memory.set(text, job);
     } else {
-      job = this.tts().then((tts) => tts.synthesize(text, { sampleRate: this.options.sampleRate, voice: this.options.voice }).then((r) => r.pcm));
+      job = this.tts().then((tts) =>
+        tts.synthesize(text, { sampleRate: this.options.sampleRate, voice: this.options.voice }).then((r) => r.pcm),
+      );
       this.memory.set(text, job);
       job.catch(() => this.memory.delete(text));
       while (this.memory.size > this.maxEntries) this.memory.delete(this.memory.keys().next().value as string);
@@ -59,7 +61,10 @@ export class BotTts {
   }
 
   private tts(): Promise<TtsProvider> {
-    this.provider ??= createTts({ provider: 'flite', voice: this.options.voice }, { cacheDir: this.options.cacheDir, noCache: this.options.noCache });
+    this.provider ??= createTts(
+      { provider: 'flite', voice: this.options.voice },
+      { cacheDir: this.options.cacheDir, noCache: this.options.noCache },
+    );
     return this.provider;
   }
 }

@@ -17,7 +17,11 @@ function report(results: ScenarioResult[], reportSubdir = ''): { html: string; d
   mkdirSync(join(dir, 'recordings'));
   writeFileSync(join(dir, 'recordings', 'a.wav'), stereoWav(1, 8000, [[0, 0.4]], [[0.5, 0.9]]));
   writeFileSync(join(dir, 'recordings', 'broken.wav'), 'RIFF....WAVEjunk');
-  const file = writeHtmlReport(results, summarize(results), { file: join(dir, reportSubdir, 'report.html'), resultsDir: dir, redactor });
+  const file = writeHtmlReport(results, summarize(results), {
+    file: join(dir, reportSubdir, 'report.html'),
+    resultsDir: dir,
+    redactor,
+  });
   return { html: readFileSync(file, 'utf8'), dir };
 }
 
@@ -95,7 +99,12 @@ describe('HTML report file', () => {
   it('caps a flood of events and very long text so the report stays small', () => {
     const r = makeResult({ file: 'a.yaml', reply: 'y'.repeat(50_000) });
     r.events = Array.from({ length: 20_000 }, (_, i) => ({ name: 'llm_started' as const, at_ms: i }));
-    const model = buildReportModel([r], summarize([r]), { resultsDir: '/x', reportDir: '/x', redactor, limits: { maxEvents: 100 } });
+    const model = buildReportModel([r], summarize([r]), {
+      resultsDir: '/x',
+      reportDir: '/x',
+      redactor,
+      limits: { maxEvents: 100 },
+    });
     expect(model.results[0].events).toHaveLength(100);
     expect(model.results[0].events_omitted).toBe(19_900);
     expect(model.results[0].turns[1].expectations[1].text).toMatch(/^y{20000}… \[30000 more characters\]$/);

@@ -39,7 +39,14 @@ export function contentSecurityPolicy(): string {
 
 /** A page that may run only this inline script and use only this inline style (by hash), plus `extra` directives. */
 export function inlineOnlyPolicy(script: string, style: string, extra: readonly string[] = []): string {
-  return ["default-src 'none'", `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, ...extra, "base-uri 'none'", "form-action 'none'"].join('; ');
+  return [
+    "default-src 'none'",
+    `script-src ${sha256(script)}`,
+    `style-src ${sha256(style)}`,
+    ...extra,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
 }
 
 /** What a self-contained earshot page is made of: its policy, style, script and one JSON data island. */
@@ -102,7 +109,11 @@ export interface HtmlReportOptions extends Omit<ModelOptions, 'reportDir'> {
 }
 
 /** Builds the model (reading recordings for their waveforms) and writes the report atomically; returns its path. */
-export function writeHtmlReport(results: readonly ScenarioResult[], summary: RunSummary, options: HtmlReportOptions): string {
+export function writeHtmlReport(
+  results: readonly ScenarioResult[],
+  summary: RunSummary,
+  options: HtmlReportOptions,
+): string {
   const file = resolve(options.file);
   const model = buildReportModel(results, summary, { ...options, reportDir: dirname(file) });
   mkdirSync(dirname(file), { recursive: true });

@@ -91,7 +91,12 @@ export function buildReportModel(
   options: ModelOptions,
 ): ReportModel {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const outcomes = new Map(summary.scenarios.map((s) => [scenarioKey({ file: s.file, name: s.name, run: s.bot === undefined ? {} : { bot: s.bot } }), s.outcome]));
+  const outcomes = new Map(
+    summary.scenarios.map((s) => [
+      scenarioKey({ file: s.file, name: s.name, run: s.bot === undefined ? {} : { bot: s.bot } }),
+      s.outcome,
+    ]),
+  );
   const results = latestAttempts(all).map((raw, i): ReportResult => {
     const r = capStrings(redactDeep(raw, options.redactor), limits.maxText);
     const events = r.events ?? [];
@@ -101,7 +106,9 @@ export function buildReportModel(
       name: r.name,
       file: r.file,
       status: r.status,
-      outcome: outcomes.get(scenarioKey(r)) ?? (r.status === 'passed' || r.status === 'skipped' || r.status === 'inconclusive' ? r.status : 'failed'),
+      outcome:
+        outcomes.get(scenarioKey(r)) ??
+        (r.status === 'passed' || r.status === 'skipped' || r.status === 'inconclusive' ? r.status : 'failed'),
       started_at: r.started_at,
       duration_ms: r.duration_ms,
       failures: r.failures,
@@ -118,7 +125,10 @@ export function buildReportModel(
     if (r.error !== undefined) out.error = r.error;
     if (r.simulation !== undefined) out.simulation = r.simulation;
     if (raw.artifacts?.recording) out.recording = recordingOf(raw, options, limits.waveformBuckets);
-    for (const [label, path] of [['trace', raw.artifacts?.trace], ['bot log', raw.artifacts?.bot_log]] as const) {
+    for (const [label, path] of [
+      ['trace', raw.artifacts?.trace],
+      ['bot log', raw.artifacts?.bot_log],
+    ] as const) {
       if (path) out.links.push({ label, href: linkTo(path, options) });
     }
     out.timeline_end_ms = timelineEnd(out);

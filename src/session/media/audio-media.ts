@@ -74,7 +74,9 @@ export class AudioMedia implements SessionMedia {
     const d = this.deps;
     ctx.trace(`media: ${d.describe}`);
     if (d.userAudio && d.sampleRate !== d.sendRate) {
-      ctx.trace(`media: warning: the scenario speaks at ${d.sampleRate} Hz and the bot takes ${d.sendRate} Hz (--bot-input-rate): the caller's audio is resampled to ${d.sendRate} Hz`);
+      ctx.trace(
+        `media: warning: the scenario speaks at ${d.sampleRate} Hz and the bot takes ${d.sendRate} Hz (--bot-input-rate): the caller's audio is resampled to ${d.sendRate} Hz`,
+      );
     }
     if (d.userAudio && d.tts) {
       const tts = memo(d.tts);
@@ -84,11 +86,22 @@ export class AudioMedia implements SessionMedia {
       // A simulation's turns are made up during the call, and synthesized as they come (speak).
       const turns = d.scenario.kind === 'script' ? d.scenario.turns : [];
       for (const index of spokenTurns(turns)) {
-        const audio = await this.onTheLine(await loadSpokenAudio(turns[index], index, { tts, sampleRate: d.sampleRate, sendRate: d.sendRate, signal: ctx.signal }), index);
+        const audio = await this.onTheLine(
+          await loadSpokenAudio(turns[index], index, {
+            tts,
+            sampleRate: d.sampleRate,
+            sendRate: d.sendRate,
+            signal: ctx.signal,
+          }),
+          index,
+        );
         this.spoken.set(index, audio);
         totalMs += (audio.samples.length * 1000) / audio.sampleRate;
       }
-      if (this.spoken.size) ctx.trace(`media: ${this.spoken.size} user turn(s) ready (${Math.round(totalMs)}ms of audio) in ${Math.round(ctx.clock.now() - started)}ms`);
+      if (this.spoken.size)
+        ctx.trace(
+          `media: ${this.spoken.size} user turn(s) ready (${Math.round(totalMs)}ms of audio) in ${Math.round(ctx.clock.now() - started)}ms`,
+        );
     }
     const stt = d.botAudio && d.stt ? await d.stt() : null;
     const checkStt = stt && d.checkStt ? await d.checkStt() : null;
@@ -101,7 +114,17 @@ export class AudioMedia implements SessionMedia {
         vad,
         recorder: this.recorder,
         stt,
-        ...(stt ? { hearing: new Hearing({ vad, check: checkStt, maxWer: d.disagreementWer, first: `${stt.name}:${stt.model}`, ...(d.snippetPath ? { recordingPath: d.snippetPath } : {}) }) } : {}),
+        ...(stt
+          ? {
+              hearing: new Hearing({
+                vad,
+                check: checkStt,
+                maxWer: d.disagreementWer,
+                first: `${stt.name}:${stt.model}`,
+                ...(d.snippetPath ? { recordingPath: d.snippetPath } : {}),
+              }),
+            }
+          : {}),
         language: d.language,
         maxTurnAudioMs: d.maxTurnAudioMs,
         emit: ctx.emit,
@@ -115,7 +138,14 @@ export class AudioMedia implements SessionMedia {
       this.ticker.unref();
     }
     if (d.userAudio) {
-      this.mic = new Microphone({ pacer: d.pacer, sampleRate: d.sendRate, t0Ms: ctx.t0Ms, recorder: this.recorder, label: d.scenario.name, signal: ctx.signal });
+      this.mic = new Microphone({
+        pacer: d.pacer,
+        sampleRate: d.sendRate,
+        t0Ms: ctx.t0Ms,
+        recorder: this.recorder,
+        label: d.scenario.name,
+        signal: ctx.signal,
+      });
     }
   }
 
@@ -133,9 +163,22 @@ export class AudioMedia implements SessionMedia {
     const ctx = this.required();
     // A scripted turn was made before the call; one a driver makes up during the call is made now.
     let audio = this.spoken.get(turnIndex);
-    if (!audio && utterance.dtmf !== undefined && this.deps.channel) audio = await this.onTheLine(this.dtmfAudio(utterance.dtmf, turnIndex), turnIndex);
-    if (!audio && this.mic && this.tts) audio = await this.onTheLine(await loadTurnAudio(utterance, turnIndex, { tts: this.tts, sampleRate: this.deps.sampleRate, sendRate: this.deps.sendRate, signal }), turnIndex);
-    if (!this.mic || !audio) throw new Error(`turn ${turnIndex} has no audio to speak (${utterance.audio ?? utterance.user ?? utterance.dtmf ?? 'nothing'})`);
+    if (!audio && utterance.dtmf !== undefined && this.deps.channel)
+      audio = await this.onTheLine(this.dtmfAudio(utterance.dtmf, turnIndex), turnIndex);
+    if (!audio && this.mic && this.tts)
+      audio = await this.onTheLine(
+        await loadTurnAudio(utterance, turnIndex, {
+          tts: this.tts,
+          sampleRate: this.deps.sampleRate,
+          sendRate: this.deps.sendRate,
+          signal,
+        }),
+        turnIndex,
+      );
+    if (!this.mic || !audio)
+      throw new Error(
+        `turn ${turnIndex} has no audio to speak (${utterance.audio ?? utterance.user ?? utterance.dtmf ?? 'nothing'})`,
+      );
     this.spoken.delete(turnIndex);
     const spoken = await this.mic.say(audio.samples, `turn ${turnIndex}`, signal, audio.voiced);
     this.speechDone.push(
@@ -154,8 +197,14 @@ export class AudioMedia implements SessionMedia {
   }
 
   async murmur(text: string, turnIndex: number, signal: AbortSignal): Promise<number> {
-    if (!this.mic || !this.tts) throw new Error(`turn ${turnIndex}: a backchannel needs the caller's microphone and voice`);
-    const clean = await loadTurnAudio({ user: text }, turnIndex, { tts: this.tts, sampleRate: this.deps.sampleRate, sendRate: this.deps.sendRate, signal });
+    if (!this.mic || !this.tts)
+      throw new Error(`turn ${turnIndex}: a backchannel needs the caller's microphone and voice`);
+    const clean = await loadTurnAudio({ user: text }, turnIndex, {
+      tts: this.tts,
+      sampleRate: this.deps.sampleRate,
+      sendRate: this.deps.sendRate,
+      signal,
+    });
     const audio = await this.onTheLine(clean, turnIndex, BACKCHANNEL_STREAM + turnIndex);
     return (await this.mic.say(audio.samples, `backchannel ${turnIndex}`, signal, audio.voiced)).firstFrameDueMs;
   }
@@ -182,7 +231,9 @@ export class AudioMedia implements SessionMedia {
     const stats = await this.mic?.stop();
     if (stats && ctx) {
       const l = stats.lateness;
-      ctx.trace(`mic: ${stats.framesSent} frames (${stats.speechFrames} speech), lateness p50 ${fmt(l.p50Ms)} p99 ${fmt(l.p99Ms)} max ${fmt(l.maxMs)}ms, ${stats.skippedSilenceFrames} late silence frames skipped`);
+      ctx.trace(
+        `mic: ${stats.framesSent} frames (${stats.speechFrames} speech), lateness p50 ${fmt(l.p50Ms)} p99 ${fmt(l.p99Ms)} max ${fmt(l.maxMs)}ms, ${stats.skippedSilenceFrames} late silence frames skipped`,
+      );
     }
     await Promise.all(this.speechDone);
     await this.capture?.finish();
@@ -190,7 +241,8 @@ export class AudioMedia implements SessionMedia {
     const channel = this.deps.channel;
     const turns = this.deps.scenario.kind === 'script' ? this.deps.scenario.turns : [];
     const seed = channel?.seedFor(turns) ?? null;
-    if (channel && seed !== null) artifacts.conditions = { seed, applied: channel.conditionsFor(undefined) ?? {}, audio_sha256: this.degraded };
+    if (channel && seed !== null)
+      artifacts.conditions = { seed, applied: channel.conditionsFor(undefined) ?? {}, audio_sha256: this.degraded };
     if (this.recorder) {
       if (ctx?.signal.aborted) await this.recorder.discard();
       else {
@@ -198,7 +250,9 @@ export class AudioMedia implements SessionMedia {
           const info = await this.recorder.close();
           artifacts.recording = info.path;
           artifacts.recordingStartedAtMs = 0;
-          ctx?.trace(`recording: ${info.path} (${Math.round(info.durationMs)}ms; user ${Math.round(info.userAudioMs)}ms, bot ${Math.round(info.botAudioMs)}ms)`);
+          ctx?.trace(
+            `recording: ${info.path} (${Math.round(info.durationMs)}ms; user ${Math.round(info.userAudioMs)}ms, bot ${Math.round(info.botAudioMs)}ms)`,
+          );
           if (info.note) this.notes.push({ turn_index: 0, note: info.note });
         } catch (err) {
           ctx?.trace(`recording: not written: ${errorMessage(err)}`);
@@ -215,17 +269,25 @@ export class AudioMedia implements SessionMedia {
     const turn = this.deps.scenario.kind === 'script' ? this.deps.scenario.turns[turnIndex] : undefined;
     const samples = await channel.degrade(audio.samples, turn, streamId);
     if (samples === audio.samples) return audio;
-    this.degraded[streamId === turnIndex ? String(turnIndex) : `${turnIndex}.backchannel`] = createHash('sha256').update(new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength)).digest('hex');
+    this.degraded[streamId === turnIndex ? String(turnIndex) : `${turnIndex}.backchannel`] = createHash('sha256')
+      .update(new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength))
+      .digest('hex');
     const clean = audibleBounds(audio.samples, audio.sampleRate);
     // Speaking rate changes the length: the clean span scales with it.
     const k = samples.length / Math.max(1, audio.samples.length);
-    const voiced = clean && { first: Math.round(clean.first * k), end: Math.min(samples.length, Math.round(clean.end * k)) };
+    const voiced = clean && {
+      first: Math.round(clean.first * k),
+      end: Math.min(samples.length, Math.round(clean.end * k)),
+    };
     return { ...audio, samples, voiced };
   }
 
   private dtmfAudio(keys: string, turnIndex: number): TurnAudio {
     const turn = this.deps.scenario.kind === 'script' ? this.deps.scenario.turns[turnIndex] : undefined;
-    const samples = this.deps.channel!.dtmfAudio({ dtmf: keys, ...(turn?.dtmf_tones ? { dtmf_tones: turn.dtmf_tones } : {}) });
+    const samples = this.deps.channel!.dtmfAudio({
+      dtmf: keys,
+      ...(turn?.dtmf_tones ? { dtmf_tones: turn.dtmf_tones } : {}),
+    });
     return { samples, sampleRate: this.deps.sendRate, label: `dtmf ${keys}` };
   }
 

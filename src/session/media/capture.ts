@@ -1,6 +1,14 @@
 import { abortable } from '../../core/abort.js';
 import { errorMessage } from '../../core/errors.js';
-import { audibleBounds, concatPcm, downmix, OnsetDetector, type CallRecorder, type OnsetEvent, type SileroVad } from '../../audio/index.js';
+import {
+  audibleBounds,
+  concatPcm,
+  downmix,
+  OnsetDetector,
+  type CallRecorder,
+  type OnsetEvent,
+  type SileroVad,
+} from '../../audio/index.js';
 import type { AudioItem } from '../../protocol/index.js';
 import type { EarshotEvent } from '../../results/events.js';
 import type { SttProvider, Transcription } from '../../speech/index.js';
@@ -171,7 +179,9 @@ export class BotCapture {
     if (!this.opts.stt || parts.length === 0) return;
     const pcm = concatPcm(parts);
     if (!audibleBounds(pcm, rate)) {
-      this.opts.trace(`capture: spoken segment of ${Math.round((pcm.length * 1000) / rate)}ms is silent; nothing to transcribe`);
+      this.opts.trace(
+        `capture: spoken segment of ${Math.round((pcm.length * 1000) / rate)}ms is silent; nothing to transcribe`,
+      );
       return;
     }
     const generation = this.generation;
@@ -183,11 +193,22 @@ export class BotCapture {
       try {
         job.signal.throwIfAborted();
         const hear = (p: SttProvider): Promise<Transcription> =>
-          abortable(p.transcribe(pcm, rate, { signal: job.signal, ...(this.opts.language ? { language: this.opts.language } : {}) }), job.signal);
+          abortable(
+            p.transcribe(pcm, rate, {
+              signal: job.signal,
+              ...(this.opts.language ? { language: this.opts.language } : {}),
+            }),
+            job.signal,
+          );
         const checker = this.opts.hearing?.checking ?? null;
-        const [out, checked] = await Promise.all([hear(stt), checker ? this.checkedBy(checker, hear, turn) : Promise.resolve(null)]);
+        const [out, checked] = await Promise.all([
+          hear(stt),
+          checker ? this.checkedBy(checker, hear, turn) : Promise.resolve(null),
+        ]);
         const text = out.text.trim();
-        this.opts.trace(`transcribed: ${Math.round(out.audioSeconds * 1000)}ms of bot audio in ${Math.round(out.elapsedMs)}ms -> ${JSON.stringify(text)}`);
+        this.opts.trace(
+          `transcribed: ${Math.round(out.audioSeconds * 1000)}ms of bot audio in ${Math.round(out.elapsedMs)}ms -> ${JSON.stringify(text)}`,
+        );
         if (checked !== null) this.opts.trace(`transcribed (check, ${checker?.name}): ${JSON.stringify(checked)}`);
         if (generation !== this.generation) {
           this.opts.trace('transcribed: dropped (the bot was cut off or a new turn began while transcribing)');
@@ -202,12 +223,25 @@ export class BotCapture {
           this.opts.trace('transcribed: dropped (the bot was cut off or a new turn began while transcribing)');
           return;
         }
-        const hearing = await this.opts.hearing?.assess({ pcm, rate, transcript: text, ...(checked !== null ? { checkTranscript: checked } : {}), startMs: span.startMs, endMs: span.endMs });
-        if (hearing) this.opts.trace(`hearing: ${hearing.doubt} (${hearing.speech_ms}ms of speech${hearing.wer !== undefined ? `, WER ${hearing.wer}` : ''})`);
-        if (text || hearing) this.opts.emit({ name: 'response', at_ms: this.opts.nowMs(), text, ...(hearing ? { hearing } : {}) });
+        const hearing = await this.opts.hearing?.assess({
+          pcm,
+          rate,
+          transcript: text,
+          ...(checked !== null ? { checkTranscript: checked } : {}),
+          startMs: span.startMs,
+          endMs: span.endMs,
+        });
+        if (hearing)
+          this.opts.trace(
+            `hearing: ${hearing.doubt} (${hearing.speech_ms}ms of speech${hearing.wer !== undefined ? `, WER ${hearing.wer}` : ''})`,
+          );
+        if (text || hearing)
+          this.opts.emit({ name: 'response', at_ms: this.opts.nowMs(), text, ...(hearing ? { hearing } : {}) });
       } catch (err) {
         if (job.signal.aborted) {
-          this.opts.trace(`transcribe: abandoned ${Math.round((pcm.length * 1000) / rate)}ms of bot audio (the bot was cut off or a new turn began)`);
+          this.opts.trace(
+            `transcribe: abandoned ${Math.round((pcm.length * 1000) / rate)}ms of bot audio (the bot was cut off or a new turn began)`,
+          );
           return;
         }
         const note = `transcription of the bot's speech failed: ${errorMessage(err)}`;
@@ -333,11 +367,16 @@ export class BotCapture {
   }
 
   /** The check transcriber's text, or null (noted on the turn) when it failed: the first transcript then stands alone. */
-  private async checkedBy(checker: SttProvider, hear: (p: SttProvider) => Promise<Transcription>, turn: number): Promise<string | null> {
+  private async checkedBy(
+    checker: SttProvider,
+    hear: (p: SttProvider) => Promise<Transcription>,
+    turn: number,
+  ): Promise<string | null> {
     try {
       return (await hear(checker)).text.trim();
     } catch (err) {
-      if (!(err instanceof Error && err.name === 'AbortError')) this.opts.note(Math.max(0, turn), `the check transcription failed: ${errorMessage(err)}`);
+      if (!(err instanceof Error && err.name === 'AbortError'))
+        this.opts.note(Math.max(0, turn), `the check transcription failed: ${errorMessage(err)}`);
       return null;
     }
   }
@@ -348,4 +387,3 @@ export class BotCapture {
     this.segmentSpan = { startMs: NaN, endMs: NaN };
   }
 }
-

@@ -1,5 +1,21 @@
-import { applyConditions, DEFAULT_CONDITION_SEED, dtmfTones, hasConditions, mergeConditions, mixPcm, silence, type ChannelConditions } from '../../audio/index.js';
-import { applyConditionOverrides, DEFAULT_DTMF_TONES, type ConditionOverrides, type Runnable, type ScenarioConditions, type Turn } from '../../scenario/index.js';
+import {
+  applyConditions,
+  DEFAULT_CONDITION_SEED,
+  dtmfTones,
+  hasConditions,
+  mergeConditions,
+  mixPcm,
+  silence,
+  type ChannelConditions,
+} from '../../audio/index.js';
+import {
+  applyConditionOverrides,
+  DEFAULT_DTMF_TONES,
+  type ConditionOverrides,
+  type Runnable,
+  type ScenarioConditions,
+  type Turn,
+} from '../../scenario/index.js';
 import type { TtsProvider } from '../../speech/index.js';
 
 /**
@@ -58,7 +74,11 @@ export class CallerChannel {
   }
 
   /** `samples` as the bot hears them on turn `turnIndex`'s line (`streamId` keeps each utterance's randomness its own). */
-  async degrade(samples: Int16Array, turn: Pick<Turn, 'conditions'> | undefined, streamId: number): Promise<Int16Array> {
+  async degrade(
+    samples: Int16Array,
+    turn: Pick<Turn, 'conditions'> | undefined,
+    streamId: number,
+  ): Promise<Int16Array> {
     const conditions = this.conditionsFor(turn);
     if (!hasConditions(conditions)) return samples;
     const needsBabble = conditions?.noise?.type === 'babble';
@@ -77,7 +97,12 @@ export class CallerChannel {
   /** The keys' Q.23 tone pairs, with 100 ms of silence ahead so the first tone does not start on the frame edge. */
   dtmfAudio(turn: Pick<Turn, 'dtmf' | 'dtmf_tones'>): Int16Array {
     const tones = turn.dtmf_tones ?? this.opts.scenario.dtmf_tones ?? DEFAULT_DTMF_TONES;
-    const pcm = dtmfTones(turn.dtmf ?? '', { sampleRate: this.opts.sampleRate, toneMs: tones.tone_ms, gapMs: tones.gap_ms, levelDbfs: tones.level_dbfs });
+    const pcm = dtmfTones(turn.dtmf ?? '', {
+      sampleRate: this.opts.sampleRate,
+      toneMs: tones.tone_ms,
+      gapMs: tones.gap_ms,
+      levelDbfs: tones.level_dbfs,
+    });
     const lead = silence(100, this.opts.sampleRate);
     const out = new Int16Array(lead.length + pcm.length);
     out.set(pcm, lead.length);
@@ -105,7 +130,11 @@ export class CallerChannel {
         mix = grown;
       }
       // Each voice at a quarter: four together stay clear of clipping.
-      mix = mixPcm(mix, out.pcm.map((s) => s >> 2), offset);
+      mix = mixPcm(
+        mix,
+        out.pcm.map((s) => s >> 2),
+        offset,
+      );
     }
     return mix;
   }

@@ -41,12 +41,15 @@ function context(): { ctx: MediaContext; trace: string[]; events: EarshotEvent[]
 describe('audio engine', () => {
   it('builds no media for a text scenario, and media for one where the bot speaks', async () => {
     const engine = new AudioEngine();
-    const text = await files.load(`
+    const text = await files.load(
+      `
 name: text
 turns:
   - user: "hi"
     expect: [{ event: response }]
-`, 'text.yaml');
+`,
+      'text.yaml',
+    );
     expect(engine.media(text, {})).toBeNull();
     const typedSpoken = engine.media(await files.load(TYPED_SPOKEN), {});
     expect(typedSpoken).not.toBeNull();
@@ -66,15 +69,18 @@ turns:
     await Promise.all([manual.close(), real.close()]);
   });
 
-  it("a Python factory: for a speech service the run needs is refused, located; --tts/--stt replace it", async () => {
-    const scenario = await files.load(`
+  it('a Python factory: for a speech service the run needs is refused, located; --tts/--stt replace it', async () => {
+    const scenario = await files.load(
+      `
 name: pythonic
 user: { modality: audio, speech: { factory: my_evals.voice } }
 judge: { modality: audio, transcription: { factory: my_evals.ears } }
 turns:
   - user: "hi"
     expect: [{ event: response }]
-`, 'pythonic.yaml');
+`,
+      'pythonic.yaml',
+    );
     const refused = (engine: AudioEngine): string => {
       try {
         engine.media(scenario, {});
@@ -83,22 +89,33 @@ turns:
       }
       return 'built';
     };
-    expect(refused(new AudioEngine())).toMatch(/pythonic\.yaml:3:\d+: error: user\.speech\.factory: my_evals\.voice is a Python callable .*; speak the user turns with --tts NAME$/);
-    expect(refused(new AudioEngine({ tts: 'flite' }))).toMatch(/pythonic\.yaml:4:\d+: error: judge\.transcription\.factory: my_evals\.ears is a Python callable/);
+    expect(refused(new AudioEngine())).toMatch(
+      /pythonic\.yaml:3:\d+: error: user\.speech\.factory: my_evals\.voice is a Python callable .*; speak the user turns with --tts NAME$/,
+    );
+    expect(refused(new AudioEngine({ tts: 'flite' }))).toMatch(
+      /pythonic\.yaml:4:\d+: error: judge\.transcription\.factory: my_evals\.ears is a Python callable/,
+    );
     expect(refused(new AudioEngine({ tts: 'flite', stt: 'sphinx' }))).toBe('built');
   });
 
   it('a second transcriber checks the first: from the scenario or --stt-check, whose Python factory is refused unless the flag replaces it', async () => {
-    expect(() => new AudioEngine({ sttCheck: 'bogus' })).toThrow("--stt-check bogus: unknown STT 'bogus' (known: sphinx, whisper, moonshine)");
-    const scenario = await files.load(`
+    expect(() => new AudioEngine({ sttCheck: 'bogus' })).toThrow(
+      "--stt-check bogus: unknown STT 'bogus' (known: sphinx, whisper, moonshine)",
+    );
+    const scenario = await files.load(
+      `
 name: checked
 user: { modality: text }
 judge: { modality: audio, transcription: [{ service: sphinx }, { factory: my_evals.ears }] }
 turns:
   - user: "hi"
     expect: [{ event: response }]
-`, 'checked.yaml');
-    expect(() => new AudioEngine().media(scenario, {})).toThrow(/checked\.yaml:4:\d+: error: judge\.transcription\[1\]\.factory: my_evals\.ears is a Python callable .*; check the transcription with --stt-check NAME$/);
+`,
+      'checked.yaml',
+    );
+    expect(() => new AudioEngine().media(scenario, {})).toThrow(
+      /checked\.yaml:4:\d+: error: judge\.transcription\[1\]\.factory: my_evals\.ears is a Python callable .*; check the transcription with --stt-check NAME$/,
+    );
     const engine = new AudioEngine({ sttCheck: 'sphinx', record: false });
     const media = engine.media(scenario, {})!;
     const { ctx, trace } = context();
@@ -120,32 +137,42 @@ turns:
       await engine.close();
       expect(existsSync(path)).toBe(record);
       expect(artifacts.recording).toBe(record ? path : undefined);
-      expect(trace[0]).toBe(`media: user types; bot transcribed by sphinx (scenario); ${record ? `recording ${path}` : 'no recording'}`);
+      expect(trace[0]).toBe(
+        `media: user types; bot transcribed by sphinx (scenario); ${record ? `recording ${path}` : 'no recording'}`,
+      );
     }
   });
 
   it('a scenario asking for a model that is not installed fails in prepare with the pull command, before any call is made', async () => {
-    const scenario = await files.load(`
+    const scenario = await files.load(
+      `
 name: kokoro
 user: { modality: audio, speech: { service: kokoro, voice: af_heart } }
 judge: { modality: audio, transcription: { service: sphinx } }
 turns:
   - user: "Hello"
     expect: [{ event: response }]
-`, 'kokoro.yaml');
+`,
+      'kokoro.yaml',
+    );
     const engine = new AudioEngine({ modelStore: new ModelStore(files.path('no-models')) });
     const media = engine.media(scenario, {})!;
-    await expect(media.prepare(context().ctx)).rejects.toThrow(/model 'kokoro' is not in .*; run: earshot models pull kokoro$/);
+    await expect(media.prepare(context().ctx)).rejects.toThrow(
+      /model 'kokoro' is not in .*; run: earshot models pull kokoro$/,
+    );
     await media.finish();
     await engine.close();
   });
 
-  it('speaks an utterance no scripted turn prepared (a driver\'s own turn), made when it is said', async () => {
-    const scenario = await files.load(`
+  it("speaks an utterance no scripted turn prepared (a driver's own turn), made when it is said", async () => {
+    const scenario = await files.load(
+      `
 name: spoken
 user: { modality: audio, speech: { service: flite } }
 turns: []
-`, 'spoken.yaml');
+`,
+      'spoken.yaml',
+    );
     // A recording at another rate, so the utterance is made (read, resampled) at the call, not looked up.
     const recording = files.path('caller-line.wav');
     await writeWav(recording, sineWave(440, 120, 8000, -12), 8000);

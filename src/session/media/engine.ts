@@ -2,14 +2,32 @@ import { dirname } from 'node:path';
 import { monotonicClock, type Clock } from '../../core/clock.js';
 import { Pacer, SileroVad } from '../../audio/index.js';
 import { ThreadPacer } from '../../pacing/index.js';
-import { createStt, createTts, defaultTtsProvider, ModelStore, resolveSphinx, type SttProvider, type SttSpec, type TtsProvider, type TtsSpec } from '../../speech/index.js';
+import {
+  createStt,
+  createTts,
+  defaultTtsProvider,
+  ModelStore,
+  resolveSphinx,
+  type SttProvider,
+  type SttSpec,
+  type TtsProvider,
+  type TtsSpec,
+} from '../../speech/index.js';
 import { UsageError } from '../../core/errors.js';
 import { formatDiagnostic, unrunnableFactories, type ConditionOverrides, type Runnable } from '../../scenario/index.js';
 import { CallerChannel } from './channel.js';
 import { modeOf } from '../config.js';
 import type { MediaRequest, SessionMedia } from '../media.js';
 import { AudioMedia } from './audio-media.js';
-import { checkTranscriptionPlan, DEFAULT_BOT_INPUT_RATE, parseSttOverride, parseTtsOverride, specKey, transcriptionPlan, userSpeechPlan } from './speech-specs.js';
+import {
+  checkTranscriptionPlan,
+  DEFAULT_BOT_INPUT_RATE,
+  parseSttOverride,
+  parseTtsOverride,
+  specKey,
+  transcriptionPlan,
+  userSpeechPlan,
+} from './speech-specs.js';
 import { DEFAULT_DISAGREEMENT_WER } from '../../results/index.js';
 
 /**
@@ -74,7 +92,9 @@ export class AudioEngine {
     if (options.stt !== undefined) this.sttOverride = parseSttOverride(options.stt);
     if (options.sttCheck !== undefined) this.sttCheckOverride = parseSttOverride(options.sttCheck, '--stt-check');
     this.ownsPacer = !options.pacer;
-    this.pacer = options.pacer ?? (options.clock && options.clock !== monotonicClock ? new Pacer({ clock: options.clock }) : new ThreadPacer());
+    this.pacer =
+      options.pacer ??
+      (options.clock && options.clock !== monotonicClock ? new Pacer({ clock: options.clock }) : new ThreadPacer());
     this.store = options.modelStore ?? null;
   }
 
@@ -88,21 +108,29 @@ export class AudioEngine {
     const mode = modeOf(scenario);
     if (!mode.userAudio && !mode.botAudio) return null;
     // A simulated caller hears the bot through the transcription of its speech.
-    const wantsResponse = scenario.kind === 'simulation' || scenario.turns.some((t) => t.expect.some((e) => e.event === 'response'));
+    const wantsResponse =
+      scenario.kind === 'simulation' || scenario.turns.some((t) => t.expect.some((e) => e.event === 'response'));
     // A Python `factory:` (Pipecat's) for a service this run needs and no flag replaces: refused, located.
     const needed = [
       mode.userAudio && !this.ttsOverride && 'user.speech',
       mode.botAudio && wantsResponse && !this.sttOverride && 'judge.transcription',
       mode.botAudio && wantsResponse && !this.sttCheckOverride && 'judge.transcription[1]',
     ];
-    const [python] = unrunnableFactories(scenario, ['judge.eval', 'simulator', 'user.speech', 'judge.transcription', 'judge.transcription[1]'].filter((b) => !needed.includes(b)));
+    const [python] = unrunnableFactories(
+      scenario,
+      ['judge.eval', 'simulator', 'user.speech', 'judge.transcription', 'judge.transcription[1]'].filter(
+        (b) => !needed.includes(b),
+      ),
+    );
     if (python) throw new UsageError(formatDiagnostic(python));
     const speech = userSpeechPlan(scenario, this.ttsOverride);
     const transcription = transcriptionPlan(scenario, this.sttOverride);
     const check = checkTranscriptionPlan(scenario, this.sttCheckOverride);
     // `factory:` paths are relative to the scenario file, as the loader resolved them (scenario.code_hooks).
     const baseDir = dirname(scenario.file);
-    const spokenBy = speech.spec ? `${speech.spec.factory ?? speech.spec.provider}${speech.spec.voice ? `:${speech.spec.voice}` : ''}` : 'default TTS';
+    const spokenBy = speech.spec
+      ? `${speech.spec.factory ?? speech.spec.provider}${speech.spec.voice ? `:${speech.spec.voice}` : ''}`
+      : 'default TTS';
     const sendRate = request.botInputRate ?? DEFAULT_BOT_INPUT_RATE;
     const channel = mode.userAudio
       ? new CallerChannel({
@@ -126,7 +154,8 @@ export class AudioEngine {
       tts: mode.userAudio ? () => this.ttsFor(speech.spec, baseDir) : null,
       stt: mode.botAudio && wantsResponse ? () => this.sttFor(transcription.spec, baseDir) : null,
       checkStt: mode.botAudio && wantsResponse && check ? () => this.sttFor(check, baseDir) : null,
-      disagreementWer: this.options.sttDisagreement ?? scenario.judge.transcription_disagreement ?? DEFAULT_DISAGREEMENT_WER,
+      disagreementWer:
+        this.options.sttDisagreement ?? scenario.judge.transcription_disagreement ?? DEFAULT_DISAGREEMENT_WER,
       ...(request.recordingPath ? { snippetPath: request.recordingPath } : {}),
       language: transcription.spec.language,
       vad: () => this.vad(),
@@ -134,8 +163,14 @@ export class AudioEngine {
       maxTurnAudioMs: this.options.maxTurnAudioMs,
       ...(channel ? { channel } : {}),
       describe: [
-        mode.userAudio ? `user speech ${spokenBy} (${speech.source}) at ${speech.sampleRate} Hz, sent at ${request.botInputRate ?? DEFAULT_BOT_INPUT_RATE} Hz` : 'user types',
-        mode.botAudio ? (wantsResponse ? `bot transcribed by ${heardBy} (${transcription.source})${check ? `, checked by ${check.factory ?? check.provider}${check.model ? `:${check.model}` : ''}` : ''}` : 'bot audio captured (no response asserted, not transcribed)') : 'bot silent',
+        mode.userAudio
+          ? `user speech ${spokenBy} (${speech.source}) at ${speech.sampleRate} Hz, sent at ${request.botInputRate ?? DEFAULT_BOT_INPUT_RATE} Hz`
+          : 'user types',
+        mode.botAudio
+          ? wantsResponse
+            ? `bot transcribed by ${heardBy} (${transcription.source})${check ? `, checked by ${check.factory ?? check.provider}${check.model ? `:${check.model}` : ''}` : ''}`
+            : 'bot audio captured (no response asserted, not transcribed)'
+          : 'bot silent',
         this.records && request.recordingPath ? `recording ${request.recordingPath}` : 'no recording',
         ...(channel?.describe() ? [channel.describe()] : []),
       ].join('; '),
@@ -148,8 +183,20 @@ export class AudioEngine {
     this.closed = true;
     if (this.ownsPacer) this.pacer.close();
     const closing: Promise<unknown>[] = [];
-    for (const p of [...this.tts.values(), ...this.stt.values()]) closing.push(p.then((x) => x.close(), () => undefined));
-    if (this.vadLoad) closing.push(this.vadLoad.then((v) => v.close(), () => undefined));
+    for (const p of [...this.tts.values(), ...this.stt.values()])
+      closing.push(
+        p.then(
+          (x) => x.close(),
+          () => undefined,
+        ),
+      );
+    if (this.vadLoad)
+      closing.push(
+        this.vadLoad.then(
+          (v) => v.close(),
+          () => undefined,
+        ),
+      );
     await Promise.all(closing);
   }
 
@@ -168,7 +215,13 @@ export class AudioEngine {
     const key = specKey(resolved, baseDir);
     let p = this.tts.get(key);
     if (!p) {
-      p = createTts(resolved, { allowCode: this.options.allowCode, baseDir, modelStore: this.modelStore(), cacheDir: this.options.cacheDir, noCache: this.options.noCache });
+      p = createTts(resolved, {
+        allowCode: this.options.allowCode,
+        baseDir,
+        modelStore: this.modelStore(),
+        cacheDir: this.options.cacheDir,
+        noCache: this.options.noCache,
+      });
       this.tts.set(key, p);
     }
     return p;

@@ -37,7 +37,14 @@ export class Hearing {
   }
 
   /** The evidence of a doubtful segment, or null when the transcript can be trusted. */
-  async assess(input: { pcm: Int16Array; rate: number; transcript: string; checkTranscript?: string; startMs: number; endMs: number }): Promise<HearingEvidence | null> {
+  async assess(input: {
+    pcm: Int16Array;
+    rate: number;
+    transcript: string;
+    checkTranscript?: string;
+    startMs: number;
+    endMs: number;
+  }): Promise<HearingEvidence | null> {
     const { transcript, checkTranscript } = input;
     const wer = checkTranscript !== undefined ? wordErrorRate(transcript, checkTranscript).wer : undefined;
     const disagree = wer !== undefined && wer > this.opts.maxWer;

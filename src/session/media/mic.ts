@@ -1,4 +1,11 @@
-import type { AudibleBounds, CallRecorder, MicStream, MicStreamStats, Pacer, UtteranceTiming } from '../../audio/index.js';
+import type {
+  AudibleBounds,
+  CallRecorder,
+  MicStream,
+  MicStreamStats,
+  Pacer,
+  UtteranceTiming,
+} from '../../audio/index.js';
 import { ThreadPacer, type RemoteStream } from '../../pacing/index.js';
 import type { ClientConnection, WirePayload } from '../../protocol/index.js';
 
@@ -55,7 +62,12 @@ export class Microphone {
     };
     const pacer = this.opts.pacer;
     if (pacer instanceof ThreadPacer) {
-      this.stream = pacer.openStream(connection, { sampleRate, label: this.opts.label, signal: this.opts.signal, onFrame: (f) => record(f.samples, f.sampleRate, f.sentMs) });
+      this.stream = pacer.openStream(connection, {
+        sampleRate,
+        label: this.opts.label,
+        signal: this.opts.signal,
+        onFrame: (f) => record(f.samples, f.sampleRate, f.sentMs),
+      });
       return;
     }
     this.stream = pacer.createStream<WirePayload | null>({
@@ -81,7 +93,10 @@ export class Microphone {
     void utterance.finished.then(() => signal.removeEventListener('abort', onAbort));
     const started = await utterance.started;
     signal.throwIfAborted();
-    if (started.firstFrameDueMs === null) throw new Error(`the microphone stopped before '${label}' could be spoken (${this.stream.stats().end?.reason ?? 'ended'})`);
+    if (started.firstFrameDueMs === null)
+      throw new Error(
+        `the microphone stopped before '${label}' could be spoken (${this.stream.stats().end?.reason ?? 'ended'})`,
+      );
     return { firstFrameDueMs: started.firstFrameDueMs, finished: utterance.finished };
   }
 

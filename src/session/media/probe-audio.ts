@@ -10,7 +10,11 @@ type LoadOptions = Parameters<typeof loadTurnAudio>[2];
  * the caller stops mid-sentence for exactly that long. Without a pause, the
  * turn's audio as usual.
  */
-export async function loadSpokenAudio(turn: Pick<Turn, 'user' | 'audio' | 'pause'>, turnIndex: number, options: LoadOptions): Promise<TurnAudio> {
+export async function loadSpokenAudio(
+  turn: Pick<Turn, 'user' | 'audio' | 'pause'>,
+  turnIndex: number,
+  options: LoadOptions,
+): Promise<TurnAudio> {
   if (!turn.pause || turn.user === undefined) return loadTurnAudio(turn, turnIndex, options);
   const [head, tail] = splitAtPause(turn.user, turn.pause.after);
   const first = await loadTurnAudio({ user: head }, turnIndex, options);

@@ -1,5 +1,12 @@
 import { UsageError } from '../../core/errors.js';
-import { parseSttSpec, parseTtsSpec, STT_PROVIDERS, TTS_PROVIDERS, type SttSpec, type TtsSpec } from '../../speech/index.js';
+import {
+  parseSttSpec,
+  parseTtsSpec,
+  STT_PROVIDERS,
+  TTS_PROVIDERS,
+  type SttSpec,
+  type TtsSpec,
+} from '../../speech/index.js';
 import { formatLocation, locationOf, type Runnable } from '../../scenario/index.js';
 
 /**
@@ -48,7 +55,9 @@ export interface TranscriptionPlan {
 export function parseTtsOverride(value: string): TtsSpec {
   const spec = parseTtsSpec(value);
   if (!Object.hasOwn(TTS_PROVIDERS, spec.provider)) {
-    throw new UsageError(`--tts ${value}: unknown TTS '${spec.provider}' (known: ${Object.keys(TTS_PROVIDERS).join(', ')})`);
+    throw new UsageError(
+      `--tts ${value}: unknown TTS '${spec.provider}' (known: ${Object.keys(TTS_PROVIDERS).join(', ')})`,
+    );
   }
   return spec;
 }
@@ -57,7 +66,9 @@ export function parseTtsOverride(value: string): TtsSpec {
 export function parseSttOverride(value: string, flag = '--stt'): SttSpec {
   const spec = parseSttSpec(value);
   if (!Object.hasOwn(STT_PROVIDERS, spec.provider)) {
-    throw new UsageError(`${flag} ${value}: unknown STT '${spec.provider}' (known: ${Object.keys(STT_PROVIDERS).join(', ')})`);
+    throw new UsageError(
+      `${flag} ${value}: unknown STT '${spec.provider}' (known: ${Object.keys(STT_PROVIDERS).join(', ')})`,
+    );
   }
   return spec;
 }

@@ -37,13 +37,22 @@ describe('user turn audio', () => {
 
   it('refuses a silent recording (the bot would hear nothing) and a missing one, naming the file', async () => {
     const quiet = files.write('quiet.wav', encodeWav(new Int16Array(1600), 16000));
-    await expect(loadTurnAudio(turn({ audio: quiet, user: 'hello' }), 3, { tts: noTts, sampleRate: 16000 })).rejects.toThrow(UserAudioError);
-    await expect(loadTurnAudio(turn({ audio: quiet, user: 'hello' }), 3, { tts: noTts, sampleRate: 16000 })).rejects.toThrow(/turn 3: .*quiet\.wav: the recording is silent/);
-    await expect(loadTurnAudio(turn({ audio: files.path('absent.wav'), user: 'hello' }), 0, { tts: noTts, sampleRate: 16000 })).rejects.toThrow(AudioFormatError);
+    await expect(
+      loadTurnAudio(turn({ audio: quiet, user: 'hello' }), 3, { tts: noTts, sampleRate: 16000 }),
+    ).rejects.toThrow(UserAudioError);
+    await expect(
+      loadTurnAudio(turn({ audio: quiet, user: 'hello' }), 3, { tts: noTts, sampleRate: 16000 }),
+    ).rejects.toThrow(/turn 3: .*quiet\.wav: the recording is silent/);
+    await expect(
+      loadTurnAudio(turn({ audio: files.path('absent.wav'), user: 'hello' }), 0, { tts: noTts, sampleRate: 16000 }),
+    ).rejects.toThrow(AudioFormatError);
   });
 
   it('synthesizes the user text at the rate asked for, speech surrounded by a little silence', async () => {
-    const audio = await loadTurnAudio(turn({ user: 'What is the capital of Germany?' }), 1, { tts: async () => flite, sampleRate: 24000 });
+    const audio = await loadTurnAudio(turn({ user: 'What is the capital of Germany?' }), 1, {
+      tts: async () => flite,
+      sampleRate: 24000,
+    });
     expect(audio.sampleRate).toBe(24000);
     const seconds = audio.samples.length / 24000;
     expect(seconds).toBeGreaterThan(1);
@@ -56,7 +65,11 @@ describe('user turn audio', () => {
   it("resamples the speech to the rate the bot takes (Pipecat does not): same sound, the bot's sample count", async () => {
     const text = 'What is the capital of Germany?';
     const at24 = await loadTurnAudio(turn({ user: text }), 1, { tts: async () => flite, sampleRate: 24000 });
-    const sent = await loadTurnAudio(turn({ user: text }), 1, { tts: async () => flite, sampleRate: 24000, sendRate: 16000 });
+    const sent = await loadTurnAudio(turn({ user: text }), 1, {
+      tts: async () => flite,
+      sampleRate: 24000,
+      sendRate: 16000,
+    });
     expect(sent.sampleRate).toBe(16000);
     expect(sent.samples.length).toBe(Math.round((at24.samples.length * 16000) / 24000));
     // The voiced span starts and ends at the same instants at either rate (within a 5 ms gate window).
@@ -71,6 +84,8 @@ describe('user turn audio', () => {
   });
 
   it('only turns with text or a recording speak', () => {
-    expect(spokenTurns([turn({}), turn({ user: 'hi' }), turn({ dtmf: '1' }), turn({ audio: '/x.wav', user: 'x' })])).toEqual([1, 3]);
+    expect(
+      spokenTurns([turn({}), turn({ user: 'hi' }), turn({ dtmf: '1' }), turn({ audio: '/x.wav', user: 'x' })]),
+    ).toEqual([1, 3]);
   });
 });

@@ -41,14 +41,24 @@ export function spokenTurns(turns: readonly Turn[]): number[] {
 export async function loadTurnAudio(
   turn: Pick<Turn, 'user' | 'audio'>,
   turnIndex: number,
-  options: { tts: () => Promise<TtsProvider>; voice?: string; sampleRate: number; sendRate?: number; signal?: AbortSignal },
+  options: {
+    tts: () => Promise<TtsProvider>;
+    voice?: string;
+    sampleRate: number;
+    sendRate?: number;
+    signal?: AbortSignal;
+  },
 ): Promise<TurnAudio> {
   const sendRate = options.sendRate ?? options.sampleRate;
   if (turn.audio !== undefined) {
     // readWav's own errors already name the file and what is wrong with it.
     const pcm = await readWav(turn.audio, { sampleRate: sendRate });
     if (!audibleBounds(pcm.samples, pcm.sampleRate)) {
-      throw new UserAudioError(turnIndex, turn.audio, 'the recording is silent (nothing above -50 dBFS): the bot would hear nothing');
+      throw new UserAudioError(
+        turnIndex,
+        turn.audio,
+        'the recording is silent (nothing above -50 dBFS): the bot would hear nothing',
+      );
     }
     return { samples: pcm.samples, sampleRate: sendRate, label: turn.audio };
   }
@@ -57,13 +67,21 @@ export async function loadTurnAudio(
   const tts = await options.tts();
   let out: Awaited<ReturnType<TtsProvider['synthesize']>>;
   try {
-    out = await tts.synthesize(text, { sampleRate: options.sampleRate, signal: options.signal, ...(options.voice ? { voice: options.voice } : {}) });
+    out = await tts.synthesize(text, {
+      sampleRate: options.sampleRate,
+      signal: options.signal,
+      ...(options.voice ? { voice: options.voice } : {}),
+    });
   } catch (err) {
     if (options.signal?.aborted || err instanceof EarshotError) throw err;
     throw new UserAudioError(turnIndex, `${tts.name} speaking ${JSON.stringify(text)}`, errorMessage(err));
   }
   if (out.sampleRate !== options.sampleRate) {
-    throw new UserAudioError(turnIndex, tts.name, `returned ${out.sampleRate} Hz audio, asked for ${options.sampleRate} Hz`);
+    throw new UserAudioError(
+      turnIndex,
+      tts.name,
+      `returned ${out.sampleRate} Hz audio, asked for ${options.sampleRate} Hz`,
+    );
   }
   const samples = sendRate === out.sampleRate ? out.pcm : await resample(out.pcm, out.sampleRate, sendRate);
   return { samples, sampleRate: sendRate, label: text };

@@ -69,9 +69,15 @@ export class LocalHub {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', this.endpoint);
-    this.requests.push({ url: url.pathname + url.search, range: req.headers.range, authorization: req.headers.authorization });
+    this.requests.push({
+      url: url.pathname + url.search,
+      range: req.headers.range,
+      authorization: req.headers.authorization,
+    });
     if (this.token && req.headers.authorization !== `Bearer ${this.token}`) {
-      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Invalid credentials in Authorization header"}');
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end('{"error":"Invalid credentials in Authorization header"}');
       return;
     }
     const api = /^\/api\/models\/(.+)\/revision\/([^/]+)$/.exec(url.pathname);
@@ -115,10 +121,17 @@ export class LocalHub {
       const blob = f.lfs ? Buffer.from(pointer) : f.content;
       const blobId = createHash('sha1').update(`blob ${blob.length}\0`).update(blob).digest('hex');
       return f.lfs
-        ? { rfilename, size: f.content.length, blobId, lfs: { sha256, size: f.content.length, pointerSize: blob.length } }
+        ? {
+            rfilename,
+            size: f.content.length,
+            blobId,
+            lfs: { sha256, size: f.content.length, pointerSize: blob.length },
+          }
         : { rfilename, size: f.content.length, blobId };
     });
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: repo, sha: 'f'.repeat(40), siblings }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ id: repo, sha: 'f'.repeat(40), siblings }));
   }
 
   private serve(path: string, file: HubFile, req: IncomingMessage, res: ServerResponse): void {
@@ -134,7 +147,10 @@ export class LocalHub {
       return;
     }
     const slice = body.subarray(start);
-    const headers: Record<string, string> = { 'content-length': String(slice.length), 'content-type': 'application/octet-stream' };
+    const headers: Record<string, string> = {
+      'content-length': String(slice.length),
+      'content-type': 'application/octet-stream',
+    };
     if (range) headers['content-range'] = `bytes ${start}-${body.length - 1}/${body.length}`;
     res.writeHead(range ? 206 : 200, headers);
     const drop = this.dropAfter.get(path);

@@ -39,7 +39,9 @@ export function formatBytes(bytes: number): string {
  */
 export function streamProgress(stream: ProgressStream, clock: Clock = monotonicClock): PullProgress {
   const tty = stream.isTTY === true;
-  let current: { file: string; total: number; startBytes: number; startMs: number; lastDrawMs: number; quarter: number } | undefined;
+  let current:
+    | { file: string; total: number; startBytes: number; startMs: number; lastDrawMs: number; quarter: number }
+    | undefined;
 
   const rate = (received: number): string => {
     if (!current) return '';

@@ -53,7 +53,8 @@ afterEach(async () => {
 });
 
 const fileOnDisk = (path: string): string => join(store.modelDir(findModel(MODEL)!), path);
-const resolves = (): string[] => hub.requests.filter((r) => r.url.includes('/resolve/') || r.url.startsWith('/cdn/')).map((r) => r.url);
+const resolves = (): string[] =>
+  hub.requests.filter((r) => r.url.includes('/resolve/') || r.url.startsWith('/cdn/')).map((r) => r.url);
 
 describe('pullModel', () => {
   it('downloads exactly the files the loader reads, checking LFS files by sha256 and small files by git blob id', async () => {
@@ -118,7 +119,11 @@ describe('pullModel', () => {
     hub.corrupt.add(DECODER);
     const err = await pullModel(MODEL, { store, hub: { endpoint: hub.endpoint } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelDownloadError);
-    expect((err as Error).message).toMatch(new RegExp(`^pull ${MODEL}: ${DECODER}: sha256 mismatch: expected [0-9a-f]{64}, got [0-9a-f]{64}; the download was deleted$`));
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `^pull ${MODEL}: ${DECODER}: sha256 mismatch: expected [0-9a-f]{64}, got [0-9a-f]{64}; the download was deleted$`,
+      ),
+    );
     expect(existsSync(fileOnDisk(DECODER))).toBe(false);
     expect(existsSync(`${fileOnDisk(DECODER)}.part`)).toBe(false);
     expect(store.status(findModel(MODEL)!).present).toBe(false);
@@ -126,19 +131,25 @@ describe('pullModel', () => {
 
   it('catches a corrupted small file by its git blob id', async () => {
     hub.corrupt.add('tokenizer.json');
-    await expect(pullModel(MODEL, { store, hub: { endpoint: hub.endpoint } })).rejects.toThrow(/tokenizer\.json: git-sha1 mismatch/);
+    await expect(pullModel(MODEL, { store, hub: { endpoint: hub.endpoint } })).rejects.toThrow(
+      /tokenizer\.json: git-sha1 mismatch/,
+    );
   });
 
   it('keeps the partial file of a broken transfer and resumes it with a Range request on the next pull', async () => {
     hub.dropAfter.set(ENCODER, 120_000);
     const err = await pullModel(MODEL, { store, hub: { endpoint: hub.endpoint }, retries: 0 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelDownloadError);
-    expect((err as Error).message).toMatch(/transfer interrupted at 120000 of 300000 bytes .*; run the pull again to resume$/);
+    expect((err as Error).message).toMatch(
+      /transfer interrupted at 120000 of 300000 bytes .*; run the pull again to resume$/,
+    );
     expect(statSync(`${fileOnDisk(ENCODER)}.part`).size).toBe(120_000);
 
     const out = new Captured();
     await pullModel(MODEL, { store, hub: { endpoint: hub.endpoint }, progress: streamProgress(out) });
-    const encoderFetches = hub.requests.filter((r) => r.url.startsWith('/cdn/') && r.url.includes('encoder_model.onnx'));
+    const encoderFetches = hub.requests.filter(
+      (r) => r.url.startsWith('/cdn/') && r.url.includes('encoder_model.onnx'),
+    );
     expect(encoderFetches.map((r) => r.range)).toEqual([undefined, 'bytes=120000-']);
     expect(out.text).toContain(`${ENCODER}: downloading 293.0 KiB, resuming at 117.2 KiB`);
     expect(sha256(readFileSync(fileOnDisk(ENCODER)))).toBe(sha256(hub.file(REPO, ENCODER).content));
@@ -171,8 +182,12 @@ describe('pullModel', () => {
     );
     await pullModel(MODEL, { store, hub: { endpoint: hub.endpoint, token }, progress: streamProgress(out) });
     expect(hub.requests.filter((r) => r.authorization === `Bearer ${token}`).length).toBeGreaterThan(7);
-    const missing = await pullModel(MODEL, { store, hub: { endpoint: hub.endpoint, token }, revision: 'v9' }).catch((e: unknown) => e);
-    expect((missing as Error).message).toMatch(/^pull whisper-tiny\.en: onnx-community\/whisper-tiny\.en: not found at http:\/\/127\.0\.0\.1:\d+ \(revision v9\)$/);
+    const missing = await pullModel(MODEL, { store, hub: { endpoint: hub.endpoint, token }, revision: 'v9' }).catch(
+      (e: unknown) => e,
+    );
+    expect((missing as Error).message).toMatch(
+      /^pull whisper-tiny\.en: onnx-community\/whisper-tiny\.en: not found at http:\/\/127\.0\.0\.1:\d+ \(revision v9\)$/,
+    );
     expect(out.text).not.toContain(token);
   });
 
@@ -203,7 +218,7 @@ describe('pullModel', () => {
     const err = await pullModel('whisper-huge', { store, hub: { endpoint: hub.endpoint } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SpeechConfigError);
     expect((err as Error).message).toBe(
-      'models: name: unknown model \'whisper-huge\' (known: whisper-tiny.en, whisper-base.en, whisper-tiny, whisper-base, moonshine-tiny, moonshine-base, kokoro)',
+      "models: name: unknown model 'whisper-huge' (known: whisper-tiny.en, whisper-base.en, whisper-tiny, whisper-base, moonshine-tiny, moonshine-base, kokoro)",
     );
   });
 });
@@ -211,6 +226,9 @@ describe('pullModel', () => {
 describe('hubFromEnv', () => {
   it('uses HF_ENDPOINT (trailing slash dropped) and HF_TOKEN, defaulting to huggingface.co', () => {
     expect(hubFromEnv({})).toEqual({ endpoint: 'https://huggingface.co' });
-    expect(hubFromEnv({ HF_ENDPOINT: 'http://mirror.local/', HF_TOKEN: 'hf_x' })).toEqual({ endpoint: 'http://mirror.local', token: 'hf_x' });
+    expect(hubFromEnv({ HF_ENDPOINT: 'http://mirror.local/', HF_TOKEN: 'hf_x' })).toEqual({
+      endpoint: 'http://mirror.local',
+      token: 'hf_x',
+    });
   });
 });

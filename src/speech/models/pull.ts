@@ -128,7 +128,11 @@ async function fetchMetadata(ctx: Ctx, files: string[]): Promise<Map<string, Exp
     fail(ctx, ctx.model.repo, `cannot reach ${where(ctx)}: ${causeText(err)}`, err);
   }
   if (res.status === 401 || res.status === 403) {
-    fail(ctx, ctx.model.repo, `the hub refused access (HTTP ${res.status}); set HF_TOKEN to a token that can read ${ctx.model.repo}`);
+    fail(
+      ctx,
+      ctx.model.repo,
+      `the hub refused access (HTTP ${res.status}); set HF_TOKEN to a token that can read ${ctx.model.repo}`,
+    );
   }
   if (res.status === 404) fail(ctx, ctx.model.repo, `not found at ${where(ctx)} (revision ${ctx.revision})`);
   const out = new Map<string, Expected>();
@@ -163,7 +167,13 @@ async function fetchMetadata(ctx: Ctx, files: string[]): Promise<Map<string, Exp
   return out;
 }
 
-async function pullFile(ctx: Ctx, path: string, final: string, expected: Expected, retries: number): Promise<PulledFile> {
+async function pullFile(
+  ctx: Ctx,
+  path: string,
+  final: string,
+  expected: Expected,
+  retries: number,
+): Promise<PulledFile> {
   const verification: Verification = expected.sha256 ? 'sha256' : expected.gitSha1 ? 'git-sha1' : 'size';
   const existing = await stat(final).catch(() => undefined);
   if (existing?.isFile() && expected.size !== undefined) {
@@ -199,7 +209,11 @@ async function pullFile(ctx: Ctx, path: string, final: string, expected: Expecte
   if (!(await matches(part, size, expected))) {
     const got = expected.sha256 ? await sha256File(part) : await gitSha1File(part, size);
     await rm(part, { force: true });
-    fail(ctx, path, `${verification} mismatch: expected ${expected.sha256 ?? expected.gitSha1}, got ${got}; the download was deleted`);
+    fail(
+      ctx,
+      path,
+      `${verification} mismatch: expected ${expected.sha256 ?? expected.gitSha1}, got ${got}; the download was deleted`,
+    );
   }
   await rename(part, final);
   ctx.progress.fileDone(path, 'downloaded', size);
@@ -235,7 +249,11 @@ async function download(ctx: Ctx, path: string, part: string, expected: Expected
   }
   if (res.status === 401 || res.status === 403) {
     await res.body?.cancel();
-    fail(ctx, path, `the hub refused access (HTTP ${res.status}); set HF_TOKEN to a token that can read ${ctx.model.repo}`);
+    fail(
+      ctx,
+      path,
+      `the hub refused access (HTTP ${res.status}); set HF_TOKEN to a token that can read ${ctx.model.repo}`,
+    );
   }
   if (res.status !== 200 && res.status !== 206) {
     await res.body?.cancel();
@@ -258,7 +276,9 @@ async function download(ctx: Ctx, path: string, part: string, expected: Expected
     }
   } catch (err) {
     if (ctx.signal?.aborted) throw err;
-    throw new TransferInterrupted(`transfer interrupted at ${received} of ${total} bytes (${causeText(err)})`, { cause: err });
+    throw new TransferInterrupted(`transfer interrupted at ${received} of ${total} bytes (${causeText(err)})`, {
+      cause: err,
+    });
   } finally {
     await fh.close();
   }

@@ -53,21 +53,37 @@ describe('the registry', () => {
       'onnx/encoder_model.onnx',
       'onnx/decoder_model_merged_quantized.onnx',
     ]);
-    expect(requiredFiles(findModel('kokoro')!)).toEqual(['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx']);
+    expect(requiredFiles(findModel('kokoro')!)).toEqual([
+      'config.json',
+      'tokenizer.json',
+      'tokenizer_config.json',
+      'onnx/model_quantized.onnx',
+    ]);
   });
 
   it('maps a dtype to transformers.js file suffixes, per graph or for all', () => {
     const whisper = findModel('whisper-tiny.en')!;
-    expect(requiredFiles(whisper, 'fp16').slice(-2)).toEqual(['onnx/encoder_model_fp16.onnx', 'onnx/decoder_model_merged_fp16.onnx']);
-    expect(graphDtypes(whisper, { decoder_model_merged: 'q4' })).toEqual({ encoder_model: 'fp32', decoder_model_merged: 'q4' });
+    expect(requiredFiles(whisper, 'fp16').slice(-2)).toEqual([
+      'onnx/encoder_model_fp16.onnx',
+      'onnx/decoder_model_merged_fp16.onnx',
+    ]);
+    expect(graphDtypes(whisper, { decoder_model_merged: 'q4' })).toEqual({
+      encoder_model: 'fp32',
+      decoder_model_merged: 'q4',
+    });
     expect(requiredFiles(findModel('kokoro')!, 'fp32')).toContain('onnx/model.onnx');
   });
 
   it('parses and prints --dtype values, refusing unknown graphs and dtypes', () => {
     const whisper = findModel('whisper-tiny.en')!;
     expect(parseDtype(whisper, 'q8')).toBe('q8');
-    expect(parseDtype(whisper, 'encoder_model=fp16,decoder_model_merged=q4')).toEqual({ encoder_model: 'fp16', decoder_model_merged: 'q4' });
-    expect(formatDtype({ encoder_model: 'fp16', decoder_model_merged: 'q4' })).toBe('decoder_model_merged=q4,encoder_model=fp16');
+    expect(parseDtype(whisper, 'encoder_model=fp16,decoder_model_merged=q4')).toEqual({
+      encoder_model: 'fp16',
+      decoder_model_merged: 'q4',
+    });
+    expect(formatDtype({ encoder_model: 'fp16', decoder_model_merged: 'q4' })).toBe(
+      'decoder_model_merged=q4,encoder_model=fp16',
+    );
     expect(() => parseDtype(whisper, 'fp8')).toThrow(SpeechConfigError);
     expect(() => parseDtype(whisper, 'decoder=q8')).toThrow("whisper-tiny.en: dtype: unknown graph 'decoder'");
   });
@@ -121,6 +137,8 @@ describe('ModelStore', () => {
     expect(pullCommand(kokoro)).toBe('earshot models pull kokoro');
     expect(pullCommand(kokoro, 'q8')).toBe('earshot models pull kokoro');
     expect(pullCommand(kokoro, 'fp32')).toBe('earshot models pull kokoro --dtype fp32');
-    expect(() => new ModelStore(dir).require('kokoro', 'fp16')).toThrow(/\(missing config\.json and 3 more\); run: earshot models pull kokoro --dtype fp16$/);
+    expect(() => new ModelStore(dir).require('kokoro', 'fp16')).toThrow(
+      /\(missing config\.json and 3 more\); run: earshot models pull kokoro --dtype fp16$/,
+    );
   });
 });

@@ -1,7 +1,15 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ModelMissingError, SpeechConfigError } from '../errors.js';
-import { findModel, MODELS, modelNames, requiredFiles, type Dtype, type DtypeSpec, type ModelSpec } from './registry.js';
+import {
+  findModel,
+  MODELS,
+  modelNames,
+  requiredFiles,
+  type Dtype,
+  type DtypeSpec,
+  type ModelSpec,
+} from './registry.js';
 
 /** Environment variable that moves the model store. */
 export const MODELS_DIR_ENV = 'EARSHOT_MODELS_DIR';
@@ -114,7 +122,11 @@ export function formatDtype(dtype: DtypeSpec): string {
 /** Inverse of `formatDtype`; checks every name against the model's graphs and dtypes. */
 export function parseDtype(model: ModelSpec, text: string): DtypeSpec {
   const bad = (what: string): never => {
-    throw new SpeechConfigError(model.name, 'dtype', `${what} (dtypes: ${model.dtypes.join(', ')}; graphs: ${model.graphs.join(', ')})`);
+    throw new SpeechConfigError(
+      model.name,
+      'dtype',
+      `${what} (dtypes: ${model.dtypes.join(', ')}; graphs: ${model.graphs.join(', ')})`,
+    );
   };
   if (!text.includes('=')) {
     if (!model.dtypes.includes(text as Dtype)) bad(`unknown dtype '${text}'`);
@@ -132,6 +144,7 @@ export function parseDtype(model: ModelSpec, text: string): DtypeSpec {
 
 export function lookupModel(name: string): ModelSpec {
   const model = findModel(name);
-  if (!model) throw new SpeechConfigError('models', 'name', `unknown model '${name}' (known: ${modelNames().join(', ')})`);
+  if (!model)
+    throw new SpeechConfigError('models', 'name', `unknown model '${name}' (known: ${modelNames().join(', ')})`);
   return model;
 }

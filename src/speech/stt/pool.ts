@@ -125,7 +125,8 @@ export class WorkerPool<W extends PoolWorker> {
     this.closed = true;
     const waiting = this.queue;
     this.queue = [];
-    for (const job of waiting) this.settle(job, () => job.reject(new Error(`${this.options.provider}: recognizer pool closed`)));
+    for (const job of waiting)
+      this.settle(job, () => job.reject(new Error(`${this.options.provider}: recognizer pool closed`)));
     const workers = [...this.all];
     this.all.clear();
     this.idle.length = 0;

@@ -76,13 +76,24 @@ export class SphinxBatchWorker implements PoolWorker {
     // both streams are FIFOs, opened read-write here so neither open blocks.
     this.ctl = new Socket({ fd: openSync(ctlPath, constants.O_RDWR), readable: false, writable: true });
     this.hyp = new Socket({ fd: openSync(hypPath, constants.O_RDWR), readable: true, writable: false });
-    this.child = spawn(config.batchBinary, sphinxBatchArgs(config, this.dir, ctlPath, hypPath), { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(config.batchBinary, sphinxBatchArgs(config, this.dir, ctlPath, hypPath), {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     yieldToRealTime(this.child);
     this.child.stdout.resume();
     this.child.stderr.on('data', (d: Buffer) => this.log.push(d));
     this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
-    this.child.on('error', (err) => this.fail(new SpeechProviderError('sphinx', `cannot run ${config.batchBinary}: ${err.message}`, { cause: err })));
-    this.child.on('exit', (code, sig) => this.fail(new SpeechProviderError('sphinx', `${config.batchBinary} exited with ${sig ?? `code ${code}`}: ${this.log.summary()}`)));
+    this.child.on('error', (err) =>
+      this.fail(new SpeechProviderError('sphinx', `cannot run ${config.batchBinary}: ${err.message}`, { cause: err })),
+    );
+    this.child.on('exit', (code, sig) =>
+      this.fail(
+        new SpeechProviderError(
+          'sphinx',
+          `${config.batchBinary} exited with ${sig ?? `code ${code}`}: ${this.log.summary()}`,
+        ),
+      ),
+    );
     this.ctl.on('error', (err) => this.fail(err));
     this.hyp.on('error', (err) => this.fail(err));
     createInterface({ input: this.hyp }).on('line', (line) => this.onLine(line));
@@ -111,7 +122,13 @@ export class SphinxBatchWorker implements PoolWorker {
         id,
         file,
         done: (r) => (r instanceof Error ? reject(r) : resolve(r)),
-        timer: setTimeout(() => this.fail(new SpeechProviderError('sphinx', `no result for an utterance within ${Math.round(deadlineMs)} ms`)), deadlineMs),
+        timer: setTimeout(
+          () =>
+            this.fail(
+              new SpeechProviderError('sphinx', `no result for an utterance within ${Math.round(deadlineMs)} ms`),
+            ),
+          deadlineMs,
+        ),
       });
       this.ctl.write(`${id}\n`);
     });

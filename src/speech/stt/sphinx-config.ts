@@ -39,7 +39,10 @@ export function resolveSphinx(
   };
   for (const path of [config.hmm, config.lm, config.dict]) {
     if (!existsSync(path)) {
-      throw new DependencyMissingError(`PocketSphinx en-us model (${path})`, 'install it: sudo apt-get install pocketsphinx-en-us');
+      throw new DependencyMissingError(
+        `PocketSphinx en-us model (${path})`,
+        'install it: sudo apt-get install pocketsphinx-en-us',
+      );
     }
   }
   return config;
@@ -86,7 +89,24 @@ function findProgram(given: string | undefined, name: string, env: NodeJS.Proces
  * model's feat.params supplies `-cmn batch`; the log goes to stderr.
  */
 export function sphinxBatchArgs(config: SphinxConfig, dir: string, ctl: string, hypseg: string): string[] {
-  return ['-hmm', config.hmm, '-lm', config.lm, '-dict', config.dict, '-adcin', 'yes', '-cepdir', dir, '-cepext', '.raw', '-ctl', ctl, '-hypseg', hypseg];
+  return [
+    '-hmm',
+    config.hmm,
+    '-lm',
+    config.lm,
+    '-dict',
+    config.dict,
+    '-adcin',
+    'yes',
+    '-cepdir',
+    dir,
+    '-cepext',
+    '.raw',
+    '-ctl',
+    ctl,
+    '-hypseg',
+    hypseg,
+  ];
 }
 
 function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {

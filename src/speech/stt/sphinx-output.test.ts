@@ -29,19 +29,39 @@ describe('parseSphinxOutput', () => {
   it('joins the hypotheses of every utterance and keeps real words with their times', () => {
     const r = parseSphinxOutput(OUTPUT);
     expect(r.text).toBe('he was not an illness those young man he might even have been made the amiable himself');
-    expect(r.words.map((w) => w.word)).toEqual(['he', 'was', 'not', 'an', 'illness', 'those', 'young', 'man', 'he', 'himself']);
+    expect(r.words.map((w) => w.word)).toEqual([
+      'he',
+      'was',
+      'not',
+      'an',
+      'illness',
+      'those',
+      'young',
+      'man',
+      'he',
+      'himself',
+    ]);
     expect(r.words[1]).toEqual({ word: 'was', start_sec: 0.33, end_sec: 0.54, confidence: 0.9998 });
   });
 
   it('gives empty text for output with no speech', () => {
-    expect(parseSphinxOutput('\n<s> 0.000 0.800 1.000100\n</s> 0.810 0.830 1.000000\n')).toEqual({ text: '', words: [] });
+    expect(parseSphinxOutput('\n<s> 0.000 0.800 1.000100\n</s> 0.810 0.830 1.000000\n')).toEqual({
+      text: '',
+      words: [],
+    });
     expect(parseSphinxOutput('')).toEqual({ text: '', words: [] });
   });
 });
 
 describe('line parsing', () => {
   it('tells segment lines from hypothesis lines', () => {
-    expect(parseSphinxLine('man 2.330 2.790 0.905008')).toEqual({ kind: 'segment', word: 'man', start_sec: 2.33, end_sec: 2.79, confidence: 0.905008 });
+    expect(parseSphinxLine('man 2.330 2.790 0.905008')).toEqual({
+      kind: 'segment',
+      word: 'man',
+      start_sec: 2.33,
+      end_sec: 2.79,
+      confidence: 0.905008,
+    });
     expect(parseSphinxLine('he was not an')).toEqual({ kind: 'hypothesis', text: 'he was not an' });
     expect(parseSphinxLine('')).toEqual({ kind: 'hypothesis', text: '' });
   });

@@ -56,7 +56,12 @@ export function parseSphinxOutput(stdout: string): SphinxResult {
     const parsed = parseSphinxLine(line);
     if (parsed.kind === 'hypothesis') texts.push(parsed.text);
     else if (!isFiller(parsed.word)) {
-      words.push({ word: baseWord(parsed.word), start_sec: parsed.start_sec, end_sec: parsed.end_sec, confidence: parsed.confidence });
+      words.push({
+        word: baseWord(parsed.word),
+        start_sec: parsed.start_sec,
+        end_sec: parsed.end_sec,
+        confidence: parsed.confidence,
+      });
     }
   }
   return { text: texts.join(' ').trim(), words };

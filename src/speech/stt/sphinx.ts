@@ -34,7 +34,11 @@ export type SphinxMode = 'pool' | 'once' | 'stream';
 export const SPHINX_MODES: readonly SphinxMode[] = ['pool', 'once', 'stream'];
 
 /** One `pocketsphinx_batch` run over one utterance of 16 kHz PCM; the child is killed on abort. */
-export async function runSphinxOnce(config: SphinxConfig, pcm16k: Int16Array, signal?: AbortSignal): Promise<BatchResult> {
+export async function runSphinxOnce(
+  config: SphinxConfig,
+  pcm16k: Int16Array,
+  signal?: AbortSignal,
+): Promise<BatchResult> {
   signal?.throwIfAborted();
   const dir = await mkdtemp(join(tmpdir(), 'earshot-sphinx-'));
   try {
@@ -42,7 +46,9 @@ export async function runSphinxOnce(config: SphinxConfig, pcm16k: Int16Array, si
     await writeFile(join(dir, 'ctl'), 'u\n');
     const out = join(dir, 'hypseg');
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(config.batchBinary, sphinxBatchArgs(config, dir, join(dir, 'ctl'), out), { stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(config.batchBinary, sphinxBatchArgs(config, dir, join(dir, 'ctl'), out), {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       yieldToRealTime(child);
       const log = new TailBuffer();
       const onAbort = (): void => {
@@ -61,7 +67,13 @@ export async function runSphinxOnce(config: SphinxConfig, pcm16k: Int16Array, si
         signal?.removeEventListener('abort', onAbort);
         if (signal?.aborted) return reject(signal.reason);
         if (code === 0) resolve();
-        else reject(new SpeechProviderError('sphinx', `${config.batchBinary} exited with ${sig ?? `code ${code}`}: ${log.summary()}`));
+        else
+          reject(
+            new SpeechProviderError(
+              'sphinx',
+              `${config.batchBinary} exited with ${sig ?? `code ${code}`}: ${log.summary()}`,
+            ),
+          );
       });
     });
     const parsed = parseHypseg(await readFile(out, 'utf8').catch(() => ''));
@@ -105,7 +117,11 @@ export class SphinxStt implements SttProvider {
 
   async transcribe(pcm: Int16Array, sampleRate: number, options: TranscribeOptions = {}): Promise<Transcription> {
     if (!isEnglish(options.language)) {
-      throw new SpeechConfigError('sphinx', 'language', `the en-us model transcribes English only, got '${options.language}'`);
+      throw new SpeechConfigError(
+        'sphinx',
+        'language',
+        `the en-us model transcribes English only, got '${options.language}'`,
+      );
     }
     if (this.closed) throw new SpeechProviderError('sphinx', 'provider closed');
     const started = performance.now();
@@ -182,7 +198,11 @@ function positiveInt(field: string, value: unknown, min = 1): number | undefined
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > 1024) {
-    throw new SpeechConfigError('sphinx', field, `expected a whole number from ${min} to 1024, got ${JSON.stringify(value)}`);
+    throw new SpeechConfigError(
+      'sphinx',
+      field,
+      `expected a whole number from ${min} to 1024, got ${JSON.stringify(value)}`,
+    );
   }
   return n;
 }

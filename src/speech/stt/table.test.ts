@@ -11,13 +11,15 @@ describe('STT table', () => {
   it('reads --stt NAME[:model] and Pipecat judge.transcription blocks', () => {
     expect(parseSttSpec('sphinx')).toEqual({ provider: 'sphinx' });
     expect(parseSttSpec('whisper:tiny.en')).toEqual({ provider: 'whisper', model: 'tiny.en' });
-    expect(parseSttSpec({ service: 'whisper', model: 'base', language: 'es', padding_secs: 1, device: 'cpu' })).toEqual({
-      provider: 'whisper',
-      model: 'base',
-      language: 'es',
-      padding_secs: 1,
-      options: { device: 'cpu' },
-    });
+    expect(parseSttSpec({ service: 'whisper', model: 'base', language: 'es', padding_secs: 1, device: 'cpu' })).toEqual(
+      {
+        provider: 'whisper',
+        model: 'base',
+        language: 'es',
+        padding_secs: 1,
+        options: { device: 'cpu' },
+      },
+    );
     // Pipecat's default transcription service.
     expect(parseSttSpec({ model: 'tiny' }).provider).toBe('moonshine');
     expect(() => parseSttSpec({ service: 'sphinx', padding_secs: -1 })).toThrow(
@@ -26,8 +28,12 @@ describe('STT table', () => {
   });
 
   it('names the known providers for an unknown one', async () => {
-    await expect(createStt('deepgram')).rejects.toThrow(new UnknownProviderError('stt', 'deepgram', ['sphinx', 'whisper', 'moonshine']));
-    await expect(createStt('deepgram')).rejects.toThrow("unknown STT provider 'deepgram' (known: sphinx, whisper, moonshine)");
+    await expect(createStt('deepgram')).rejects.toThrow(
+      new UnknownProviderError('stt', 'deepgram', ['sphinx', 'whisper', 'moonshine']),
+    );
+    await expect(createStt('deepgram')).rejects.toThrow(
+      "unknown STT provider 'deepgram' (known: sphinx, whisper, moonshine)",
+    );
   });
 
   it('builds sphinx with the persistent option, and refuses models and languages it does not have', async () => {
@@ -36,6 +42,8 @@ describe('STT table', () => {
     expect((stt as SphinxStt).mode).toBe('stream');
     await stt.close();
     await expect(createStt('sphinx:fr-fr')).rejects.toThrow("sphinx: model: only 'en-us' is available, got 'fr-fr'");
-    await expect(createStt({ service: 'sphinx', language: 'it' })).rejects.toThrow("sphinx: language: the en-us model transcribes English only, got 'it'");
+    await expect(createStt({ service: 'sphinx', language: 'it' })).rejects.toThrow(
+      "sphinx: language: the en-us model transcribes English only, got 'it'",
+    );
   });
 });

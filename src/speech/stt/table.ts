@@ -4,7 +4,15 @@ import { ModelStore } from '../models/store.js';
 import { padWithSilence, sincResample, type Resample } from '../../audio/index.js';
 import { createSphinx, SphinxStt } from './sphinx.js';
 import { createMoonshine, createWhisper, TransformersStt } from './transformers.js';
-import { checkPadding, isEnglish, STT_SAMPLE_RATE, type SttFactory, type SttProvider, type TranscribeOptions, type Transcription } from './types.js';
+import {
+  checkPadding,
+  isEnglish,
+  STT_SAMPLE_RATE,
+  type SttFactory,
+  type SttProvider,
+  type TranscribeOptions,
+  type Transcription,
+} from './types.js';
 
 /** One line per provider. */
 export const STT_PROVIDERS: Readonly<Record<string, SttFactory>> = {
@@ -62,18 +70,27 @@ export function parseSttSpec(input: string | SttSpec | Record<string, unknown>):
   return spec;
 }
 
-export async function createStt(input: string | SttSpec | Record<string, unknown>, options: CreateSttOptions = {}): Promise<SttProvider> {
+export async function createStt(
+  input: string | SttSpec | Record<string, unknown>,
+  options: CreateSttOptions = {},
+): Promise<SttProvider> {
   const spec = parseSttSpec(input);
   const modelStore = options.modelStore ?? ModelStore.fromEnv();
   const resample = options.resample ?? sincResample;
   const paddingSecs = checkPadding(spec.provider, spec.padding_secs);
   let provider: SttProvider;
   if (spec.factory) {
-    const fn = await loadFactory(spec.factory, { allowCode: options.allowCode ?? false, baseDir: options.baseDir ?? process.cwd() });
+    const fn = await loadFactory(spec.factory, {
+      allowCode: options.allowCode ?? false,
+      baseDir: options.baseDir ?? process.cwd(),
+    });
     const made = await buildCustomProvider<SttProvider>(
       spec.factory,
       fn,
-      [{ model: spec.model, language: spec.language, padding_secs: paddingSecs, ...spec.options }, { modelsDir: modelStore.dir, resample }],
+      [
+        { model: spec.model, language: spec.language, padding_secs: paddingSecs, ...spec.options },
+        { modelsDir: modelStore.dir, resample },
+      ],
       'transcribe',
     );
     provider = customStt(spec, made, paddingSecs, resample);
@@ -99,13 +116,21 @@ function checkLanguage(provider: SttProvider, language: string): void {
  * A hand-written provider gets the same input as the built-in ones: 16 kHz,
  * padded. It may return a bare string or `{text}`.
  */
-function customStt(spec: SttSpec, made: SttProvider & Record<string, unknown>, paddingSecs: number, resample: Resample): SttProvider {
+function customStt(
+  spec: SttSpec,
+  made: SttProvider & Record<string, unknown>,
+  paddingSecs: number,
+  resample: Resample,
+): SttProvider {
   return {
     name: typeof made.name === 'string' ? made.name : `factory:${spec.factory}`,
     model: typeof made.model === 'string' ? made.model : (spec.model ?? ''),
     async transcribe(pcm: Int16Array, sampleRate: number, o: TranscribeOptions = {}): Promise<Transcription> {
       const started = performance.now();
-      const at16k = padWithSilence(await resample(pcm, sampleRate, STT_SAMPLE_RATE), Math.round(paddingSecs * STT_SAMPLE_RATE));
+      const at16k = padWithSilence(
+        await resample(pcm, sampleRate, STT_SAMPLE_RATE),
+        Math.round(paddingSecs * STT_SAMPLE_RATE),
+      );
       const out = (await made.transcribe(at16k, STT_SAMPLE_RATE, o)) as Transcription | string;
       const text = typeof out === 'string' ? out : String(out?.text ?? '');
       return { text: text.trim(), audioSeconds: pcm.length / sampleRate, elapsedMs: performance.now() - started };
@@ -120,7 +145,8 @@ function withDefaultLanguage(inner: SttProvider, language: string): SttProvider 
   return {
     name: inner.name,
     model: inner.model,
-    transcribe: (pcm, sampleRate, o = {}) => inner.transcribe(pcm, sampleRate, { ...o, language: o.language ?? language }),
+    transcribe: (pcm, sampleRate, o = {}) =>
+      inner.transcribe(pcm, sampleRate, { ...o, language: o.language ?? language }),
     close: () => inner.close(),
   };
 }

@@ -37,7 +37,9 @@ describe('model names', () => {
     expect(() => resolveSttModel('moonshine', 'small-streaming')).toThrow(
       new SpeechConfigError('moonshine', 'model', "unknown model 'small-streaming' (known: tiny, base)"),
     );
-    expect(() => resolveSttModel('whisper', 'moonshine-tiny')).toThrow("unknown model 'moonshine-tiny' (known: tiny.en, base.en, tiny, base)");
+    expect(() => resolveSttModel('whisper', 'moonshine-tiny')).toThrow(
+      "unknown model 'moonshine-tiny' (known: tiny.en, base.en, tiny, base)",
+    );
   });
 });
 
@@ -76,13 +78,16 @@ describe('loading plan', () => {
     expect((err as Error).message).toBe(
       `model 'whisper-tiny.en' is not in ${join(dir, 'onnx-community', 'whisper-tiny.en')} (missing config.json and 6 more); run: earshot models pull whisper-tiny.en`,
     );
-    await expect(createStt({ service: 'moonshine', model: 'tiny', dtype: 'q4' }, { modelStore: store })).rejects.toThrow(
-      /; run: earshot models pull moonshine-tiny --dtype q4$/,
-    );
+    await expect(
+      createStt({ service: 'moonshine', model: 'tiny', dtype: 'q4' }, { modelStore: store }),
+    ).rejects.toThrow(/; run: earshot models pull moonshine-tiny --dtype q4$/);
   });
 
   it('asks for CUDA only where onnxruntime-node has its CUDA provider, and says how to get it', () => {
-    expect(cudaSupport('darwin', 'arm64')).toEqual({ available: false, reason: 'onnxruntime-node has no CUDA build for darwin-arm64' });
+    expect(cudaSupport('darwin', 'arm64')).toEqual({
+      available: false,
+      reason: 'onnxruntime-node has no CUDA build for darwin-arm64',
+    });
     const cuda = cudaSupport();
     if (cuda.available) {
       expect(checkDevice('whisper', 'cuda')).toBe('cuda');
@@ -92,21 +97,31 @@ describe('loading plan', () => {
         /^CUDA for whisper is missing; .*libonnxruntime_providers_cuda\.so is not installed .*ONNXRUNTIME_NODE_INSTALL_CUDA=v12 npm rebuild onnxruntime-node .*, or use device cpu$/,
       );
     }
-    expect(() => checkDevice('whisper', 'tpu')).toThrow(new SpeechConfigError('whisper', 'device', 'expected one of cpu, cuda, got "tpu"'));
+    expect(() => checkDevice('whisper', 'tpu')).toThrow(
+      new SpeechConfigError('whisper', 'device', 'expected one of cpu, cuda, got "tpu"'),
+    );
   });
 });
 
 describe('TransformersStt', () => {
   it('loads its pipeline through the recognizer pool: a failed load fails its call and is retried by the next', async () => {
     placeholderModel(store, 'whisper-tiny.en');
-    const stt = (await createStt({ service: 'whisper', model: 'tiny.en', pool_queue: 0 }, { modelStore: store })) as TransformersStt;
+    const stt = (await createStt(
+      { service: 'whisper', model: 'tiny.en', pool_queue: 0 },
+      { modelStore: store },
+    )) as TransformersStt;
     try {
-      for (let i = 0; i < 2; i++) await expect(stt.transcribe(new Int16Array(1600), 16000)).rejects.toThrow(/^whisper: cannot load whisper-tiny\.en/);
+      for (let i = 0; i < 2; i++)
+        await expect(stt.transcribe(new Int16Array(1600), 16000)).rejects.toThrow(
+          /^whisper: cannot load whisper-tiny\.en/,
+        );
     } finally {
       await stt.close();
     }
     await expect(stt.transcribe(new Int16Array(1600), 16000)).rejects.toThrow('whisper: recognizer pool closed');
-    await expect(createStt({ service: 'whisper', model: 'tiny.en', pool_queue: -1 }, { modelStore: store })).rejects.toThrow("whisper: pool_queue: expected a whole number from 0 to 1024, got -1");
+    await expect(
+      createStt({ service: 'whisper', model: 'tiny.en', pool_queue: -1 }, { modelStore: store }),
+    ).rejects.toThrow('whisper: pool_queue: expected a whole number from 0 to 1024, got -1');
   });
 
   it('reads the files from the store through transformers.js, never the hub, and reports unreadable files with the re-pull command', async () => {
@@ -115,7 +130,9 @@ describe('TransformersStt', () => {
     const err = await stt.transcribe(new Int16Array(1600), 16000).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SpeechProviderError);
     expect((err as Error).message).toMatch(
-      new RegExp(`^whisper: cannot load whisper-tiny\\.en from ${join(dir, 'onnx-community', 'whisper-tiny.en')} \\(.+\\); re-pull it: earshot models pull whisper-tiny\\.en$`),
+      new RegExp(
+        `^whisper: cannot load whisper-tiny\\.en from ${join(dir, 'onnx-community', 'whisper-tiny.en')} \\(.+\\); re-pull it: earshot models pull whisper-tiny\\.en$`,
+      ),
     );
     const { env } = await import('@huggingface/transformers');
     expect(env.allowRemoteModels).toBe(false);

@@ -76,7 +76,10 @@ interface AsrWorker extends PoolWorker {
   asr: AsrPipeline;
 }
 
-type AsrPipeline = ((audio: Float32Array, kwargs: Record<string, unknown>) => Promise<{ text: string } | { text: string }[]>) & {
+type AsrPipeline = ((
+  audio: Float32Array,
+  kwargs: Record<string, unknown>,
+) => Promise<{ text: string } | { text: string }[]>) & {
   dispose(): Promise<unknown>;
 };
 
@@ -182,9 +185,19 @@ function factoryFor(provider: TransformersSttProvider): SttFactory {
     asrLoadPlan(context.modelStore, spec, { device, dtype });
     const maxQueue = o.pool_queue === undefined ? undefined : Number(o.pool_queue);
     if (maxQueue !== undefined && (!Number.isInteger(maxQueue) || maxQueue < 0 || maxQueue > 1024)) {
-      throw new SpeechConfigError(provider, 'pool_queue', `expected a whole number from 0 to 1024, got ${JSON.stringify(o.pool_queue)}`);
+      throw new SpeechConfigError(
+        provider,
+        'pool_queue',
+        `expected a whole number from 0 to 1024, got ${JSON.stringify(o.pool_queue)}`,
+      );
     }
-    return new TransformersStt(spec, context.modelStore, { device, dtype, ...(maxQueue !== undefined ? { maxQueue } : {}) }, context.paddingSecs, context.resample);
+    return new TransformersStt(
+      spec,
+      context.modelStore,
+      { device, dtype, ...(maxQueue !== undefined ? { maxQueue } : {}) },
+      context.paddingSecs,
+      context.resample,
+    );
   };
 }
 

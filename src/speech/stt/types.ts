@@ -73,7 +73,11 @@ export function checkPadding(provider: string, value: unknown): number {
   if (value === undefined) return DEFAULT_PADDING_SECS;
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0 || n > 30) {
-    throw new SpeechConfigError(provider, 'padding_secs', `expected seconds from 0 to 30, got ${JSON.stringify(value)}`);
+    throw new SpeechConfigError(
+      provider,
+      'padding_secs',
+      `expected seconds from 0 to 30, got ${JSON.stringify(value)}`,
+    );
   }
   return n;
 }

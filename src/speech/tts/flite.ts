@@ -145,7 +145,9 @@ export class FliteTts implements TtsProvider {
       else job.resolve(reply.wav);
     });
     child.on('error', (err) => this.crashed(child, `cannot start: ${err.message}`));
-    child.on('exit', (code, sig) => this.crashed(child, `exited with ${sig ?? `code ${code}`}${log.text ? `: ${log.text.trim()}` : ''}`));
+    child.on('exit', (code, sig) =>
+      this.crashed(child, `exited with ${sig ?? `code ${code}`}${log.text ? `: ${log.text.trim()}` : ''}`),
+    );
     // An idle synthesizer must not keep the process alive.
     child.unref();
     child.channel?.unref();
@@ -197,4 +199,5 @@ function checkVoice(voice: string): FliteVoice {
   throw new SpeechConfigError('flite', 'voice', `unknown voice '${voice}' (known: ${FLITE_VOICES.join(', ')})`);
 }
 
-export const createFlite: TtsFactory = async (context) => new FliteTts({ voice: context.voice, resample: context.resample });
+export const createFlite: TtsFactory = async (context) =>
+  new FliteTts({ voice: context.voice, resample: context.resample });

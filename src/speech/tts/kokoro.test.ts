@@ -54,9 +54,15 @@ describe('kokoro', () => {
 
   it('refuses unknown voices, dtypes and speeds before loading anything', async () => {
     placeholderModel(store, 'kokoro');
-    await expect(createTts('kokoro:zz_nobody', { modelStore: store })).rejects.toThrow(/^kokoro: voice: unknown voice 'zz_nobody' \(known: af_alloy, /);
-    await expect(createTts({ service: 'kokoro', dtype: 'int2' }, { modelStore: store })).rejects.toThrow("kokoro: dtype: unknown dtype 'int2'");
-    expect(() => new KokoroTts(store, { speed: 3 }, sincResample)).toThrow(new SpeechConfigError('kokoro', 'speed', 'expected a number from 0.5 to 2, got 3'));
+    await expect(createTts('kokoro:zz_nobody', { modelStore: store })).rejects.toThrow(
+      /^kokoro: voice: unknown voice 'zz_nobody' \(known: af_alloy, /,
+    );
+    await expect(createTts({ service: 'kokoro', dtype: 'int2' }, { modelStore: store })).rejects.toThrow(
+      "kokoro: dtype: unknown dtype 'int2'",
+    );
+    expect(() => new KokoroTts(store, { speed: 3 }, sincResample)).toThrow(
+      new SpeechConfigError('kokoro', 'speed', 'expected a number from 0.5 to 2, got 3'),
+    );
   });
 
   it('keys the utterance cache on dtype and speed', () => {
@@ -71,10 +77,14 @@ describe('kokoro', () => {
     const err = await tts.synthesize('Hello.', { sampleRate: 16000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SpeechProviderError);
     expect((err as Error).message).toMatch(
-      new RegExp(`^kokoro: cannot load the model from ${join(dir, 'onnx-community', 'Kokoro-82M-v1.0-ONNX')} \\(.+\\); re-pull it: earshot models pull kokoro$`),
+      new RegExp(
+        `^kokoro: cannot load the model from ${join(dir, 'onnx-community', 'Kokoro-82M-v1.0-ONNX')} \\(.+\\); re-pull it: earshot models pull kokoro$`,
+      ),
     );
     // kokoro-js's phonemizer adds process-wide error handlers when imported; they are taken out again.
-    expect([process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')]).toEqual(listeners);
+    expect([process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')]).toEqual(
+      listeners,
+    );
     await tts.close();
   }, 30_000);
 

@@ -56,7 +56,10 @@ export function kokoroLoadPlan(store: ModelStore, options: KokoroOptions = {}): 
 }
 
 interface KokoroModel {
-  generate(text: string, options: { voice: string; speed: number }): Promise<{ audio: Float32Array; sampling_rate: number }>;
+  generate(
+    text: string,
+    options: { voice: string; speed: number },
+  ): Promise<{ audio: Float32Array; sampling_rate: number }>;
 }
 
 export class KokoroTts implements TtsProvider {
@@ -121,7 +124,10 @@ export class KokoroTts implements TtsProvider {
     try {
       // kokoro-js types `device` as its browser set; transformers accepts cpu and cuda in Node.
       const device = plan.options.device as 'cpu';
-      return (await KokoroTTS.from_pretrained(plan.modelPath, { dtype: plan.options.dtype as 'q8', device })) as KokoroModel;
+      return (await KokoroTTS.from_pretrained(plan.modelPath, {
+        dtype: plan.options.dtype as 'q8',
+        device,
+      })) as KokoroModel;
     } catch (err) {
       throw new SpeechProviderError(
         'kokoro',
@@ -148,8 +154,10 @@ async function importKokoroJs(): Promise<typeof import('kokoro-js')> {
   const exceptions = new Set(process.listeners('uncaughtException'));
   const rejections = new Set(process.listeners('unhandledRejection'));
   const mod = await import('kokoro-js');
-  for (const l of process.listeners('uncaughtException')) if (!exceptions.has(l)) process.removeListener('uncaughtException', l);
-  for (const l of process.listeners('unhandledRejection')) if (!rejections.has(l)) process.removeListener('unhandledRejection', l);
+  for (const l of process.listeners('uncaughtException'))
+    if (!exceptions.has(l)) process.removeListener('uncaughtException', l);
+  for (const l of process.listeners('unhandledRejection'))
+    if (!rejections.has(l)) process.removeListener('unhandledRejection', l);
   return mod;
 }
 
@@ -162,7 +170,8 @@ export const createKokoro: TtsFactory = async (context) => {
   const o = context.options;
   const model = lookupModel(KOKORO_MODEL);
   const dtype = o.dtype === undefined ? undefined : (parseDtype(model, String(o.dtype)) as Dtype);
-  if (typeof dtype === 'object') throw new SpeechConfigError('kokoro', 'dtype', 'kokoro has one graph; give a single dtype');
+  if (typeof dtype === 'object')
+    throw new SpeechConfigError('kokoro', 'dtype', 'kokoro has one graph; give a single dtype');
   const speed = o.speed === undefined ? undefined : Number(o.speed);
   const options: KokoroOptions = { voice: context.voice, dtype, device: checkDevice('kokoro', o.device), speed };
   // Fail before a run starts, not at its first utterance; the weights still load lazily.

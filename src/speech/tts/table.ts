@@ -57,7 +57,8 @@ export function parseTtsSpec(input: string | TtsSpec | Record<string, unknown>):
   const spec: TtsSpec = { provider, options };
   if (raw.voice !== undefined) spec.voice = String(raw.voice);
   if (raw.factory !== undefined) spec.factory = String(raw.factory);
-  if (!spec.provider && !spec.factory) throw new SpeechConfigError('tts', 'service', 'names no provider and no factory');
+  if (!spec.provider && !spec.factory)
+    throw new SpeechConfigError('tts', 'service', 'names no provider and no factory');
   return spec;
 }
 
@@ -67,17 +68,26 @@ export function defaultTtsProvider(store: ModelStore): 'kokoro' | 'flite' {
 }
 
 /** A provider from the table or the factory hook, wrapped in the utterance cache unless `noCache`. */
-export async function createTts(input: string | TtsSpec | Record<string, unknown>, options: CreateTtsOptions = {}): Promise<TtsProvider> {
+export async function createTts(
+  input: string | TtsSpec | Record<string, unknown>,
+  options: CreateTtsOptions = {},
+): Promise<TtsProvider> {
   const spec = parseTtsSpec(input);
   const modelStore = options.modelStore ?? ModelStore.fromEnv();
   const resample = options.resample ?? sincResample;
   let provider: TtsProvider;
   if (spec.factory) {
-    const fn = await loadFactory(spec.factory, { allowCode: options.allowCode ?? false, baseDir: options.baseDir ?? process.cwd() });
+    const fn = await loadFactory(spec.factory, {
+      allowCode: options.allowCode ?? false,
+      baseDir: options.baseDir ?? process.cwd(),
+    });
     const made = await buildCustomProvider<TtsProvider>(
       spec.factory,
       fn,
-      [{ voice: spec.voice, ...spec.options }, { modelsDir: modelStore.dir, resample }],
+      [
+        { voice: spec.voice, ...spec.options },
+        { modelsDir: modelStore.dir, resample },
+      ],
       'synthesize',
     );
     provider = customTts(spec, made);
@@ -96,7 +106,10 @@ function customTts(spec: TtsSpec, made: TtsProvider & Record<string, unknown>): 
   return {
     name,
     defaultVoice: typeof made.defaultVoice === 'string' ? made.defaultVoice : (spec.voice ?? ''),
-    cacheKeyOptions: (made.cacheKeyOptions as Record<string, unknown> | undefined) ?? { factory: spec.factory, ...spec.options },
+    cacheKeyOptions: (made.cacheKeyOptions as Record<string, unknown> | undefined) ?? {
+      factory: spec.factory,
+      ...spec.options,
+    },
     synthesize: (text: string, o: SynthesizeOptions): Promise<SynthesisResult> => made.synthesize(text, o),
     close: async () => {
       if (typeof made.close === 'function') await made.close();

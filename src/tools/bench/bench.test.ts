@@ -50,23 +50,35 @@ describe('planRuns', () => {
       [4, 200, 200],
       [5, 300, 300],
     ]);
-    expect(plan.sweep).toEqual({ turn_index: 1, event: 'llm_started', range: { from_ms: 100, to_ms: 300, step_ms: 100 } });
+    expect(plan.sweep).toEqual({
+      turn_index: 1,
+      event: 'llm_started',
+      range: { from_ms: 100, to_ms: 300, step_ms: 100 },
+    });
   });
 
   it('refuses a sweep of a scenario with no barge-in turn', async () => {
-    const scenario = await loadScenario(file('plain.yaml', 'name: plain\nturns:\n  - user: "hi"\n    expect: [{ event: response }]\n'));
+    const scenario = await loadScenario(
+      file('plain.yaml', 'name: plain\nturns:\n  - user: "hi"\n    expect: [{ event: response }]\n'),
+    );
     expect(() => planRuns(scenario, 1, { from_ms: 0, to_ms: 100, step_ms: 50 })).toThrow(NoBargeInTurnError);
   });
 });
 
 describe('runBench input checks', () => {
   it('rejects a non-positive repeat or concurrency before connecting anywhere', async () => {
-    await expect(runBench({ path: BARGE_IN, url: 'ws://127.0.0.1:1', repeat: 0 })).rejects.toThrow('--repeat must be a whole number ≥ 1, got 0');
-    await expect(runBench({ path: BARGE_IN, url: 'ws://127.0.0.1:1', concurrency: 1.5 })).rejects.toThrow('--concurrency must be a whole number ≥ 1, got 1.5');
+    await expect(runBench({ path: BARGE_IN, url: 'ws://127.0.0.1:1', repeat: 0 })).rejects.toThrow(
+      '--repeat must be a whole number ≥ 1, got 0',
+    );
+    await expect(runBench({ path: BARGE_IN, url: 'ws://127.0.0.1:1', concurrency: 1.5 })).rejects.toThrow(
+      '--concurrency must be a whole number ≥ 1, got 1.5',
+    );
   });
 
   it('takes one file, not a folder', async () => {
-    await expect(runBench({ path: dir, url: 'ws://127.0.0.1:1' })).rejects.toThrow(/earshot bench takes one scenario file, not a folder/);
+    await expect(runBench({ path: dir, url: 'ws://127.0.0.1:1' })).rejects.toThrow(
+      /earshot bench takes one scenario file, not a folder/,
+    );
   });
 
   it('says which scenarios a file holds when -s matches none of its scripted ones, before connecting anywhere', async () => {
@@ -74,7 +86,13 @@ describe('runBench input checks', () => {
       'list.yaml',
       'name: pair\nscenarios:\n  - name: a\n    turns: [{ user: "hi", expect: [{ event: response }] }]\n  - name: b\n    persona: "a caller"\n    goal: "ask"\n    success: "answered"\n    simulator: { service: openai, model: m }\n',
     );
-    const stderr = { text: '', write(s: string) { this.text += s; return true; } };
+    const stderr = {
+      text: '',
+      write(s: string) {
+        this.text += s;
+        return true;
+      },
+    };
     await expect(runBench({ path: list, scenario: 'b', url: 'ws://127.0.0.1:1', stderr })).rejects.toThrow(
       /list\.yaml: no scripted scenario matches -s "b" \(it holds: pair\/a, pair\/b \(simulation\)\); simulations are not benched/,
     );

@@ -11,7 +11,15 @@ import { AudioEngine, runSession, type AudioEngineOptions, type SessionOptions }
 import { summarizeBench, type BenchReport, type BenchRun } from './report.js';
 import { bargeInTurnIndex, NoBargeInTurnError, sweepOffsets, withInterruptOffset, type SweepRange } from './sweep.js';
 import { withConditionLevel, type ConditionSweep } from './condition-sweep.js';
-import { artifactStem, loadRunnables, printWarnings, refuseUnrunnable, replacedBlocks, runPool, scenarioMatches } from '../../runner/index.js';
+import {
+  artifactStem,
+  loadRunnables,
+  printWarnings,
+  refuseUnrunnable,
+  replacedBlocks,
+  runPool,
+  scenarioMatches,
+} from '../../runner/index.js';
 
 /**
  * `earshot bench`: each scripted scenario of a file run `repeat` times against
@@ -42,7 +50,10 @@ export interface BenchOptions {
   strict?: boolean;
   /** `--judge`: replaces the scenario's judge; given to each session as `judgeOverride`. */
   judge?: string;
-  session?: Omit<SessionOptions, 'url' | 'onProgress' | 'signal' | 'redactor' | 'clock' | 'env' | 'recordingPath' | 'run'>;
+  session?: Omit<
+    SessionOptions,
+    'url' | 'onProgress' | 'signal' | 'redactor' | 'clock' | 'env' | 'recordingPath' | 'run'
+  >;
   audio?: AudioEngineOptions;
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
@@ -71,13 +82,23 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   const cwd = options.cwd ?? process.cwd();
   const repeat = options.repeat ?? DEFAULT_BENCH_REPEAT;
   const concurrency = options.concurrency ?? 1;
-  if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`--repeat must be a whole number ≥ 1, got ${repeat}`);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a whole number ≥ 1, got ${concurrency}`);
+  if (!Number.isInteger(repeat) || repeat < 1)
+    throw new UsageError(`--repeat must be a whole number ≥ 1, got ${repeat}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new UsageError(`--concurrency must be a whole number ≥ 1, got ${concurrency}`);
   const scenarios = benchedScenarios(options, cwd);
   // Every plan first: a scenario without a barge-in turn refuses the sweep before anything connects.
-  if (options.sweep && options.conditionSweep) throw new UsageError('--sweep-interrupt and --sweep-condition sweep one thing each: give one');
-  const plans = scenarios.map((scenario) => ({ scenario, plan: options.conditionSweep ? planConditionRuns(scenario, repeat, options.conditionSweep) : planRuns(scenario, repeat, options.sweep) }));
-  const engine = options.session?.media ? null : new AudioEngine({ allowCode: options.allowCode, clock, ...options.audio });
+  if (options.sweep && options.conditionSweep)
+    throw new UsageError('--sweep-interrupt and --sweep-condition sweep one thing each: give one');
+  const plans = scenarios.map((scenario) => ({
+    scenario,
+    plan: options.conditionSweep
+      ? planConditionRuns(scenario, repeat, options.conditionSweep)
+      : planRuns(scenario, repeat, options.sweep),
+  }));
+  const engine = options.session?.media
+    ? null
+    : new AudioEngine({ allowCode: options.allowCode, clock, ...options.audio });
   if (options.outDir) await mkdir(options.outDir, { recursive: true });
   const redactor = new Redactor(env);
   const session = { ...options.session, ...(options.judge !== undefined ? { judgeOverride: options.judge } : {}) };
@@ -95,7 +116,12 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
       const started = clock.now();
       const first = stem0;
       const work = async ({ run, offset_ms, level, scenario: variant }: PlannedBenchRun): Promise<void> => {
-        const suffix = offset_ms !== undefined ? `-offset${offset_ms}` : level !== undefined ? `-${options.conditionSweep?.name}${level}` : '';
+        const suffix =
+          offset_ms !== undefined
+            ? `-offset${offset_ms}`
+            : level !== undefined
+              ? `-${options.conditionSweep?.name}${level}`
+              : '';
         const stem = artifactStem(`${scenario.name}${suffix}`, first + run);
         let outcome: Awaited<ReturnType<typeof runSession>>;
         try {
@@ -115,13 +141,20 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
           if (options.signal?.aborted) return;
           throw err;
         }
-        runs.push({ run, ...(offset_ms === undefined ? {} : { offset_ms }), ...(level === undefined ? {} : { level }), result: outcome.result });
+        runs.push({
+          run,
+          ...(offset_ms === undefined ? {} : { offset_ms }),
+          ...(level === undefined ? {} : { level }),
+          result: outcome.result,
+        });
         if (options.outDir) {
           await writeFile(join(options.outDir, `${stem}.trace.log`), outcome.trace);
           await writeFile(join(options.outDir, 'results.jsonl'), `${JSON.stringify(outcome.result)}\n`, { flag: 'a' });
         }
         finished++;
-        const line = progressLine(finished, total, offset_ms, outcome.result) + (level === undefined ? '' : `  ${options.conditionSweep?.key} ${level}`);
+        const line =
+          progressLine(finished, total, offset_ms, outcome.result) +
+          (level === undefined ? '' : `  ${options.conditionSweep?.key} ${level}`);
         options.onProgress?.(plans.length > 1 ? `${line}  ${scenario.name}` : line);
       };
       stem0 += plan.runs.length;
@@ -165,16 +198,23 @@ function benchedScenarios(options: BenchOptions, cwd: string): Scenario[] {
   const scripted = chosen.filter((s): s is Scenario => s.kind === 'script');
   const ids = all.map((s) => `${s.name}${s.kind === 'simulation' ? ' (simulation)' : ''}`).join(', ');
   if (!scripted.length) {
-    const why = options.scenario !== undefined ? `no scripted scenario matches -s ${JSON.stringify(options.scenario)}` : 'no scripted scenario to bench';
-    throw new UsageError(`${options.path}: ${why} (it holds: ${ids}); simulations are not benched: measure them with earshot run --repeat N`);
+    const why =
+      options.scenario !== undefined
+        ? `no scripted scenario matches -s ${JSON.stringify(options.scenario)}`
+        : 'no scripted scenario to bench';
+    throw new UsageError(
+      `${options.path}: ${why} (it holds: ${ids}); simulations are not benched: measure them with earshot run --repeat N`,
+    );
   }
   refuseUnrunnable(scripted, replacedBlocks(options), cwd);
-  for (const s of chosen) if (s.kind === 'simulation') (options.stderr ?? process.stderr).write(`${s.name}: ${SIMULATION_NOT_BENCHED}\n`);
+  for (const s of chosen)
+    if (s.kind === 'simulation') (options.stderr ?? process.stderr).write(`${s.name}: ${SIMULATION_NOT_BENCHED}\n`);
   return scripted;
 }
 
 /** A simulation's caller says something else every run, so its latencies are no benchmark of the bot's: left out, said why. */
-export const SIMULATION_NOT_BENCHED = 'skipped: a simulation is not benched (its caller says something new every run); measure its pass rate with earshot run --repeat N';
+export const SIMULATION_NOT_BENCHED =
+  'skipped: a simulation is not benched (its caller says something new every run); measure its pass rate with earshot run --repeat N';
 
 interface PlannedBenchRun {
   run: number;
@@ -195,13 +235,18 @@ export function planRuns(
   const offsets = sweepOffsets(sweep);
   const runs: PlannedBenchRun[] = [];
   for (let r = 0; r < repeat; r++) {
-    for (const offset of offsets) runs.push({ run: runs.length, offset_ms: offset, scenario: withInterruptOffset(scenario, turnIndex, offset) });
+    for (const offset of offsets)
+      runs.push({ run: runs.length, offset_ms: offset, scenario: withInterruptOffset(scenario, turnIndex, offset) });
   }
   return { runs, sweep: { turn_index: turnIndex, event: scenario.turns[turnIndex].send_after!.event!, range: sweep } };
 }
 
 /** A condition sweep's runs: each level `repeat` times, levels interleaved (as the offsets of an interrupt sweep). */
-export function planConditionRuns(scenario: Scenario, repeat: number, sweep: ConditionSweep): { runs: PlannedBenchRun[]; sweep?: undefined } {
+export function planConditionRuns(
+  scenario: Scenario,
+  repeat: number,
+  sweep: ConditionSweep,
+): { runs: PlannedBenchRun[]; sweep?: undefined } {
   const variants = sweep.values.map((level) => ({ level, scenario: withConditionLevel(scenario, sweep, level) }));
   const runs: PlannedBenchRun[] = [];
   for (let r = 0; r < repeat; r++) for (const v of variants) runs.push({ run: runs.length, ...v });
@@ -209,7 +254,9 @@ export function planConditionRuns(scenario: Scenario, repeat: number, sweep: Con
 }
 
 function progressLine(done: number, total: number, offset: number | undefined, result: ScenarioResult): string {
-  const v2v = result.turns.flatMap((t) => (typeof t.metrics?.voice_to_voice_ms === 'number' ? [`${Math.round(t.metrics.voice_to_voice_ms)} ms`] : []));
+  const v2v = result.turns.flatMap((t) =>
+    typeof t.metrics?.voice_to_voice_ms === 'number' ? [`${Math.round(t.metrics.voice_to_voice_ms)} ms`] : [],
+  );
   const parts = [`[${done}/${total}]`, result.status];
   if (offset !== undefined) parts.push(`offset ${offset} ms`);
   if (v2v.length) parts.push(`voice-to-voice ${v2v.join(', ')}`);

@@ -26,11 +26,21 @@ turns:
 
 describe('--sweep-condition', () => {
   it('parses names and levels, checking each level as --condition does', () => {
-    expect(parseConditionSweep('snr=30,20,10,5')).toEqual({ name: 'snr', key: 'noise.snr_db', values: [30, 20, 10, 5] });
+    expect(parseConditionSweep('snr=30,20,10,5')).toEqual({
+      name: 'snr',
+      key: 'noise.snr_db',
+      values: [30, 20, 10, 5],
+    });
     expect(parseConditionSweep('loss=0, 0.05,0.1')).toEqual({ name: 'loss', key: 'loss.rate', values: [0, 0.05, 0.1] });
-    expect(parseConditionSweep('gain.gain_db=0,12')).toEqual({ name: 'gain.gain_db', key: 'gain.gain_db', values: [0, 12] });
+    expect(parseConditionSweep('gain.gain_db=0,12')).toEqual({
+      name: 'gain.gain_db',
+      key: 'gain.gain_db',
+      values: [0, 12],
+    });
     expect(() => parseConditionSweep('snr')).toThrow(/NAME=V1,V2/);
-    expect(() => parseConditionSweep('loss=0.1,2')).toThrow('--sweep-condition loss=0.1,2: level "2": loss.rate must be a number >= 0 and <= 1');
+    expect(() => parseConditionSweep('loss=0.1,2')).toThrow(
+      '--sweep-condition loss=0.1,2: level "2": loss.rate must be a number >= 0 and <= 1',
+    );
     expect(() => parseConditionSweep('snr=10,,5')).toThrow(/list the levels/);
     expect(() => parseConditionSweep('snr=10,10')).toThrow(/twice/);
   });
@@ -57,7 +67,15 @@ describe('--sweep-condition', () => {
 
   it('reports pass rate, latency and user_wer per level, in the order given', () => {
     const result = (status: ScenarioResult['status'], v2v: number, wer: number): ScenarioResult =>
-      ({ name: 'a', file: 'a.yaml', status, started_at: '', duration_ms: 1, failures: [], turns: [{ index: 0, status: 'passed', expectations: [], metrics: { voice_to_voice_ms: v2v, user_wer: wer } }] }) as unknown as ScenarioResult;
+      ({
+        name: 'a',
+        file: 'a.yaml',
+        status,
+        started_at: '',
+        duration_ms: 1,
+        failures: [],
+        turns: [{ index: 0, status: 'passed', expectations: [], metrics: { voice_to_voice_ms: v2v, user_wer: wer } }],
+      }) as unknown as ScenarioResult;
     const runs: BenchRun[] = [
       { run: 0, level: 30, result: result('passed', 400, 0) },
       { run: 1, level: 5, result: result('failed', 900, 0.6) },
@@ -66,12 +84,25 @@ describe('--sweep-condition', () => {
     ];
     const sweep = parseConditionSweep('snr=30,5');
     const curve = conditionPoints(runs, sweep);
-    expect(curve.points.map((p) => [p.level, p.runs, p.passed, p.pass_rate, p.voice_to_voice_ms?.p50, p.user_wer?.max])).toEqual([
+    expect(
+      curve.points.map((p) => [p.level, p.runs, p.passed, p.pass_rate, p.voice_to_voice_ms?.p50, p.user_wer?.max]),
+    ).toEqual([
       [30, 2, 2, 1, 400, 0.1],
       [5, 2, 1, 0.5, 900, 0.6],
     ]);
-    const text = renderBenchReport(summarizeBench(runs, { url: 'ws://x', wire: 'pipecat-eval', repeat: 2, concurrency: 1, duration_ms: 1, conditionSweep: sweep }));
+    const text = renderBenchReport(
+      summarizeBench(runs, {
+        url: 'ws://x',
+        wire: 'pipecat-eval',
+        repeat: 2,
+        concurrency: 1,
+        duration_ms: 1,
+        conditionSweep: sweep,
+      }),
+    );
     expect(text).toContain('× 2 levels');
-    expect(text).toMatch(/condition curve \(snr: noise\.snr_db\):\n\s+noise\.snr_db\s+runs\s+passed\s+pass_rate[^\n]*\n\s+30\s+2\s+2\s+100\.0%\s+400\.0/);
+    expect(text).toMatch(
+      /condition curve \(snr: noise\.snr_db\):\n\s+noise\.snr_db\s+runs\s+passed\s+pass_rate[^\n]*\n\s+30\s+2\s+2\s+100\.0%\s+400\.0/,
+    );
   });
 });

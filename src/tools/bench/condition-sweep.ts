@@ -1,7 +1,12 @@
 import { UsageError } from '../../core/errors.js';
 import { latencyStats, type LatencyStats } from '../../metrics/index.js';
 import type { ScenarioResult } from '../../results/index.js';
-import { applyConditionOverrides, parseConditionFlags, type ConditionOverrides, type Scenario } from '../../scenario/index.js';
+import {
+  applyConditionOverrides,
+  parseConditionFlags,
+  type ConditionOverrides,
+  type Scenario,
+} from '../../scenario/index.js';
 
 /**
  * `earshot bench --sweep-condition snr=30,20,10,5`: each scenario rerun at
@@ -19,8 +24,20 @@ export interface ConditionSweep {
   values: number[];
 }
 
-const ALIASES: Record<string, string> = { snr: 'noise.snr_db', loss: 'loss.rate', rate: 'speaking_rate.factor', gain: 'gain.gain_db' };
-const NUMERIC_KEYS = ['noise.snr_db', 'loss.rate', 'loss.burst_ms', 'gain.gain_db', 'gain.clip_dbfs', 'speaking_rate.factor'];
+const ALIASES: Record<string, string> = {
+  snr: 'noise.snr_db',
+  loss: 'loss.rate',
+  rate: 'speaking_rate.factor',
+  gain: 'gain.gain_db',
+};
+const NUMERIC_KEYS = [
+  'noise.snr_db',
+  'loss.rate',
+  'loss.burst_ms',
+  'gain.gain_db',
+  'gain.clip_dbfs',
+  'speaking_rate.factor',
+];
 export const MAX_CONDITION_LEVELS = 100;
 
 /** Parses `NAME=V1,V2,...`; throws a UsageError naming the bad part. */
@@ -29,28 +46,40 @@ export function parseConditionSweep(value: string): ConditionSweep {
   const name = eq > 0 ? value.slice(0, eq).trim() : '';
   const key = ALIASES[name] ?? name;
   if (!NUMERIC_KEYS.includes(key)) {
-    throw new UsageError(`--sweep-condition ${value}: expected NAME=V1,V2,... with NAME one of ${[...Object.keys(ALIASES), ...NUMERIC_KEYS].join(', ')}`);
+    throw new UsageError(
+      `--sweep-condition ${value}: expected NAME=V1,V2,... with NAME one of ${[...Object.keys(ALIASES), ...NUMERIC_KEYS].join(', ')}`,
+    );
   }
-  const parts = value.slice(eq + 1).split(',').map((p) => p.trim());
-  if (parts.length === 0 || parts.some((p) => p === '')) throw new UsageError(`--sweep-condition ${value}: list the levels, e.g. snr=30,20,10,5`);
-  if (parts.length > MAX_CONDITION_LEVELS) throw new UsageError(`--sweep-condition ${value}: ${parts.length} levels; at most ${MAX_CONDITION_LEVELS}`);
+  const parts = value
+    .slice(eq + 1)
+    .split(',')
+    .map((p) => p.trim());
+  if (parts.length === 0 || parts.some((p) => p === ''))
+    throw new UsageError(`--sweep-condition ${value}: list the levels, e.g. snr=30,20,10,5`);
+  if (parts.length > MAX_CONDITION_LEVELS)
+    throw new UsageError(`--sweep-condition ${value}: ${parts.length} levels; at most ${MAX_CONDITION_LEVELS}`);
   // Each level is checked as `--condition` checks it (range, number).
   for (const p of parts) {
     try {
       parseConditionFlags([`${key}=${p}`]);
     } catch (err) {
-      throw new UsageError(`--sweep-condition ${value}: level ${JSON.stringify(p)}: ${err instanceof Error ? err.message.replace(/^--condition [^:]+: /, '') : String(err)}`);
+      throw new UsageError(
+        `--sweep-condition ${value}: level ${JSON.stringify(p)}: ${err instanceof Error ? err.message.replace(/^--condition [^:]+: /, '') : String(err)}`,
+      );
     }
   }
   const values = parts.map(Number);
-  if (new Set(values).size !== values.length) throw new UsageError(`--sweep-condition ${value}: a level is listed twice`);
+  if (new Set(values).size !== values.length)
+    throw new UsageError(`--sweep-condition ${value}: a level is listed twice`);
   return { name, key, values };
 }
 
 /** A copy of the scenario at one level: the condition set on the scenario and on every turn that has its own conditions. */
 export function withConditionLevel(scenario: Scenario, sweep: ConditionSweep, level: number): Scenario {
   if (scenario.user.modality !== 'audio') {
-    throw new UsageError(`${scenario.file}: --sweep-condition degrades the caller's audio; scenario ${scenario.name} types its turns (user.modality: text)`);
+    throw new UsageError(
+      `${scenario.file}: --sweep-condition degrades the caller's audio; scenario ${scenario.name} types its turns (user.modality: text)`,
+    );
   }
   const overrides = parseConditionFlags([`${sweep.key}=${level}`]) as ConditionOverrides;
   const at = (c: Scenario['conditions']): Scenario['conditions'] => applyConditionOverrides(c, overrides, undefined);
@@ -80,7 +109,10 @@ export interface BenchConditionSweep {
 }
 
 /** The condition curve: per level (in the order given), pass rate, voice-to-voice latency and the bot's word error rate. */
-export function conditionPoints(runs: ReadonlyArray<{ level?: number; result: ScenarioResult }>, sweep: ConditionSweep): BenchConditionSweep {
+export function conditionPoints(
+  runs: ReadonlyArray<{ level?: number; result: ScenarioResult }>,
+  sweep: ConditionSweep,
+): BenchConditionSweep {
   const points = sweep.values.map((level): ConditionPoint => {
     const group = runs.filter((r) => r.level === level).map((r) => r.result);
     const passed = group.filter((r) => r.status === 'passed').length;
@@ -101,7 +133,10 @@ export function conditionPoints(runs: ReadonlyArray<{ level?: number; result: Sc
 }
 
 /** The condition curve as text lines (the table drawer is the report's). */
-export function renderConditionCurve(s: BenchConditionSweep, table: (head: string[], body: string[][]) => string[]): string[] {
+export function renderConditionCurve(
+  s: BenchConditionSweep,
+  table: (head: string[], body: string[][]) => string[],
+): string[] {
   const f = (v: number | undefined): string => (v === undefined ? '-' : v.toFixed(1));
   return [
     `condition curve (${s.name === s.key ? s.key : `${s.name}: ${s.key}`}):`,

@@ -10,7 +10,12 @@ import {
 import type { ScenarioResult, TurnResult } from '../../results/index.js';
 import { LATENCY_METRICS, type LatencyMetric } from '../../scenario/index.js';
 import type { SweepRange } from './sweep.js';
-import { conditionPoints, renderConditionCurve, type BenchConditionSweep, type ConditionSweep } from './condition-sweep.js';
+import {
+  conditionPoints,
+  renderConditionCurve,
+  type BenchConditionSweep,
+  type ConditionSweep,
+} from './condition-sweep.js';
 
 /**
  * What `earshot bench` reports, computed from the runs' results (pure, so it
@@ -103,7 +108,10 @@ export interface BenchHeader {
 
 export function summarizeBench(runs: readonly BenchRun[], header: BenchHeader): BenchReport {
   const first = runs[0]?.result;
-  const metrics = Object.fromEntries(LATENCY_METRICS.map((m) => [m, summarizeMetric(runs, m)])) as Record<LatencyMetric, MetricSummary>;
+  const metrics = Object.fromEntries(LATENCY_METRICS.map((m) => [m, summarizeMetric(runs, m)])) as Record<
+    LatencyMetric,
+    MetricSummary
+  >;
   const report: BenchReport = {
     scenario: { name: first?.name ?? '', file: first?.file ?? '' },
     url: header.url,
@@ -137,7 +145,9 @@ function summarizeMetric(runs: readonly BenchRun[], metric: LatencyMetric): Metr
       byTurn.set(t.index, list);
     }
   }
-  const per_turn = [...byTurn.entries()].sort((a, b) => a[0] - b[0]).map(([turn_index, values]) => ({ turn_index, stats: latencyStats(values)! }));
+  const per_turn = [...byTurn.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([turn_index, values]) => ({ turn_index, stats: latencyStats(values)! }));
   return { stats: latencyStats(all), histogram: all.length ? histogram(all).buckets : [], per_turn };
 }
 
@@ -158,7 +168,9 @@ function sweepPoints(runs: readonly BenchRun[], turnIndex: number): SweepPoint[]
           status: r.result.status,
           yielded: turn?.metrics?.yielded ?? null,
           interruption_ms: typeof interruption === 'number' ? interruption : null,
-          interrupted: turn ? expectedAndSeen(turn, 'bot_interrupted') || sawInTurn(r.result, turn, 'bot_interrupted') : false,
+          interrupted: turn
+            ? expectedAndSeen(turn, 'bot_interrupted') || sawInTurn(r.result, turn, 'bot_interrupted')
+            : false,
         };
       });
       const bargeIns = points.filter((p) => p.yielded !== null).length;
@@ -191,13 +203,19 @@ function sawInTurn(result: ScenarioResult, turn: TurnResult, name: string): bool
   if (turn.status === 'not_run' || turn.started_at_ms === undefined) return false;
   const next = result.turns.find((t) => t.index === turn.index + 1)?.started_at_ms;
   const from = turn.started_at_ms - 0.5;
-  return (result.events ?? []).some((e) => e.name === name && e.at_ms >= from && (next === undefined || e.at_ms < next));
+  return (result.events ?? []).some(
+    (e) => e.name === name && e.at_ms >= from && (next === undefined || e.at_ms < next),
+  );
 }
 
 /** The report as terminal text: the runs, a metric table, histograms, pass rates, the yield curve. */
 export function renderBenchReport(report: BenchReport, options: { ascii?: boolean } = {}): string {
   const lines: string[] = [];
-  const per = report.sweep ? ` × ${report.sweep.points.length} offsets` : report.condition_sweep ? ` × ${report.condition_sweep.points.length} levels` : '';
+  const per = report.sweep
+    ? ` × ${report.sweep.points.length} offsets`
+    : report.condition_sweep
+      ? ` × ${report.condition_sweep.points.length} levels`
+      : '';
   lines.push(
     `bench: ${report.scenario.name} × ${report.repeat}${per} (concurrency ${report.concurrency}) against ${report.url} (${report.wire}): ` +
       `${report.passed} passed, ${report.failed} failed, ${report.errors} errors${report.inconclusive ? `, ${report.inconclusive} inconclusive` : ''} in ${(report.duration_ms / 1000).toFixed(1)} s`,
@@ -216,7 +234,12 @@ export function renderBenchReport(report: BenchReport, options: { ascii?: boolea
     // The histogram is redrawn from the buckets so the text and the JSON agree.
     const values = summary.histogram.flatMap((b) => Array<number>(b.count).fill(b.from_ms));
     const edges = [...summary.histogram.map((b) => b.from_ms), summary.histogram[summary.histogram.length - 1].to_ms];
-    lines.push(...renderHistogram(values, { edgesMs: edges, width: 30, ascii: options.ascii }).split('\n').map((l) => `  ${l}`), '');
+    lines.push(
+      ...renderHistogram(values, { edgesMs: edges, width: 30, ascii: options.ascii })
+        .split('\n')
+        .map((l) => `  ${l}`),
+      '',
+    );
   }
   lines.push('pass rate per turn:');
   // The inconclusive column only when a turn was (its runs are left out of the pass rate).
@@ -224,7 +247,14 @@ export function renderBenchReport(report: BenchReport, options: { ascii?: boolea
   lines.push(
     ...table(
       ['turn', 'passed', 'failed', ...(doubt ? ['inconclusive'] : []), 'not_run', 'pass_rate'],
-      report.turns.map((t) => [String(t.turn_index + 1), String(t.passed), String(t.failed), ...(doubt ? [String(t.inconclusive)] : []), String(t.not_run), `${(t.pass_rate * 100).toFixed(1)}%`]),
+      report.turns.map((t) => [
+        String(t.turn_index + 1),
+        String(t.passed),
+        String(t.failed),
+        ...(doubt ? [String(t.inconclusive)] : []),
+        String(t.not_run),
+        `${(t.pass_rate * 100).toFixed(1)}%`,
+      ]),
       1,
     ).map((l) => `  ${l}`),
   );
@@ -258,6 +288,10 @@ function ms(v: number): string {
 /** Fixed-width columns: the first `leftColumns` padded right, the rest left (numbers). */
 function table(head: string[], body: string[][], leftColumns: number): string[] {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => (i < leftColumns ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...body.map(line)];
 }

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../core/errors.js';
 import { loadScenario } from '../../scenario/index.js';
-import { bargeInTurnIndex, MAX_SWEEP_POINTS, NoBargeInTurnError, parseSweepRange, sweepOffsets, SweepRangeError, withInterruptOffset } from './sweep.js';
+import {
+  bargeInTurnIndex,
+  MAX_SWEEP_POINTS,
+  NoBargeInTurnError,
+  parseSweepRange,
+  sweepOffsets,
+  SweepRangeError,
+  withInterruptOffset,
+} from './sweep.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'earshot-sweep-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -89,7 +97,12 @@ describe('the barge-in turn', () => {
   });
 
   it('is absent when no send_after names an event', async () => {
-    const scenario = await loadScenario(scenarioFile('plain.yaml', 'name: plain\nturns:\n  - user: "hi"\n    send_after: { delay_ms: 100 }\n    expect: [{ event: response }]\n'));
+    const scenario = await loadScenario(
+      scenarioFile(
+        'plain.yaml',
+        'name: plain\nturns:\n  - user: "hi"\n    send_after: { delay_ms: 100 }\n    expect: [{ event: response }]\n',
+      ),
+    );
     expect(bargeInTurnIndex(scenario)).toBeNull();
     expect(() => withInterruptOffset(scenario, 0, 100)).toThrow(NoBargeInTurnError);
   });

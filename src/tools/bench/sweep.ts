@@ -30,7 +30,9 @@ export class SweepRangeError extends UsageError {
 /** The scenario has no turn whose interrupt offset could be swept. */
 export class NoBargeInTurnError extends UsageError {
   constructor(readonly file: string) {
-    super(`${file}: --sweep-interrupt needs a barge-in turn: a turn whose send_after names an event (e.g. send_after: {event: bot_audio_started, delay_ms: 800}); this scenario has none`);
+    super(
+      `${file}: --sweep-interrupt needs a barge-in turn: a turn whose send_after names an event (e.g. send_after: {event: bot_audio_started, delay_ms: 800}); this scenario has none`,
+    );
     this.name = 'NoBargeInTurnError';
   }
 }
@@ -78,6 +80,8 @@ export function bargeInTurnIndex(scenario: Pick<Scenario, 'turns'>): number | nu
 export function withInterruptOffset(scenario: Scenario, turnIndex: number, offsetMs: number): Scenario {
   const turn = scenario.turns[turnIndex];
   if (!turn?.send_after?.event) throw new NoBargeInTurnError(scenario.file);
-  const turns = scenario.turns.map((t, i) => (i === turnIndex ? { ...t, send_after: { ...t.send_after!, delay_ms: offsetMs } } : t));
+  const turns = scenario.turns.map((t, i) =>
+    i === turnIndex ? { ...t, send_after: { ...t.send_after!, delay_ms: offsetMs } } : t,
+  );
   return { ...scenario, turns };
 }

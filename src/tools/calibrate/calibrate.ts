@@ -118,12 +118,16 @@ export async function runCalibration(options: CalibrateOptions = {}): Promise<Ca
   const delays = options.delaysMs ?? DEFAULT_CALIBRATION_DELAYS_MS;
   const wires = options.wires ?? CALIBRATION_WIRES;
   const limit = options.p95LimitMs ?? DEFAULT_CALIBRATION_P95_LIMIT_MS;
-  if (!Number.isInteger(repeat) || repeat < 1) throw new CalibrationSetupError(`repeat must be a positive integer, got ${repeat}`);
-  if (!delays.length || delays.some((d) => !Number.isFinite(d) || d < 0)) throw new CalibrationSetupError(`delays must be numbers of ms >= 0, got ${delays.join(',')}`);
+  if (!Number.isInteger(repeat) || repeat < 1)
+    throw new CalibrationSetupError(`repeat must be a positive integer, got ${repeat}`);
+  if (!delays.length || delays.some((d) => !Number.isFinite(d) || d < 0))
+    throw new CalibrationSetupError(`delays must be numbers of ms >= 0, got ${delays.join(',')}`);
   if (!wires.length) throw new CalibrationSetupError('no wire to calibrate');
   const gap = options.sentenceGapMs;
   if (gap !== undefined && !(Number.isFinite(gap) && gap >= MIN_CALIBRATION_GAP_MS && gap <= 5000)) {
-    throw new CalibrationSetupError(`sentence gap must be ${MIN_CALIBRATION_GAP_MS} to 5000 ms (the barge-in and the bot's stop must both fall in the pause), got ${gap}`);
+    throw new CalibrationSetupError(
+      `sentence gap must be ${MIN_CALIBRATION_GAP_MS} to 5000 ms (the barge-in and the bot's stop must both fall in the pause), got ${gap}`,
+    );
   }
   checkSphinxInstalled();
   const loadAtStart = loadavg();
@@ -133,7 +137,10 @@ export async function runCalibration(options: CalibrateOptions = {}): Promise<Ca
   const brainFile = join(workDir, CALIBRATION_BRAIN_FILE);
   const scenarioFile = join(workDir, CALIBRATION_SCENARIO_FILE);
   await writeFile(brainFile, CALIBRATION_BRAIN);
-  await writeFile(scenarioFile, gap === undefined ? calibrationScenario() : calibrationScenario(PAUSE_BARGE_IN_AFTER_MS));
+  await writeFile(
+    scenarioFile,
+    gap === undefined ? calibrationScenario() : calibrationScenario(PAUSE_BARGE_IN_AFTER_MS),
+  );
   const engine = new AudioEngine({ clock: monotonicClock, record: options.keepDir !== undefined, ...options.audio });
   const ports = new PortAllocator(BASE_PORT);
   const samples: CalibrationSampleRecord[] = [];
@@ -160,7 +167,15 @@ export async function runCalibration(options: CalibrateOptions = {}): Promise<Ca
     if (!options.keepDir) rmSync(workDir, { recursive: true, force: true });
   }
   const rows = withEmptyRows(
-    calibrationErrorTable(samples.map((s) => ({ codec: s.codec, metric: s.metric, delay_ms: s.delay_ms, measured_ms: s.measured_ms, truth_ms: s.truth_ms }))),
+    calibrationErrorTable(
+      samples.map((s) => ({
+        codec: s.codec,
+        metric: s.metric,
+        delay_ms: s.delay_ms,
+        measured_ms: s.measured_ms,
+        truth_ms: s.truth_ms,
+      })),
+    ),
     wires,
     delays,
   );
@@ -193,7 +208,9 @@ interface OneConfig {
 }
 
 /** One wire and delay: a bot of its own, `repeat` sessions, the truth log matched. */
-async function calibrateOne(c: OneConfig): Promise<{ samples: CalibrationSampleRecord[]; config: CalibrationConfigOutcome }> {
+async function calibrateOne(
+  c: OneConfig,
+): Promise<{ samples: CalibrationSampleRecord[]; config: CalibrationConfigOutcome }> {
   const { wire, delay, options } = c;
   const truthFile = join(c.dir, 'truth.jsonl');
   const botLog = join(c.dir, 'refbot.log');
@@ -202,7 +219,17 @@ async function calibrateOne(c: OneConfig): Promise<{ samples: CalibrationSampleR
   const gap = options.sentenceGapMs;
   const bot = await startRefbotChild({
     ports: c.ports,
-    args: ['--wire', wire, '--response-delay-ms', String(delay), '--truth-log', truthFile, '--brain', c.brainFile, ...(gap !== undefined ? ['--sentence-gap-ms', String(gap)] : [])],
+    args: [
+      '--wire',
+      wire,
+      '--response-delay-ms',
+      String(delay),
+      '--truth-log',
+      truthFile,
+      '--brain',
+      c.brainFile,
+      ...(gap !== undefined ? ['--sentence-gap-ms', String(gap)] : []),
+    ],
     logFile: botLog,
     selfCommand: options.selfCommand,
     env: options.env,
@@ -237,13 +264,27 @@ async function calibrateOne(c: OneConfig): Promise<{ samples: CalibrationSampleR
   const connections = truthConnections(parseTruthLog(await readFile(truthFile, 'utf8').catch(() => ''), truthFile));
   const samples: CalibrationSampleRecord[] = [];
   for (const [i, run] of runs.entries()) {
-    const observed = { run: i + 1, sessionEpochMs: run.sessionEpochMs, fromEpochMs: run.fromEpochMs, toEpochMs: run.toEpochMs, turns: run.result.turns };
+    const observed = {
+      run: i + 1,
+      sessionEpochMs: run.sessionEpochMs,
+      fromEpochMs: run.fromEpochMs,
+      toEpochMs: run.toEpochMs,
+      turns: run.result.turns,
+    };
     const match = matchRun(observed, connections, { bargeInInPause: gap !== undefined });
     const mine = match.samples.map((s) => ({ ...s, codec: wire, delay_ms: delay }));
     samples.push(...mine);
     options.onProgress?.(describeRun(wire, delay, i + 1, c.repeat, run.result, mine));
   }
-  return { samples, config: { wire, delay_ms: delay, runs: runs.length, passed_runs: runs.filter((r) => r.result.status === 'passed').length } };
+  return {
+    samples,
+    config: {
+      wire,
+      delay_ms: delay,
+      runs: runs.length,
+      passed_runs: runs.filter((r) => r.result.status === 'passed').length,
+    },
+  };
 }
 
 /**
@@ -251,7 +292,11 @@ async function calibrateOne(c: OneConfig): Promise<{ samples: CalibrationSampleR
  * scenario could not run) must not vanish from the table: it gets a row with
  * n = 0, which fails calibration.
  */
-export function withEmptyRows(rows: CalibrationRow[], wires: readonly string[], delays: readonly number[]): CalibrationRow[] {
+export function withEmptyRows(
+  rows: CalibrationRow[],
+  wires: readonly string[],
+  delays: readonly number[],
+): CalibrationRow[] {
   const out = [...rows];
   for (const codec of wires) {
     for (const metric of CALIBRATION_METRICS) {
@@ -262,7 +307,17 @@ export function withEmptyRows(rows: CalibrationRow[], wires: readonly string[], 
       }
     }
   }
-  return out.sort((a, b) => (a.codec < b.codec ? -1 : a.codec > b.codec ? 1 : a.metric < b.metric ? -1 : a.metric > b.metric ? 1 : a.delay_ms - b.delay_ms));
+  return out.sort((a, b) =>
+    a.codec < b.codec
+      ? -1
+      : a.codec > b.codec
+        ? 1
+        : a.metric < b.metric
+          ? -1
+          : a.metric > b.metric
+            ? 1
+            : a.delay_ms - b.delay_ms,
+  );
 }
 
 function round2(x: number): number {
@@ -274,12 +329,23 @@ function epochNow(): number {
 }
 
 /** `protobuf  delay 300 ms  run 2/3  passed  voice_to_voice_ms +1.2 +0.8  interruption_ms +2.1` */
-export function describeRun(wire: string, delay: number, run: number, of: number, result: ScenarioResult, samples: readonly MatchedSample[]): string {
+export function describeRun(
+  wire: string,
+  delay: number,
+  run: number,
+  of: number,
+  result: ScenarioResult,
+  samples: readonly MatchedSample[],
+): string {
   const parts = [`${wire} delay ${delay} ms run ${run}/${of}: ${result.status}`];
   for (const metric of ['voice_to_voice_ms', 'interruption_ms'] as const) {
     const mine = samples.filter((s) => s.metric === metric);
     if (!mine.length) continue;
-    const cells = mine.map((s) => (s.error_ms === null ? `missing (${s.note ?? '?'})` : `${s.measured_ms?.toFixed(1)} vs ${s.truth_ms?.toFixed(1)} (${s.error_ms >= 0 ? '+' : ''}${s.error_ms.toFixed(1)})`));
+    const cells = mine.map((s) =>
+      s.error_ms === null
+        ? `missing (${s.note ?? '?'})`
+        : `${s.measured_ms?.toFixed(1)} vs ${s.truth_ms?.toFixed(1)} (${s.error_ms >= 0 ? '+' : ''}${s.error_ms.toFixed(1)})`,
+    );
     parts.push(`${metric} ${cells.join(', ')}`);
   }
   if (result.error) parts.push(`error: ${result.error}`);

@@ -15,6 +15,15 @@ export {
   type CalibrationConfigOutcome,
   type CalibrationSampleRecord,
 } from './calibrate.js';
-export { calibrationJson, describeMachine, errorSources, parseDelayList, parseWireList, renderCalibration, type ErrorSource, type MachineInfo } from './report.js';
+export {
+  calibrationJson,
+  describeMachine,
+  errorSources,
+  parseDelayList,
+  parseWireList,
+  renderCalibration,
+  type ErrorSource,
+  type MachineInfo,
+} from './report.js';
 export { CALIBRATION_METRICS, type CalibrationMetric, type MatchedSample } from './match.js';
 export { TruthLogError } from './truth.js';

@@ -22,14 +22,29 @@ function oneConnection(conn = 1, shiftMs = 0): TruthLine[] {
     line('user_speech_stopped', t(3000), { conn, turn: 1, voiced_end_ms: t(2400) }),
     line('bot_audio_started', t(4500), { conn, reply: 2, turn: 1, audible_ms: t(4490), voice_to_voice_ms: 2090 }),
     line('user_speech_started', t(5600), { conn, turn: 2, voiced_start_ms: t(5500), barge_in: true }),
-    line('bot_audio_stopped', t(5610), { conn, reply: 2, reason: 'barge_in', audible_end_ms: t(5605), interruption_ms: 105 }),
+    line('bot_audio_stopped', t(5610), {
+      conn,
+      reply: 2,
+      reason: 'barge_in',
+      audible_end_ms: t(5605),
+      interruption_ms: 105,
+    }),
     line('user_speech_stopped', t(7000), { conn, turn: 2, voiced_end_ms: t(6500) }),
     line('bot_audio_started', t(8000), { conn, reply: 3, turn: 2, audible_ms: t(7900), voice_to_voice_ms: 1400 }),
   ];
 }
 
-function run(turns: Array<ObservedTurnMetrics | undefined>, window: [number, number] = [BOT, BOT + 20_000]): ObservedRun {
-  return { run: 1, sessionEpochMs: SESSION, fromEpochMs: window[0], toEpochMs: window[1], turns: turns.map((metrics, index) => ({ index, ...(metrics ? { metrics } : {}) })) };
+function run(
+  turns: Array<ObservedTurnMetrics | undefined>,
+  window: [number, number] = [BOT, BOT + 20_000],
+): ObservedRun {
+  return {
+    run: 1,
+    sessionEpochMs: SESSION,
+    fromEpochMs: window[0],
+    toEpochMs: window[1],
+    turns: turns.map((metrics, index) => ({ index, ...(metrics ? { metrics } : {}) })),
+  };
 }
 
 /** earshot's view of the same conversation: its edges 0.8 ms early on the user side, 0.3 ms late on the bot side. */
@@ -63,7 +78,10 @@ describe('matchRun', () => {
   });
 
   it('says on which side of the wire the error arose (edge offsets on the shared clock)', () => {
-    const [v2v, , interruption] = matchRun(run([undefined, question, bargeIn]), truthConnections(oneConnection())).samples;
+    const [v2v, , interruption] = matchRun(
+      run([undefined, question, bargeIn]),
+      truthConnections(oneConnection()),
+    ).samples;
     expect(v2v.user_edge_offset_ms).toBeCloseTo(-0.8, 6);
     expect(v2v.bot_edge_offset_ms).toBeCloseTo(0.3, 6);
     expect(interruption.user_edge_offset_ms).toBeCloseTo(-0.8, 6);
@@ -73,7 +91,12 @@ describe('matchRun', () => {
 
   it("takes the connection the bot opened while the run was going, not another run's", () => {
     const lines = [...oneConnection(1), ...oneConnection(2, 30_000)];
-    const second: ObservedRun = { ...run([undefined, question]), sessionEpochMs: SESSION + 30_000, fromEpochMs: BOT + 29_000, toEpochMs: BOT + 40_000 };
+    const second: ObservedRun = {
+      ...run([undefined, question]),
+      sessionEpochMs: SESSION + 30_000,
+      fromEpochMs: BOT + 29_000,
+      toEpochMs: BOT + 40_000,
+    };
     const m = matchRun(second, truthConnections(lines));
     expect(m.conn).toBe(2);
     expect(m.samples[0]).toMatchObject({ conn: 2, bot_turn: 1, error_ms: 1.1 });
@@ -91,7 +114,13 @@ describe('matchRun', () => {
     const m = matchRun(run([undefined, question]), truthConnections(lines));
     expect(m.samples).toHaveLength(2);
     expect(m.samples[0]).toMatchObject({ turn_index: 1, bot_turn: 2, truth_ms: 2090, error_ms: 1.1 });
-    expect(m.samples[1]).toMatchObject({ turn_index: null, bot_turn: 1, measured_ms: null, truth_ms: 800, error_ms: null });
+    expect(m.samples[1]).toMatchObject({
+      turn_index: null,
+      bot_turn: 1,
+      measured_ms: null,
+      truth_ms: 800,
+      error_ms: null,
+    });
     expect(m.samples[1].note).toContain('no earshot turn measured');
   });
 
@@ -100,14 +129,23 @@ describe('matchRun', () => {
       oneConnection().map((l) =>
         l.event === 'bot_audio_stopped' ? { ...l, audible_end_ms: 5300, stopped_ms: 5605, in_pause: flag } : l,
       );
-    const pause = matchRun(run([undefined, question, bargeIn]), truthConnections(inPause(true)), { bargeInInPause: true });
+    const pause = matchRun(run([undefined, question, bargeIn]), truthConnections(inPause(true)), {
+      bargeInInPause: true,
+    });
     const int = pause.samples.find((s) => s.metric === 'interruption_ms')!;
     expect(int).toMatchObject({ measured_ms: 106.1, truth_ms: 105, error_ms: 1.1 });
     // The bot edge is its stream's end, not the sentence's last audible sample 305 ms earlier.
     expect(int.bot_edge_offset_ms).toBeCloseTo(0.3, 6);
-    const missed = matchRun(run([undefined, question, bargeIn]), truthConnections(inPause(false)), { bargeInInPause: true });
-    expect(missed.samples.find((s) => s.metric === 'interruption_ms')).toMatchObject({ truth_ms: null, error_ms: null });
-    expect(missed.samples.find((s) => s.metric === 'interruption_ms')?.note).toContain('did not start in a sentence pause');
+    const missed = matchRun(run([undefined, question, bargeIn]), truthConnections(inPause(false)), {
+      bargeInInPause: true,
+    });
+    expect(missed.samples.find((s) => s.metric === 'interruption_ms')).toMatchObject({
+      truth_ms: null,
+      error_ms: null,
+    });
+    expect(missed.samples.find((s) => s.metric === 'interruption_ms')?.note).toContain(
+      'did not start in a sentence pause',
+    );
   });
 
   it('refuses a pair whose speech edges are further apart than the tolerance', () => {
@@ -133,18 +171,33 @@ describe('matchRun', () => {
 
   it('counts a turn that spoke but got no reply in the truth as a missing truth', () => {
     const lines = oneConnection().filter((l) => !(l.event === 'bot_audio_started' && l.turn === 2));
-    const s = matchRun(run([undefined, question, bargeIn]), truthConnections(lines)).samples.find((x) => x.metric === 'voice_to_voice_ms' && x.turn_index === 2)!;
-    expect(s).toMatchObject({ measured_ms: 1401.1, truth_ms: null, note: 'no bot reply to this speech in the truth log' });
+    const s = matchRun(run([undefined, question, bargeIn]), truthConnections(lines)).samples.find(
+      (x) => x.metric === 'voice_to_voice_ms' && x.turn_index === 2,
+    )!;
+    expect(s).toMatchObject({
+      measured_ms: 1401.1,
+      truth_ms: null,
+      note: 'no bot reply to this speech in the truth log',
+    });
   });
 
   it('reports every measurement as unpaired when no connection was opened during the run', () => {
     const m = matchRun(run([undefined, question], [BOT + 50_000, BOT + 60_000]), truthConnections(oneConnection()));
     expect(m.conn).toBeNull();
-    expect(m.samples).toEqual([expect.objectContaining({ measured_ms: 2091.1, truth_ms: null, note: 'no connection in the truth log was opened during this run' })]);
+    expect(m.samples).toEqual([
+      expect.objectContaining({
+        measured_ms: 2091.1,
+        truth_ms: null,
+        note: 'no connection in the truth log was opened during this run',
+      }),
+    ]);
   });
 
   it('makes no sample of a turn without speech (the greeting, a text turn)', () => {
-    const m = matchRun(run([{ voice_to_voice_ms: null, llm_ttfb_ms: null } as ObservedTurnMetrics]), truthConnections(oneConnection().slice(0, 1)));
+    const m = matchRun(
+      run([{ voice_to_voice_ms: null, llm_ttfb_ms: null } as ObservedTurnMetrics]),
+      truthConnections(oneConnection().slice(0, 1)),
+    );
     expect(m.samples).toEqual([]);
   });
 });

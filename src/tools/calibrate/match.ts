@@ -1,4 +1,11 @@
-import { isNum, type TruthConnection, type TruthReply, type TruthSpeechEdge, type TruthSpeechStart, type TruthStop } from './truth.js';
+import {
+  isNum,
+  type TruthConnection,
+  type TruthReply,
+  type TruthSpeechEdge,
+  type TruthSpeechStart,
+  type TruthStop,
+} from './truth.js';
 
 /**
  * Pairing earshot's per-turn measurements with the reference bot's ground
@@ -85,7 +92,11 @@ export interface MatchOptions {
   bargeInInPause?: boolean;
 }
 
-export function matchRun(run: ObservedRun, connections: readonly TruthConnection[], options: MatchOptions = {}): RunMatch {
+export function matchRun(
+  run: ObservedRun,
+  connections: readonly TruthConnection[],
+  options: MatchOptions = {},
+): RunMatch {
   const toleranceMs = options.toleranceMs ?? DEFAULT_MATCH_TOLERANCE_MS;
   const inWindow = connections.filter((c) => c.openEpochMs >= run.fromEpochMs && c.openEpochMs <= run.toEpochMs);
   // A connect retry can leave a connection that never got audio: prefer the one the session spoke on.
@@ -116,7 +127,8 @@ export function matchRun(run: ObservedRun, connections: readonly TruthConnection
     const measuredV2v = isNum(m.voice_to_voice_ms) ? m.voice_to_voice_ms : null;
     if (end !== null) {
       const stop = conn ? nearest(conn.speechStops, end, toleranceMs, usedStops) : null;
-      const reply = stop && conn ? conn.replies.find((r) => r.turn === stop.turn && !usedReplies.has(r)) ?? null : null;
+      const reply =
+        stop && conn ? (conn.replies.find((r) => r.turn === stop.turn && !usedReplies.has(r)) ?? null) : null;
       if (stop) usedStops.add(stop);
       if (reply) usedReplies.add(reply);
       if (measuredV2v !== null || reply) {
@@ -126,8 +138,16 @@ export function matchRun(run: ObservedRun, connections: readonly TruthConnection
         s.truth_ms = reply?.voiceToVoiceMs ?? null;
         if (stop) s.user_edge_offset_ms = round3(end - stop.voicedEpochMs);
         const onset = at(m.bot_audio_onset_at_ms);
-        if (reply && onset !== null && measuredV2v !== null) s.bot_edge_offset_ms = round3(onset - reply.audibleEpochMs);
-        s.note = why(conn, stop, reply, measuredV2v, 'no bot reply to this speech in the truth log', "earshot measured no voice-to-voice latency for this turn");
+        if (reply && onset !== null && measuredV2v !== null)
+          s.bot_edge_offset_ms = round3(onset - reply.audibleEpochMs);
+        s.note = why(
+          conn,
+          stop,
+          reply,
+          measuredV2v,
+          'no bot reply to this speech in the truth log',
+          'earshot measured no voice-to-voice latency for this turn',
+        );
         finish(s);
         samples.push(s);
       }
@@ -135,8 +155,18 @@ export function matchRun(run: ObservedRun, connections: readonly TruthConnection
     const start = at(m.user_speech_start_at_ms);
     const measuredInt = isNum(m.interruption_ms) ? m.interruption_ms : null;
     if (start !== null && (measuredInt !== null || m.yielded === false)) {
-      const edge = conn ? nearest(conn.speechStarts.filter((e) => e.bargeIn), start, toleranceMs, usedStarts) : null;
-      const stop = edge && conn ? conn.stops.find((x) => x.reason === 'barge_in' && x.seq > edge.seq && !usedBargeStops.has(x)) ?? null : null;
+      const edge = conn
+        ? nearest(
+            conn.speechStarts.filter((e) => e.bargeIn),
+            start,
+            toleranceMs,
+            usedStarts,
+          )
+        : null;
+      const stop =
+        edge && conn
+          ? (conn.stops.find((x) => x.reason === 'barge_in' && x.seq > edge.seq && !usedBargeStops.has(x)) ?? null)
+          : null;
       if (edge) usedStarts.add(edge as TruthSpeechStart);
       if (stop) usedBargeStops.add(stop);
       const s = base('interruption_ms', t.index);
@@ -146,10 +176,18 @@ export function matchRun(run: ObservedRun, connections: readonly TruthConnection
       if (edge) s.user_edge_offset_ms = round3(start - edge.voicedEpochMs);
       const stopEdge = stop?.inPause ? stop.stoppedEpochMs : stop?.audibleEndEpochMs;
       if (stopEdge != null && measuredInt !== null) s.bot_edge_offset_ms = round3(start + measuredInt - stopEdge);
-      s.note = why(conn, edge, stop, measuredInt, 'the bot logged no barge-in stop after this speech', 'earshot measured no interruption latency for this turn');
+      s.note = why(
+        conn,
+        edge,
+        stop,
+        measuredInt,
+        'the bot logged no barge-in stop after this speech',
+        'earshot measured no interruption latency for this turn',
+      );
       if (options.bargeInInPause && stop && !stop.inPause) {
         s.truth_ms = null;
-        s.note = 'the barge-in did not start in a sentence pause with the bot stopping there (the scenario timing missed the pause on this machine)';
+        s.note =
+          'the barge-in did not start in a sentence pause with the bot stopping there (the scenario timing missed the pause on this machine)';
       }
       finish(s);
       samples.push(s);
@@ -178,7 +216,12 @@ export function matchRun(run: ObservedRun, connections: readonly TruthConnection
   return { conn: conn?.conn ?? null, samples };
 }
 
-function nearest<T extends TruthSpeechEdge>(edges: readonly T[], atMs: number, toleranceMs: number, used: ReadonlySet<TruthSpeechEdge>): T | null {
+function nearest<T extends TruthSpeechEdge>(
+  edges: readonly T[],
+  atMs: number,
+  toleranceMs: number,
+  used: ReadonlySet<TruthSpeechEdge>,
+): T | null {
   let best: T | null = null;
   for (const e of edges) {
     if (used.has(e)) continue;
@@ -188,7 +231,14 @@ function nearest<T extends TruthSpeechEdge>(edges: readonly T[], atMs: number, t
   return best;
 }
 
-function why(conn: TruthConnection | null, edge: unknown, truth: unknown, measured: number | null, noTruth: string, noMeasure: string): string | undefined {
+function why(
+  conn: TruthConnection | null,
+  edge: unknown,
+  truth: unknown,
+  measured: number | null,
+  noTruth: string,
+  noMeasure: string,
+): string | undefined {
   if (!conn) return 'no connection in the truth log was opened during this run';
   if (!edge) return "the bot logged no speech edge near earshot's";
   if (!truth) return noTruth;

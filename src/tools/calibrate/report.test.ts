@@ -4,7 +4,13 @@ import type { CalibrationOutcome, CalibrationSampleRecord } from './calibrate.js
 import { CalibrationSetupError, withEmptyRows } from './calibrate.js';
 import { calibrationJson, errorSources, parseDelayList, parseWireList, renderCalibration } from './report.js';
 
-function sample(codec: 'pipecat-eval' | 'protobuf', delay_ms: number, measured: number | null, truth: number | null, edges: [number, number] = [-1, 0.5]): CalibrationSampleRecord {
+function sample(
+  codec: 'pipecat-eval' | 'protobuf',
+  delay_ms: number,
+  measured: number | null,
+  truth: number | null,
+  edges: [number, number] = [-1, 0.5],
+): CalibrationSampleRecord {
   return {
     codec,
     delay_ms,
@@ -25,7 +31,16 @@ function sample(codec: 'pipecat-eval' | 'protobuf', delay_ms: number, measured: 
 function outcome(samples: CalibrationSampleRecord[], limit = 10): CalibrationOutcome {
   const rows = calibrationErrorTable(samples);
   const failures = calibrationFailures(rows, limit);
-  return { rows, failures, p95_limit_ms: limit, passed: failures.length === 0, samples, configs: [], interrupted: false, load_average: { start: [1.5, 1, 0.5], end: [2.25, 1, 0.5] } };
+  return {
+    rows,
+    failures,
+    p95_limit_ms: limit,
+    passed: failures.length === 0,
+    samples,
+    configs: [],
+    interrupted: false,
+    load_average: { start: [1.5, 1, 0.5], end: [2.25, 1, 0.5] },
+  };
 }
 
 describe('--delays and --wires', () => {
@@ -52,10 +67,16 @@ describe('--delays and --wires', () => {
 });
 
 describe('the calibration report', () => {
-  const good = [sample('protobuf', 0, 1001, 1000), sample('protobuf', 0, 1502, 1500, [-3, 1]), sample('protobuf', 300, 1299, 1300)];
+  const good = [
+    sample('protobuf', 0, 1001, 1000),
+    sample('protobuf', 0, 1502, 1500, [-3, 1]),
+    sample('protobuf', 300, 1299, 1300),
+  ];
 
   it('gives the median edge offsets per codec and metric, to say where errors come from', () => {
-    expect(errorSources(good)).toEqual([{ codec: 'protobuf', metric: 'voice_to_voice_ms', n: 3, user_edge_p50_ms: -1, bot_edge_p50_ms: 0.5 }]);
+    expect(errorSources(good)).toEqual([
+      { codec: 'protobuf', metric: 'voice_to_voice_ms', n: 3, user_edge_p50_ms: -1, bot_edge_p50_ms: 0.5 },
+    ]);
   });
 
   it('prints the table and a pass verdict when every p95 is within the limit', () => {
@@ -68,17 +89,53 @@ describe('the calibration report', () => {
   });
 
   it('fails a row over the limit and a row without samples, and lists what was missing', () => {
-    const text = renderCalibration(outcome([...good, sample('protobuf', 800, 1830, 1800), sample('pipecat-eval', 0, null, 1000)]));
-    expect(text).toContain('missing: pipecat-eval delay 0 ms run 1 turn 2 voice_to_voice_ms: earshot measured no voice-to-voice latency for this turn');
-    expect(text).toContain('calibration FAILED: p95 |error| over 10 ms or no sample: pipecat-eval voice_to_voice_ms delay 0 ms (no sample); protobuf voice_to_voice_ms delay 800 ms (p95 30 ms)');
+    const text = renderCalibration(
+      outcome([...good, sample('protobuf', 800, 1830, 1800), sample('pipecat-eval', 0, null, 1000)]),
+    );
+    expect(text).toContain(
+      'missing: pipecat-eval delay 0 ms run 1 turn 2 voice_to_voice_ms: earshot measured no voice-to-voice latency for this turn',
+    );
+    expect(text).toContain(
+      'calibration FAILED: p95 |error| over 10 ms or no sample: pipecat-eval voice_to_voice_ms delay 0 ms (no sample); protobuf voice_to_voice_ms delay 800 ms (p95 30 ms)',
+    );
   });
 
   it('writes JSON rows with n, p50_ms, p95_ms and max_ms, with the command and the machine', () => {
-    const json = calibrationJson(outcome(good), 'earshot calibrate --repeat 1', { cpu: 'x', cores: 2, memory_gib: 24, os: 'Linux', node: 'v20' });
-    expect(json).toMatchObject({ command: 'earshot calibrate --repeat 1', machine: { cores: 2 }, load_average: { start: [1.5, 1, 0.5] }, p95_limit_ms: 10, passed: true });
+    const json = calibrationJson(outcome(good), 'earshot calibrate --repeat 1', {
+      cpu: 'x',
+      cores: 2,
+      memory_gib: 24,
+      os: 'Linux',
+      node: 'v20',
+    });
+    expect(json).toMatchObject({
+      command: 'earshot calibrate --repeat 1',
+      machine: { cores: 2 },
+      load_average: { start: [1.5, 1, 0.5] },
+      p95_limit_ms: 10,
+      passed: true,
+    });
     expect(json.rows).toEqual([
-      { codec: 'protobuf', metric: 'voice_to_voice_ms', delay_ms: 0, n: 2, p50_ms: 1, p95_ms: 2, max_ms: 2, missing: 0 },
-      { codec: 'protobuf', metric: 'voice_to_voice_ms', delay_ms: 300, n: 1, p50_ms: 1, p95_ms: 1, max_ms: 1, missing: 0 },
+      {
+        codec: 'protobuf',
+        metric: 'voice_to_voice_ms',
+        delay_ms: 0,
+        n: 2,
+        p50_ms: 1,
+        p95_ms: 2,
+        max_ms: 2,
+        missing: 0,
+      },
+      {
+        codec: 'protobuf',
+        metric: 'voice_to_voice_ms',
+        delay_ms: 300,
+        n: 1,
+        p50_ms: 1,
+        p95_ms: 1,
+        max_ms: 1,
+        missing: 0,
+      },
     ]);
     expect(json.samples).toHaveLength(3);
   });

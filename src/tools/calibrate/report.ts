@@ -1,6 +1,12 @@
 import { cpus, release, totalmem, type as osType } from 'node:os';
 import { percentile, renderCalibrationTable } from '../../metrics/index.js';
-import { CalibrationSetupError, CALIBRATION_WIRES, type CalibrationOutcome, type CalibrationSampleRecord, type CalibrationWire } from './calibrate.js';
+import {
+  CalibrationSetupError,
+  CALIBRATION_WIRES,
+  type CalibrationOutcome,
+  type CalibrationSampleRecord,
+  type CalibrationWire,
+} from './calibrate.js';
 
 /** `0,300,800,1500` → [0, 300, 800, 1500]: ms ≥ 0, no duplicates. */
 export function parseDelayList(text: string): number[] {
@@ -8,7 +14,10 @@ export function parseDelayList(text: string): number[] {
   const out: number[] = [];
   for (const p of parts) {
     const n = p === '' ? Number.NaN : Number(p);
-    if (!Number.isFinite(n) || n < 0) throw new CalibrationSetupError(`--delays ${JSON.stringify(text)}: ${JSON.stringify(p)} is not a number of ms >= 0 (expected e.g. 0,300,800,1500)`);
+    if (!Number.isFinite(n) || n < 0)
+      throw new CalibrationSetupError(
+        `--delays ${JSON.stringify(text)}: ${JSON.stringify(p)} is not a number of ms >= 0 (expected e.g. 0,300,800,1500)`,
+      );
     if (out.includes(n)) throw new CalibrationSetupError(`--delays ${JSON.stringify(text)}: ${n} is listed twice`);
     out.push(n);
   }
@@ -21,9 +30,12 @@ export function parseWireList(text: string): CalibrationWire[] {
   for (const raw of text.split(',')) {
     const w = raw.trim();
     if (!(CALIBRATION_WIRES as readonly string[]).includes(w)) {
-      throw new CalibrationSetupError(`--wires ${JSON.stringify(text)}: unknown wire ${JSON.stringify(w)} (expected ${CALIBRATION_WIRES.join(', ')})`);
+      throw new CalibrationSetupError(
+        `--wires ${JSON.stringify(text)}: unknown wire ${JSON.stringify(w)} (expected ${CALIBRATION_WIRES.join(', ')})`,
+      );
     }
-    if (out.includes(w as CalibrationWire)) throw new CalibrationSetupError(`--wires ${JSON.stringify(text)}: ${w} is listed twice`);
+    if (out.includes(w as CalibrationWire))
+      throw new CalibrationSetupError(`--wires ${JSON.stringify(text)}: ${w} is listed twice`);
     out.push(w as CalibrationWire);
   }
   return out;
@@ -81,34 +93,57 @@ export function errorSources(samples: readonly CalibrationSampleRecord[]): Error
 
 /** The table, the verdict and the error sources, as the terminal shows them. */
 export function renderCalibration(outcome: CalibrationOutcome): string {
-  const mode = outcome.sentence_gap_ms === undefined ? '' : `, the bot speaking with ${outcome.sentence_gap_ms} ms sentence gaps and the barge-in starting in one`;
-  const lines = [`|measured − truth| per codec, metric and bot response delay (ms)${mode}:`, '', renderCalibrationTable(outcome.rows), ''];
+  const mode =
+    outcome.sentence_gap_ms === undefined
+      ? ''
+      : `, the bot speaking with ${outcome.sentence_gap_ms} ms sentence gaps and the barge-in starting in one`;
+  const lines = [
+    `|measured − truth| per codec, metric and bot response delay (ms)${mode}:`,
+    '',
+    renderCalibrationTable(outcome.rows),
+    '',
+  ];
   const sources = errorSources(outcome.samples);
   if (sources.length) {
     const fmt = (v: number | null): string => (v === null ? '-' : `${v >= 0 ? '+' : ''}${v.toFixed(1)}`);
     lines.push('where it comes from (median, earshot − bot on the shared clock; error ≈ bot edge − user edge):');
     const width = Math.max(...sources.map((s) => `${s.codec}  ${s.metric}`.length));
-    for (const s of sources) lines.push(`  ${`${s.codec}  ${s.metric}`.padEnd(width)}  user edge ${fmt(s.user_edge_p50_ms)} ms  bot edge ${fmt(s.bot_edge_p50_ms)} ms`);
+    for (const s of sources)
+      lines.push(
+        `  ${`${s.codec}  ${s.metric}`.padEnd(width)}  user edge ${fmt(s.user_edge_p50_ms)} ms  bot edge ${fmt(s.bot_edge_p50_ms)} ms`,
+      );
     lines.push('');
   }
   const unmatched = outcome.samples.filter((s) => s.error_ms === null);
   for (const s of unmatched.slice(0, 10)) {
-    lines.push(`missing: ${s.codec} delay ${s.delay_ms} ms run ${s.run}${s.turn_index === null ? '' : ` turn ${s.turn_index + 1}`} ${s.metric}: ${s.note ?? 'no pair'}`);
+    lines.push(
+      `missing: ${s.codec} delay ${s.delay_ms} ms run ${s.run}${s.turn_index === null ? '' : ` turn ${s.turn_index + 1}`} ${s.metric}: ${s.note ?? 'no pair'}`,
+    );
   }
   if (unmatched.length > 10) lines.push(`missing: … and ${unmatched.length - 10} more (see --json)`);
   const cores = describeMachine().cores;
-  lines.push(`machine load (1-minute average) ${outcome.load_average.start[0]} at the start, ${outcome.load_average.end[0]} at the end, on ${cores} cores`);
-  if (outcome.interrupted) lines.push('calibration INTERRUPTED: the table covers only the configurations that finished');
+  lines.push(
+    `machine load (1-minute average) ${outcome.load_average.start[0]} at the start, ${outcome.load_average.end[0]} at the end, on ${cores} cores`,
+  );
+  if (outcome.interrupted)
+    lines.push('calibration INTERRUPTED: the table covers only the configurations that finished');
   if (outcome.passed) lines.push(`calibration passed: every p95 |error| ≤ ${outcome.p95_limit_ms} ms`);
   else if (outcome.failures.length) {
-    const bad = outcome.failures.map((r) => `${r.codec} ${r.metric} delay ${r.delay_ms} ms (${r.p95_ms === null ? 'no sample' : `p95 ${r.p95_ms} ms`})`);
+    const bad = outcome.failures.map(
+      (r) =>
+        `${r.codec} ${r.metric} delay ${r.delay_ms} ms (${r.p95_ms === null ? 'no sample' : `p95 ${r.p95_ms} ms`})`,
+    );
     lines.push(`calibration FAILED: p95 |error| over ${outcome.p95_limit_ms} ms or no sample: ${bad.join('; ')}`);
   }
   return lines.join('\n');
 }
 
 /** What `--json FILE` holds: the table rows (`n`, `p50_ms`, `p95_ms`, `max_ms`, ...) and everything needed to reproduce and diagnose it. */
-export function calibrationJson(outcome: CalibrationOutcome, command: string, machine: MachineInfo = describeMachine()): Record<string, unknown> {
+export function calibrationJson(
+  outcome: CalibrationOutcome,
+  command: string,
+  machine: MachineInfo = describeMachine(),
+): Record<string, unknown> {
   return {
     command,
     machine,

@@ -30,7 +30,9 @@ describe('parseTruthLog', () => {
   });
 
   it('rejects a line without its times', () => {
-    expect(() => parseTruthLog('{"event":"bot_ready","t_ms":3}\n', 'f')).toThrow('f:1: a truth line needs `event`, `t_ms` and `epoch_ms`');
+    expect(() => parseTruthLog('{"event":"bot_ready","t_ms":3}\n', 'f')).toThrow(
+      'f:1: a truth line needs `event`, `t_ms` and `epoch_ms`',
+    );
   });
 });
 
@@ -44,7 +46,13 @@ describe('truthConnections', () => {
     line('user_speech_stopped', 3000, { conn: 1, turn: 1, voiced_end_ms: 2400, received_ms: 2400 }),
     line('bot_audio_started', 4500, { conn: 1, reply: 2, turn: 1, audible_ms: 4490, voice_to_voice_ms: 2090 }),
     line('user_speech_started', 5600, { conn: 1, turn: 2, voiced_start_ms: 5500, barge_in: true }),
-    line('bot_audio_stopped', 5610, { conn: 1, reply: 2, reason: 'barge_in', audible_end_ms: 5605, interruption_ms: 105 }),
+    line('bot_audio_stopped', 5610, {
+      conn: 1,
+      reply: 2,
+      reason: 'barge_in',
+      audible_end_ms: 5605,
+      interruption_ms: 105,
+    }),
     line('user_speech_stopped', 9000, { conn: 7, turn: 1, voiced_end_ms: 8000 }),
   ];
 
@@ -57,7 +65,17 @@ describe('truthConnections', () => {
       { turn: 2, voicedEpochMs: ORIGIN + 5500, bargeIn: true, seq: 7 },
     ]);
     expect(c1.speechStops).toEqual([{ turn: 1, voicedEpochMs: ORIGIN + 2400, seq: 5 }]);
-    expect(c1.stops).toEqual([{ reply: 2, reason: 'barge_in', interruptionMs: 105, audibleEndEpochMs: ORIGIN + 5605, stoppedEpochMs: null, inPause: false, seq: 8 }]);
+    expect(c1.stops).toEqual([
+      {
+        reply: 2,
+        reason: 'barge_in',
+        interruptionMs: 105,
+        audibleEndEpochMs: ORIGIN + 5605,
+        stoppedEpochMs: null,
+        inPause: false,
+        seq: 8,
+      },
+    ]);
     expect(c2).toMatchObject({ conn: 2, speechStops: [], replies: [] });
   });
 
@@ -71,7 +89,10 @@ describe('truthConnections', () => {
   });
 
   it('skips edges whose voiced time is unknown instead of trusting them', () => {
-    const [c] = truthConnections([line('connection_open', 1, { conn: 1 }), line('user_speech_stopped', 50, { conn: 1, turn: 1, voiced_end_ms: null })]);
+    const [c] = truthConnections([
+      line('connection_open', 1, { conn: 1 }),
+      line('user_speech_stopped', 50, { conn: 1, turn: 1, voiced_end_ms: null }),
+    ]);
     expect(c.speechStops).toEqual([]);
   });
 });

@@ -115,21 +115,35 @@ export function truthConnections(lines: readonly TruthLine[]): TruthConnection[]
     const origin = line.epoch_ms - line.t_ms;
     const epochOf = (v: unknown): number | null => (isNum(v) ? origin + v : null);
     if (line.event === 'connection_open' && isNum(line.conn)) {
-      byConn.set(line.conn, { conn: line.conn, openEpochMs: line.epoch_ms, speechStarts: [], speechStops: [], replies: [], stops: [] });
+      byConn.set(line.conn, {
+        conn: line.conn,
+        openEpochMs: line.epoch_ms,
+        speechStarts: [],
+        speechStops: [],
+        replies: [],
+        stops: [],
+      });
       continue;
     }
     const c = get(line);
     if (!c) continue;
     if (line.event === 'user_speech_started') {
       const at = epochOf(line.voiced_start_ms);
-      if (at !== null && isNum(line.turn)) c.speechStarts.push({ turn: line.turn, voicedEpochMs: at, bargeIn: line.barge_in === true, seq });
+      if (at !== null && isNum(line.turn))
+        c.speechStarts.push({ turn: line.turn, voicedEpochMs: at, bargeIn: line.barge_in === true, seq });
     } else if (line.event === 'user_speech_stopped') {
       const at = epochOf(line.voiced_end_ms);
       if (at !== null && isNum(line.turn)) c.speechStops.push({ turn: line.turn, voicedEpochMs: at, seq });
     } else if (line.event === 'bot_audio_started') {
       const at = epochOf(line.audible_ms);
       if (at !== null && isNum(line.turn) && isNum(line.voice_to_voice_ms) && isNum(line.reply)) {
-        c.replies.push({ reply: line.reply, turn: line.turn, voiceToVoiceMs: line.voice_to_voice_ms, audibleEpochMs: at, seq });
+        c.replies.push({
+          reply: line.reply,
+          turn: line.turn,
+          voiceToVoiceMs: line.voice_to_voice_ms,
+          audibleEpochMs: at,
+          seq,
+        });
       }
     } else if (line.event === 'bot_audio_stopped' && isNum(line.reply) && typeof line.reason === 'string') {
       c.stops.push({

@@ -17,7 +17,14 @@ const S = DEFAULT_COMPARE_SETTINGS;
 describe('compareMetric: a regression is significant AND beyond both thresholds', () => {
   it('flags +300 ms on a 1 s median (8 vs 8 runs) as regressed, with the shift, its interval and an exact p', () => {
     const m = compareMetric('voice_to_voice_ms', around(1000, 8), around(1300, 8), S);
-    expect(m).toMatchObject({ base: { n: 8, median: 1000 }, new: { n: 8, median: 1300 }, shift_ms: 300, shift_pct: 30, test: 'exact', verdict: 'regressed' });
+    expect(m).toMatchObject({
+      base: { n: 8, median: 1000 },
+      new: { n: 8, median: 1300 },
+      shift_ms: 300,
+      shift_pct: 30,
+      test: 'exact',
+      verdict: 'regressed',
+    });
     // Fully separated 8 vs 8: p = 2 / C(16, 8).
     expect(m.p_value).toBeCloseTo(2 / 12870, 12);
     expect(m.ci95!.low).toBeGreaterThan(250);
@@ -36,8 +43,12 @@ describe('compareMetric: a regression is significant AND beyond both thresholds'
     expect(relative.p_value!).toBeLessThan(0.001);
     expect(relative.verdict).toBe('unchanged');
     // The same shifts with thresholds of their own size or below count.
-    expect(compareMetric('llm_ttfb_ms', around(200, 10, 5), around(240, 10, 5), { ...S, threshold_ms: 30 }).verdict).toBe('regressed');
-    expect(compareMetric('voice_to_voice_ms', around(2000, 10, 5), around(2080, 10, 5), { ...S, threshold_pct: 3 }).verdict).toBe('regressed');
+    expect(
+      compareMetric('llm_ttfb_ms', around(200, 10, 5), around(240, 10, 5), { ...S, threshold_ms: 30 }).verdict,
+    ).toBe('regressed');
+    expect(
+      compareMetric('voice_to_voice_ms', around(2000, 10, 5), around(2080, 10, 5), { ...S, threshold_pct: 3 }).verdict,
+    ).toBe('regressed');
   });
 
   it('leaves a large but insignificant shift unchanged (noisy samples that overlap)', () => {
@@ -48,10 +59,16 @@ describe('compareMetric: a regression is significant AND beyond both thresholds'
   });
 
   it('says too few when a side is empty or no shift could reach significance (3 vs 3 runs), and 4 vs 4 is enough', () => {
-    expect(compareMetric('voice_to_voice_ms', [], [1000], S)).toMatchObject({ verdict: 'too_few', shift_ms: null, p_value: null });
+    expect(compareMetric('voice_to_voice_ms', [], [1000], S)).toMatchObject({
+      verdict: 'too_few',
+      shift_ms: null,
+      p_value: null,
+    });
     const three = compareMetric('voice_to_voice_ms', [1000, 1001, 1002], [2000, 2001, 2002], S);
     expect(three).toMatchObject({ verdict: 'too_few', p_value: 0.1, shift_ms: 1000 });
-    expect(compareMetric('voice_to_voice_ms', [1000, 1001, 1002, 1003], [2000, 2001, 2002, 2003], S).verdict).toBe('regressed');
+    expect(compareMetric('voice_to_voice_ms', [1000, 1001, 1002, 1003], [2000, 2001, 2002, 2003], S).verdict).toBe(
+      'regressed',
+    );
   });
 
   it('calls a significant shift of bot_speech_ms changed: talking longer is no regression', () => {
@@ -77,7 +94,11 @@ describe('compareRates', () => {
     expect(drop.difference!.high).toBeLessThan(0);
     expect(compareRates({ passed: 10, trials: 10 }, { passed: 9, trials: 10 }).verdict).toBe('unchanged');
     expect(compareRates({ passed: 2, trials: 10 }, { passed: 10, trials: 10 }).verdict).toBe('improved');
-    expect(compareRates({ passed: 0, trials: 0 }, { passed: 1, trials: 1 })).toMatchObject({ verdict: 'too_few', difference: null, base: { rate: null } });
+    expect(compareRates({ passed: 0, trials: 0 }, { passed: 1, trials: 1 })).toMatchObject({
+      verdict: 'too_few',
+      difference: null,
+      base: { rate: null },
+    });
   });
 });
 

@@ -36,7 +36,9 @@ export function runResult(spec: RunSpec, repeat_index: number): ScenarioResult {
 
 /** Runs of one scenario whose second turn measured `voice_to_voice_ms` = each value given. */
 export function v2vRuns(values: readonly number[], spec: Partial<RunSpec> = {}): ScenarioResult[] {
-  return values.map((v, i) => runResult({ ...spec, turns: [{}, { metrics: { voice_to_voice_ms: v, llm_ttfb_ms: 12 + (i % 3) } }] }, i));
+  return values.map((v, i) =>
+    runResult({ ...spec, turns: [{}, { metrics: { voice_to_voice_ms: v, llm_ttfb_ms: 12 + (i % 3) } }] }, i),
+  );
 }
 
 /** A run output folder holding these results. */

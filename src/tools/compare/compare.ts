@@ -141,7 +141,11 @@ export interface CompareReport {
   warnings: string[];
 }
 
-export function compareRuns(base: RunSamples, next: RunSamples, settings: CompareSettings = DEFAULT_COMPARE_SETTINGS): CompareReport {
+export function compareRuns(
+  base: RunSamples,
+  next: RunSamples,
+  settings: CompareSettings = DEFAULT_COMPARE_SETTINGS,
+): CompareReport {
   const pairs = pairScenarios(base.scenarios, next.scenarios);
   const scenarios = pairs.matched.map(({ base: b, next: n, by }) => compareScenario(b, n, by, settings));
   const counts: Record<ChangeVerdict, number> = { regressed: 0, improved: 0, changed: 0, unchanged: 0, too_few: 0 };
@@ -171,7 +175,11 @@ function ref(s: ScenarioSamples): ScenarioRef {
 function pairScenarios(
   base: readonly ScenarioSamples[],
   next: readonly ScenarioSamples[],
-): { matched: Array<{ base: ScenarioSamples; next: ScenarioSamples; by: 'file' | 'name' }>; onlyBase: ScenarioSamples[]; onlyNew: ScenarioSamples[] } {
+): {
+  matched: Array<{ base: ScenarioSamples; next: ScenarioSamples; by: 'file' | 'name' }>;
+  onlyBase: ScenarioSamples[];
+  onlyNew: ScenarioSamples[];
+} {
   const byKey = new Map(next.map((s) => [s.key, s]));
   const matched: Array<{ base: ScenarioSamples; next: ScenarioSamples; by: 'file' | 'name' }> = [];
   const leftBase: ScenarioSamples[] = [];
@@ -203,13 +211,24 @@ function pairScenarios(
   return { matched, onlyBase, onlyNew: leftNew.filter((n) => !paired.has(n)) };
 }
 
-function compareScenario(base: ScenarioSamples, next: ScenarioSamples, by: 'file' | 'name', settings: CompareSettings): ScenarioComparison {
-  const passRate = compareRates({ passed: base.runs.passed, trials: ratedRuns(base.runs) }, { passed: next.runs.passed, trials: ratedRuns(next.runs) });
+function compareScenario(
+  base: ScenarioSamples,
+  next: ScenarioSamples,
+  by: 'file' | 'name',
+  settings: CompareSettings,
+): ScenarioComparison {
+  const passRate = compareRates(
+    { passed: base.runs.passed, trials: ratedRuns(base.runs) },
+    { passed: next.runs.passed, trials: ratedRuns(next.runs) },
+  );
   const indices = [...new Set([...base.turns, ...next.turns].map((t) => t.index))].sort((a, b) => a - b);
   const turns = indices.map((index): TurnComparison => {
     const b = base.turns.find((t) => t.index === index);
     const n = next.turns.find((t) => t.index === index);
-    const rate = compareRates({ passed: b?.passed ?? 0, trials: (b?.passed ?? 0) + (b?.failed ?? 0) }, { passed: n?.passed ?? 0, trials: (n?.passed ?? 0) + (n?.failed ?? 0) });
+    const rate = compareRates(
+      { passed: b?.passed ?? 0, trials: (b?.passed ?? 0) + (b?.failed ?? 0) },
+      { passed: n?.passed ?? 0, trials: (n?.passed ?? 0) + (n?.failed ?? 0) },
+    );
     const metrics = LATENCY_METRICS.flatMap((metric) => {
       const x = b?.metrics[metric] ?? [];
       const y = n?.metrics[metric] ?? [];
@@ -241,16 +260,32 @@ function side(passed: number, trials: number): RateSide {
   return { passed, trials, rate: w.rate, low: w.low, high: w.high };
 }
 
-export function compareRates(base: { passed: number; trials: number }, next: { passed: number; trials: number }): RateComparison {
-  const result: RateComparison = { base: side(base.passed, base.trials), new: side(next.passed, next.trials), difference: null, verdict: 'too_few' };
+export function compareRates(
+  base: { passed: number; trials: number },
+  next: { passed: number; trials: number },
+): RateComparison {
+  const result: RateComparison = {
+    base: side(base.passed, base.trials),
+    new: side(next.passed, next.trials),
+    difference: null,
+    verdict: 'too_few',
+  };
   if (base.trials === 0 || next.trials === 0) return result;
-  const d = newcombeDifference({ successes: base.passed, trials: base.trials }, { successes: next.passed, trials: next.trials });
+  const d = newcombeDifference(
+    { successes: base.passed, trials: base.trials },
+    { successes: next.passed, trials: next.trials },
+  );
   result.difference = d;
   result.verdict = d.high < 0 ? 'regressed' : d.low > 0 ? 'improved' : 'unchanged';
   return result;
 }
 
-export function compareMetric(metric: LatencyMetric, base: readonly number[], next: readonly number[], settings: CompareSettings): MetricComparison {
+export function compareMetric(
+  metric: LatencyMetric,
+  base: readonly number[],
+  next: readonly number[],
+  settings: CompareSettings,
+): MetricComparison {
   const out: MetricComparison = {
     metric,
     base: { n: base.length, median: base.length ? median(base) : null },
@@ -273,7 +308,8 @@ export function compareMetric(metric: LatencyMetric, base: readonly number[], ne
   out.p_value = test.p_value;
   out.test = test.method;
   if (minimumPValue(base.length, next.length) >= settings.alpha) return out;
-  const beyond = Math.abs(shift) > settings.threshold_ms && Math.abs(shift) > (settings.threshold_pct / 100) * Math.abs(baseMedian);
+  const beyond =
+    Math.abs(shift) > settings.threshold_ms && Math.abs(shift) > (settings.threshold_pct / 100) * Math.abs(baseMedian);
   if (test.p_value >= settings.alpha || !beyond) out.verdict = 'unchanged';
   else if (NEUTRAL_METRICS.includes(metric)) out.verdict = 'changed';
   else out.verdict = shift > 0 ? 'regressed' : 'improved';

@@ -52,9 +52,15 @@ export function compareHtmlModel(report: CompareReport): HtmlModel {
       change: r.change,
       p: r.p,
     };
-    const metric = r.turn === null ? undefined : r.scenario.turns.find((t) => t.index === r.turn)?.metrics.find((m) => m.metric === r.what);
+    const metric =
+      r.turn === null
+        ? undefined
+        : r.scenario.turns.find((t) => t.index === r.turn)?.metrics.find((m) => m.metric === r.what);
     if (metric?.ci95 && metric.shift_ms !== null && metric.base.median !== null) {
-      const threshold = Math.max(report.settings.threshold_ms, (report.settings.threshold_pct / 100) * Math.abs(metric.base.median));
+      const threshold = Math.max(
+        report.settings.threshold_ms,
+        (report.settings.threshold_pct / 100) * Math.abs(metric.base.median),
+      );
       row.bar = { estimate: metric.shift_ms, low: metric.ci95.low, high: metric.ci95.high, threshold };
     }
     return row;

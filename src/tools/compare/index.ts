@@ -21,7 +21,14 @@ export {
   type ScenarioRef,
   type TurnComparison,
 } from './compare.js';
-export { loadRunSamples, groupSamples, CompareInputError, type RunSamples, type ScenarioSamples, type TurnSamples } from './samples.js';
+export {
+  loadRunSamples,
+  groupSamples,
+  CompareInputError,
+  type RunSamples,
+  type ScenarioSamples,
+  type TurnSamples,
+} from './samples.js';
 export { parseThreshold, ThresholdError } from './threshold.js';
 export { compareRows, type CompareRow } from './rows.js';
 export { renderCompareList, renderCompareMarkdown, MARKDOWN_BUDGET_CHARS } from './render.js';

@@ -24,7 +24,10 @@ const sink = (): { write(s: string): boolean; text: () => string } => {
 };
 
 const regressedReport = () =>
-  compareRuns(loadRunSamples(resultsDir(v2vRuns(around(1000, 6)))), loadRunSamples(resultsDir(v2vRuns(around(1400, 6)))));
+  compareRuns(
+    loadRunSamples(resultsDir(v2vRuns(around(1000, 6)))),
+    loadRunSamples(resultsDir(v2vRuns(around(1400, 6)))),
+  );
 
 describe('loadRunSamples', () => {
   it('reads a run output folder or its results.jsonl, keeping the latest attempt of each run', () => {
@@ -36,14 +39,18 @@ describe('loadRunSamples', () => {
   });
 
   it('warns about a cut-off last line and refuses folders and files it cannot compare, as usage errors', () => {
-    expect(loadRunSamples(resultsDir(v2vRuns([1000]), '{"name":"cut')).warnings[0]).toContain('the last line is incomplete');
+    expect(loadRunSamples(resultsDir(v2vRuns([1000]), '{"name":"cut')).warnings[0]).toContain(
+      'the last line is incomplete',
+    );
     const empty = mkdtempSync(join(tmpdir(), 'earshot-compare-empty-'));
     expect(() => loadRunSamples(empty)).toThrow(CompareInputError);
     expect(() => loadRunSamples(empty)).toThrow('no results.jsonl here');
     expect(() => loadRunSamples(join(empty, 'nope'))).toThrow('no such folder or file');
     const bench = join(empty, 'bench.json');
     writeFileSync(bench, JSON.stringify({ runs: 3, metrics: {}, turns: [] }));
-    expect(() => loadRunSamples(bench)).toThrow('is a bench --json report: it holds percentiles, not the samples compare tests');
+    expect(() => loadRunSamples(bench)).toThrow(
+      'is a bench --json report: it holds percentiles, not the samples compare tests',
+    );
     const bad = resultsDir([], '{"name": 1}\n');
     const err = (() => {
       try {
@@ -60,10 +67,16 @@ describe('loadRunSamples', () => {
 describe('the terminal list', () => {
   it('shows each scenario with its verdict, and a row per pass rate and metric with intervals and p', () => {
     const text = renderCompareList(regressedReport());
-    expect(text).toMatch(/^earshot compare: \S+ \(6 results\) → \S+ \(6 results\)\nrule: a latency regression is a Mann–Whitney p < 0\.05 and a median shift beyond 10% and 50 ms/);
+    expect(text).toMatch(
+      /^earshot compare: \S+ \(6 results\) → \S+ \(6 results\)\nrule: a latency regression is a Mann–Whitney p < 0\.05 and a median shift beyond 10% and 50 ms/,
+    );
     expect(text).toContain('REGRESSED  capital  (/repo/scenarios/capital.yaml; 6 → 6 runs)');
-    expect(text).toMatch(/scenario {2}pass rate +6\/6 \(100%, 61–100%\) → 6\/6 \(100%, 61–100%\) +±0\.0 pp \[−39\.0, \+39\.0\] +unchanged/);
-    expect(text).toMatch(/turn 2 {4}voice_to_voice_ms +1000 ms \(n 6\) → 1400 ms \(n 6\) +\+400 ms \(\+40\.0%\) \[\+\d+, \+\d+\] +0\.0022 \(exact\) +REGRESSED/);
+    expect(text).toMatch(
+      /scenario {2}pass rate +6\/6 \(100%, 61–100%\) → 6\/6 \(100%, 61–100%\) +±0\.0 pp \[−39\.0, \+39\.0\] +unchanged/,
+    );
+    expect(text).toMatch(
+      /turn 2 {4}voice_to_voice_ms +1000 ms \(n 6\) → 1400 ms \(n 6\) +\+400 ms \(\+40\.0%\) \[\+\d+, \+\d+\] +0\.0022 \(exact\) +REGRESSED/,
+    );
     expect(text.trimEnd().split('\n').at(-1)).toBe('1 scenario compared: 1 regressed, 0 improved, 0 unchanged');
   });
 
@@ -81,7 +94,9 @@ describe('the markdown (a pull-request comment)', () => {
     const md = renderCompareMarkdown(regressedReport());
     expect(md.startsWith('## ❌ earshot compare: 1 scenario regressed\n')).toBe(true);
     const [notable, all] = md.split('<details>');
-    expect(notable).toMatch(/\| 🔴 \| capital \| turn 2 \| `voice_to_voice_ms` \| 1000 ms \(n 6\) \| 1400 ms \(n 6\) \| \+400 ms \(\+40\.0%\) \[\+\d+, \+\d+\] \| 0\.0022 \(exact\) \|$/m);
+    expect(notable).toMatch(
+      /\| 🔴 \| capital \| turn 2 \| `voice_to_voice_ms` \| 1000 ms \(n 6\) \| 1400 ms \(n 6\) \| \+400 ms \(\+40\.0%\) \[\+\d+, \+\d+\] \| 0\.0022 \(exact\) \|$/m,
+    );
     expect(notable).not.toContain('pass rate');
     expect(all).toContain('<summary>All 3 comparisons</summary>');
     expect(all).toContain('| ⚪ | capital | scenario | `pass rate` |');
@@ -90,7 +105,10 @@ describe('the markdown (a pull-request comment)', () => {
   it('escapes what scenario files supplied, so no markup, link or table cell can be forged', () => {
     const name = '<img src=x onerror=alert(1)> | [x](http://evil) **b**';
     const md = renderCompareMarkdown(
-      compareRuns(loadRunSamples(resultsDir(v2vRuns(around(1000, 5), { name }))), loadRunSamples(resultsDir(v2vRuns(around(1500, 5), { name })))),
+      compareRuns(
+        loadRunSamples(resultsDir(v2vRuns(around(1000, 5), { name }))),
+        loadRunSamples(resultsDir(v2vRuns(around(1500, 5), { name }))),
+      ),
     );
     // Every markup character from the input is backslash-escaped: GitHub shows it, never interprets it.
     expect(md).not.toMatch(/(?<!\\)<img/);
@@ -100,9 +118,13 @@ describe('the markdown (a pull-request comment)', () => {
 
   it('fits GitHub’s comment limit however many scenarios there are', () => {
     const many = (shift: number) =>
-      Array.from({ length: 400 }, (_, i) => v2vRuns(around(1000 + shift, 4), { name: `scenario-${i}`, file: `/repo/s${i}.yaml` })).flat();
+      Array.from({ length: 400 }, (_, i) =>
+        v2vRuns(around(1000 + shift, 4), { name: `scenario-${i}`, file: `/repo/s${i}.yaml` }),
+      ).flat();
     const settings = { ...DEFAULT_COMPARE_SETTINGS, resamples: 50 };
-    const md = renderCompareMarkdown(compareRuns(loadRunSamples(resultsDir(many(0))), loadRunSamples(resultsDir(many(400))), settings));
+    const md = renderCompareMarkdown(
+      compareRuns(loadRunSamples(resultsDir(many(0))), loadRunSamples(resultsDir(many(400))), settings),
+    );
     expect(md.length).toBeLessThanOrEqual(MARKDOWN_BUDGET_CHARS);
     expect(md).toMatch(/…and \d+ more rows \(see the HTML or JSON output\)\./);
   });
@@ -122,11 +144,16 @@ describe('the HTML page', () => {
   it('carries the rows in a data island that untrusted text cannot break out of', () => {
     const name = '</script><script>alert(1)</script>';
     const html = renderCompareHtml(
-      compareRuns(loadRunSamples(resultsDir(v2vRuns(around(1000, 5), { name }))), loadRunSamples(resultsDir(v2vRuns(around(1500, 5), { name })))),
+      compareRuns(
+        loadRunSamples(resultsDir(v2vRuns(around(1000, 5), { name }))),
+        loadRunSamples(resultsDir(v2vRuns(around(1500, 5), { name }))),
+      ),
     );
     expect(html.match(/<\/script>/g)).toHaveLength(2);
     const island = /<script type="application\/json" id="earshot-compare">([^<]*)<\/script>/.exec(html)![1];
-    const model = JSON.parse(island) as { rows: Array<{ scenario: string; verdict: string; bar?: { threshold: number } }> };
+    const model = JSON.parse(island) as {
+      rows: Array<{ scenario: string; verdict: string; bar?: { threshold: number } }>;
+    };
     expect(model.rows[0].scenario).toBe(name);
     expect(model.rows.find((r) => r.verdict === 'regressed')!.bar!.threshold).toBe(100);
   });
@@ -135,8 +162,14 @@ describe('the HTML page', () => {
 describe('outputs', () => {
   it('parses the list, adds the terminal list when every choice writes a file, and refuses unknown names', () => {
     expect(parseCompareOutputs('markdown')).toEqual([{ name: 'markdown' }]);
-    expect(parseCompareOutputs('html=a.html,json=b.json')).toEqual([{ name: 'list' }, { name: 'html', file: 'a.html' }, { name: 'json', file: 'b.json' }]);
-    expect(() => parseCompareOutputs('list,junit')).toThrow('unknown compare output "junit"; known: list, markdown, json, html, github');
+    expect(parseCompareOutputs('html=a.html,json=b.json')).toEqual([
+      { name: 'list' },
+      { name: 'html', file: 'a.html' },
+      { name: 'json', file: 'b.json' },
+    ]);
+    expect(() => parseCompareOutputs('list,junit')).toThrow(
+      'unknown compare output "junit"; known: list, markdown, json, html, github',
+    );
     expect(() => parseCompareOutputs('list=x')).toThrow('takes no file');
   });
 
@@ -145,9 +178,15 @@ describe('outputs', () => {
     const summary = join(dir, 'summary.md');
     const stdout = sink();
     const stderr = sink();
-    writeCompareOutputs(regressedReport(), 'github', { stdout, stderr, env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+    writeCompareOutputs(regressedReport(), 'github', {
+      stdout,
+      stderr,
+      env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
+    });
     expect(readFileSync(summary, 'utf8')).toContain('## ❌ earshot compare: 1 scenario regressed');
-    expect(stdout.text()).toMatch(/^::error file=\/repo\/scenarios\/capital\.yaml,title=earshot compare%3A capital regressed::turn 2 voice_to_voice_ms: 1000 ms \(n 6\) → 1400 ms \(n 6\), change \+400 ms/m);
+    expect(stdout.text()).toMatch(
+      /^::error file=\/repo\/scenarios\/capital\.yaml,title=earshot compare%3A capital regressed::turn 2 voice_to_voice_ms: 1000 ms \(n 6\) → 1400 ms \(n 6\), change \+400 ms/m,
+    );
     const quiet = sink();
     writeCompareOutputs(regressedReport(), 'github', { stdout: sink(), stderr: quiet, env: {} });
     expect(quiet.text()).toContain('github output skipped: $GITHUB_STEP_SUMMARY is not set');
@@ -166,11 +205,19 @@ describe('outputs', () => {
     });
     expect(report.ok).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(report)));
-    expect(readFileSync(join(dir, 'c.html'), 'utf8')).toContain('<script type="application/json" id="earshot-compare">');
+    expect(readFileSync(join(dir, 'c.html'), 'utf8')).toContain(
+      '<script type="application/json" id="earshot-compare">',
+    );
     expect(readFileSync(join(dir, 'c.md'), 'utf8')).toContain('## ✅ earshot compare: no regression');
     expect(stdout.text()).toContain('1 scenario compared: 0 regressed, 0 improved, 1 unchanged');
     expect(() =>
-      runCompare({ base: resultsDir(v2vRuns([1], { name: 'a', file: '/a.yaml' })), next: resultsDir([runResult({ name: 'b', file: '/b.yaml', turns: [] }, 0)]), stdout, stderr: sink(), env: {} }),
+      runCompare({
+        base: resultsDir(v2vRuns([1], { name: 'a', file: '/a.yaml' })),
+        next: resultsDir([runResult({ name: 'b', file: '/b.yaml', turns: [] }, 0)]),
+        stdout,
+        stderr: sink(),
+        env: {},
+      }),
     ).toThrow(/have no scenario in common \(base: a; new: b\)/);
   });
 });

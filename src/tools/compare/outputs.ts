@@ -36,15 +36,21 @@ export const COMPARE_OUTPUTS: Readonly<Record<string, CompareOutput>> = Object.f
   html: (report, _ctx, file) => writeAtomically(file ?? 'compare.html', renderCompareHtml(report)),
   github: (report, ctx, file) => {
     if (ctx.env.GITHUB_ACTIONS === 'true') {
-      for (const row of compareRows(report).filter((r) => r.verdict === 'regressed').slice(0, MAX_ANNOTATIONS)) {
+      for (const row of compareRows(report)
+        .filter((r) => r.verdict === 'regressed')
+        .slice(0, MAX_ANNOTATIONS)) {
         const title = workflowEscape(`earshot compare: ${row.scenario.name} regressed`, true);
-        const message = workflowEscape(`${turnLabel(row.turn)} ${row.what}: ${row.base} → ${row.new}, change ${row.change}${row.p ? `, p ${row.p}` : ''}`);
+        const message = workflowEscape(
+          `${turnLabel(row.turn)} ${row.what}: ${row.base} → ${row.new}, change ${row.change}${row.p ? `, p ${row.p}` : ''}`,
+        );
         ctx.stdout.write(`::error file=${workflowEscape(row.scenario.file, true)},title=${title}::${message}\n`);
       }
     }
     const target = file ?? ctx.env.GITHUB_STEP_SUMMARY;
     if (!target) {
-      ctx.stderr.write('earshot: github output skipped: $GITHUB_STEP_SUMMARY is not set (not running in GitHub Actions?)\n');
+      ctx.stderr.write(
+        'earshot: github output skipped: $GITHUB_STEP_SUMMARY is not set (not running in GitHub Actions?)\n',
+      );
       return;
     }
     appendFileSync(target, `${renderCompareMarkdown(report)}\n`);
@@ -68,11 +74,14 @@ export function parseCompareOutputs(spec: string): CompareOutputChoice[] {
     const eq = item.indexOf('=');
     const name = (eq < 0 ? item : item.slice(0, eq)).trim();
     if (!Object.hasOwn(COMPARE_OUTPUTS, name)) {
-      throw new UsageError(`unknown compare output ${JSON.stringify(name)}; known: ${Object.keys(COMPARE_OUTPUTS).join(', ')}`);
+      throw new UsageError(
+        `unknown compare output ${JSON.stringify(name)}; known: ${Object.keys(COMPARE_OUTPUTS).join(', ')}`,
+      );
     }
     const file = eq < 0 ? undefined : item.slice(eq + 1).trim();
     if (file === '') throw new UsageError(`compare output ${name}: empty file after "=" (write ${name}=PATH)`);
-    if (name === 'list' && file !== undefined) throw new UsageError('compare output list prints to the terminal and takes no file');
+    if (name === 'list' && file !== undefined)
+      throw new UsageError('compare output list prints to the terminal and takes no file');
     if (!chosen.some((c) => c.name === name)) chosen.push({ name, ...(file === undefined ? {} : { file }) });
   }
   // Someone is watching the terminal: when every choice writes a file, the list is added.

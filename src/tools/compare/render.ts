@@ -10,9 +10,20 @@ import { compareRows, headline, notableRows, ruleText, turnLabel, verdictWord, t
 
 export function renderCompareList(report: CompareReport): string {
   const rows = compareRows(report);
-  const cells = rows.map((r) => [turnLabel(r.turn), r.what, `${r.base} → ${r.new}`, r.change, r.p, verdictWord(r.verdict)]);
+  const cells = rows.map((r) => [
+    turnLabel(r.turn),
+    r.what,
+    `${r.base} → ${r.new}`,
+    r.change,
+    r.p,
+    verdictWord(r.verdict),
+  ]);
   const widths = cells.reduce<number[]>((w, row) => row.map((c, i) => Math.max(w[i] ?? 0, [...c].length)), []);
-  const pad = (row: string[]): string => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const pad = (row: string[]): string =>
+    row
+      .map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   const lines = [
     `earshot compare: ${terminalSafe(report.base.source)} (${report.base.results} results) → ${terminalSafe(report.new.source)} (${report.new.results} results)`,
     `rule: ${ruleText(report)}`,
@@ -20,12 +31,18 @@ export function renderCompareList(report: CompareReport): string {
   for (const s of report.scenarios) {
     const bot = s.bot ? ` [${terminalSafe(s.bot, 60)}]` : '';
     const pairing = s.matched_by === 'name' ? ', paired by name' : '';
-    lines.push('', `${verdictWord(s.verdict)}  ${terminalSafe(s.name, 120)}${bot}  (${terminalSafe(s.file, 200)}; ${s.base_runs} → ${s.new_runs} runs${pairing})`);
+    lines.push(
+      '',
+      `${verdictWord(s.verdict)}  ${terminalSafe(s.name, 120)}${bot}  (${terminalSafe(s.file, 200)}; ${s.base_runs} → ${s.new_runs} runs${pairing})`,
+    );
     rows.forEach((r, i) => {
       if (r.scenario === s) lines.push(`  ${pad(cells[i])}`);
     });
   }
-  lines.push(...refLines('only in the base', report.only_in_base, terminalSafe), ...refLines('only in the new run', report.only_in_new, terminalSafe));
+  lines.push(
+    ...refLines('only in the base', report.only_in_base, terminalSafe),
+    ...refLines('only in the new run', report.only_in_new, terminalSafe),
+  );
   for (const w of report.warnings) lines.push(`warning: ${terminalSafe(w)}`);
   lines.push('', headline(report));
   return `${lines.join('\n')}\n`;
@@ -33,7 +50,11 @@ export function renderCompareList(report: CompareReport): string {
 
 function refLines(title: string, refs: readonly ScenarioRef[], safe: (s: string, max?: number) => string): string[] {
   if (refs.length === 0) return [];
-  return ['', `${title} (not compared):`, ...refs.map((r) => `  ${safe(r.name, 120)}${r.bot ? ` [${safe(r.bot, 60)}]` : ''}  ${safe(r.file, 200)}`)];
+  return [
+    '',
+    `${title} (not compared):`,
+    ...refs.map((r) => `  ${safe(r.name, 120)}${r.bot ? ` [${safe(r.bot, 60)}]` : ''}  ${safe(r.file, 200)}`),
+  ];
 }
 
 /** GitHub's limit for a comment body is 65 536 characters; stay well inside it. */
@@ -58,12 +79,25 @@ export function renderCompareMarkdown(report: CompareReport): string {
     `<sub>${t(ruleText(report), 400)}</sub>`,
     '',
   ];
-  const header = ['| | scenario | where | what | base | new | change (95% CI) | p |', '|---|---|---|---|---|---|---|---|'];
+  const header = [
+    '| | scenario | where | what | base | new | change (95% CI) | p |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
   const line = (r: CompareRow): string =>
     `| ${ICON[r.verdict]} | ${t(r.scenario.name, 80)} | ${turnLabel(r.turn)} | \`${r.what}\` | ${r.base} | ${r.new} | ${r.change} | ${r.p} |`;
   const tail: string[] = [];
-  for (const [title, refs] of [['Only in the base', report.only_in_base], ['Only in the new run', report.only_in_new]] as const) {
-    if (refs.length) tail.push(`**${title}** (not compared): ${refs.slice(0, 50).map((r) => t(r.name, 80)).join(', ')}${refs.length > 50 ? ', …' : ''}`, '');
+  for (const [title, refs] of [
+    ['Only in the base', report.only_in_base],
+    ['Only in the new run', report.only_in_new],
+  ] as const) {
+    if (refs.length)
+      tail.push(
+        `**${title}** (not compared): ${refs
+          .slice(0, 50)
+          .map((r) => t(r.name, 80))
+          .join(', ')}${refs.length > 50 ? ', …' : ''}`,
+        '',
+      );
   }
   for (const w of report.warnings.slice(0, 20)) tail.push(`> ${t(w)}`, '');
   // Room for the fixed parts and the two "…and N more" lines.
@@ -82,7 +116,12 @@ export function renderCompareMarkdown(report: CompareReport): string {
   if (notable.length === 0) body.push('Nothing changed significantly.', '');
   else {
     const shown = take(notable);
-    body.push(...header, ...shown.lines, ...(shown.left ? ['', `…and ${shown.left} more changed rows (see the HTML or JSON output).`] : []), '');
+    body.push(
+      ...header,
+      ...shown.lines,
+      ...(shown.left ? ['', `…and ${shown.left} more changed rows (see the HTML or JSON output).`] : []),
+      '',
+    );
   }
   const all = take(rows);
   body.push(`<details><summary>All ${rows.length} comparisons</summary>`, '', ...header, ...all.lines);

@@ -1,5 +1,12 @@
 import { assertNever } from '../../core/never.js';
-import type { ChangeVerdict, CompareReport, MetricComparison, RateComparison, RateSide, ScenarioComparison } from './compare.js';
+import type {
+  ChangeVerdict,
+  CompareReport,
+  MetricComparison,
+  RateComparison,
+  RateSide,
+  ScenarioComparison,
+} from './compare.js';
 
 /**
  * The report flattened into table rows, one per pass rate and per metric, as
@@ -33,7 +40,8 @@ export function compareRows(report: CompareReport): CompareRow[] {
     rows.push(rateRow(s, null, s.pass_rate));
     for (const t of s.turns) {
       const r = t.pass_rate;
-      if (r.verdict === 'regressed' || r.verdict === 'improved' || r.base.rate !== r.new.rate) rows.push(rateRow(s, t.index, r));
+      if (r.verdict === 'regressed' || r.verdict === 'improved' || r.base.rate !== r.new.rate)
+        rows.push(rateRow(s, t.index, r));
       for (const m of t.metrics) rows.push(metricRow(s, t.index, m));
     }
   }
@@ -42,7 +50,9 @@ export function compareRows(report: CompareReport): CompareRow[] {
 
 /** Rows that need a reader's eye first: anything but unchanged or too few, worst first. */
 export function notableRows(rows: readonly CompareRow[]): CompareRow[] {
-  return rows.filter((r) => r.verdict === 'regressed' || r.verdict === 'improved' || r.verdict === 'changed').sort((a, b) => rank(a.verdict) - rank(b.verdict));
+  return rows
+    .filter((r) => r.verdict === 'regressed' || r.verdict === 'improved' || r.verdict === 'changed')
+    .sort((a, b) => rank(a.verdict) - rank(b.verdict));
 }
 
 function rank(v: ChangeVerdict): number {

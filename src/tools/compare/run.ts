@@ -24,13 +24,20 @@ export interface RunCompareOptions {
  */
 export function runCompare(options: RunCompareOptions): CompareReport {
   const settings: CompareSettings = { ...DEFAULT_COMPARE_SETTINGS, ...options.settings };
-  if (!(settings.alpha > 0 && settings.alpha < 1)) throw new UsageError(`--alpha must be within (0, 1), got ${settings.alpha}`);
+  if (!(settings.alpha > 0 && settings.alpha < 1))
+    throw new UsageError(`--alpha must be within (0, 1), got ${settings.alpha}`);
   const base = loadRunSamples(options.base);
   const next = loadRunSamples(options.next);
   const report = compareRuns(base, next, settings);
   if (report.scenarios.length === 0) {
-    const names = (list: typeof base.scenarios): string => list.slice(0, 5).map((s) => s.name).join(', ') + (list.length > 5 ? ', …' : '');
-    throw new UsageError(`${options.base} and ${options.next} have no scenario in common (base: ${names(base.scenarios)}; new: ${names(next.scenarios)})`);
+    const names = (list: typeof base.scenarios): string =>
+      list
+        .slice(0, 5)
+        .map((s) => s.name)
+        .join(', ') + (list.length > 5 ? ', …' : '');
+    throw new UsageError(
+      `${options.base} and ${options.next} have no scenario in common (base: ${names(base.scenarios)}; new: ${names(next.scenarios)})`,
+    );
   }
   writeCompareOutputs(report, options.reporter ?? 'list', {
     stdout: options.stdout ?? process.stdout,

@@ -94,13 +94,17 @@ function resultsPath(input: string): string {
   if (!existsSync(input)) throw new CompareInputError(input, 'no such folder or file');
   if (statSync(input).isDirectory()) {
     const path = join(input, RESULTS_FILE);
-    if (!existsSync(path)) throw new CompareInputError(input, `no ${RESULTS_FILE} here (give an output folder of earshot run, suite, bench --out or merge)`);
+    if (!existsSync(path))
+      throw new CompareInputError(
+        input,
+        `no ${RESULTS_FILE} here (give an output folder of earshot run, suite, bench --out or merge)`,
+      );
     return path;
   }
   if (looksLikeBenchReport(input)) {
     throw new CompareInputError(
       input,
-      "is a bench --json report: it holds percentiles, not the samples compare tests; run bench with --out DIR and compare those folders",
+      'is a bench --json report: it holds percentiles, not the samples compare tests; run bench with --out DIR and compare those folders',
     );
   }
   return input;
@@ -124,7 +128,14 @@ export function groupSamples(results: readonly ScenarioResult[]): ScenarioSample
     let group = groups.get(key);
     if (!group) {
       const id = resultIdentity(result);
-      group = { key, name: result.name, file: id.file, ...(id.bot ? { bot: id.bot } : {}), runs: { passed: 0, failed: 0, error: 0, skipped: 0, inconclusive: 0 }, turns: [] };
+      group = {
+        key,
+        name: result.name,
+        file: id.file,
+        ...(id.bot ? { bot: id.bot } : {}),
+        runs: { passed: 0, failed: 0, error: 0, skipped: 0, inconclusive: 0 },
+        turns: [],
+      };
       groups.set(key, group);
     }
     countRun(group.runs, result.status);
@@ -144,7 +155,14 @@ export function groupSamples(results: readonly ScenarioResult[]): ScenarioSample
 function turnOf(group: ScenarioSamples, index: number): TurnSamples {
   let turn = group.turns.find((t) => t.index === index);
   if (!turn) {
-    turn = { index, passed: 0, failed: 0, inconclusive: 0, not_run: 0, metrics: Object.fromEntries(LATENCY_METRICS.map((m) => [m, []])) as unknown as Record<LatencyMetric, number[]> };
+    turn = {
+      index,
+      passed: 0,
+      failed: 0,
+      inconclusive: 0,
+      not_run: 0,
+      metrics: Object.fromEntries(LATENCY_METRICS.map((m) => [m, []])) as unknown as Record<LatencyMetric, number[]>,
+    };
     group.turns.push(turn);
   }
   return turn;

@@ -3,7 +3,9 @@ import { UsageError } from '../../core/errors.js';
 export class ThresholdError extends UsageError {
   readonly input: string;
   constructor(input: string, problem: string) {
-    super(`--threshold ${JSON.stringify(input)}: ${problem} (expected e.g. 10%,50ms; a shift must exceed every part given)`);
+    super(
+      `--threshold ${JSON.stringify(input)}: ${problem} (expected e.g. 10%,50ms; a shift must exceed every part given)`,
+    );
     this.name = 'ThresholdError';
     this.input = input;
   }
@@ -16,7 +18,10 @@ export class ThresholdError extends UsageError {
  */
 export function parseThreshold(input: string): { threshold_pct: number; threshold_ms: number } {
   const out: { threshold_pct?: number; threshold_ms?: number } = {};
-  const parts = input.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const parts = input
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   if (parts.length === 0) throw new ThresholdError(input, 'empty');
   for (const part of parts) {
     const m = /^(\d+(?:\.\d+)?)\s*(%|ms)$/.exec(part);

@@ -1,6 +1,12 @@
 import { assertNever } from '../../core/never.js';
 import { Redactor } from '../../core/redact.js';
-import { createJudge, isJudgeError, JudgeConfigError, type JudgeServiceFactory, type VerdictValue } from '../../judge/index.js';
+import {
+  createJudge,
+  isJudgeError,
+  JudgeConfigError,
+  type JudgeServiceFactory,
+  type VerdictValue,
+} from '../../judge/index.js';
 import { agreementTable, type AgreementTable } from '../../metrics/index.js';
 import { runPool } from '../../runner/index.js';
 import { diagnosticAt } from '../../scenario/index.js';
@@ -96,17 +102,27 @@ export async function runJudgeCheck(options: JudgeCheckOptions): Promise<JudgeCh
     indexed,
     Math.max(1, options.concurrency ?? 4),
     async ({ c, index }) => {
-      const verdict = await judge.evaluate({ criterion: c.criterion, conversation: c.conversation, ...(options.signal ? { signal: options.signal } : {}) });
+      const verdict = await judge.evaluate({
+        criterion: c.criterion,
+        conversation: c.conversation,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
       const outcome = outcomeOf(c, verdict);
       outcomes[index] = outcome;
       done++;
-      options.onProgress?.(`[${done}/${set.cases.length}] ${c.id}: expected ${c.expected}, got ${outcome.got}${outcome.got === c.expected ? '' : ' ✗'}`);
+      options.onProgress?.(
+        `[${done}/${set.cases.length}] ${c.id}: expected ${c.expected}, got ${outcome.got}${outcome.got === c.expected ? '' : ' ✗'}`,
+      );
     },
     options.signal,
   );
   if (failed) throw failed.failure;
   options.signal?.throwIfAborted();
-  return summarizeCheck(options.labels, judge.description, outcomes.filter((o): o is CaseOutcome => o !== undefined));
+  return summarizeCheck(
+    options.labels,
+    judge.description,
+    outcomes.filter((o): o is CaseOutcome => o !== undefined),
+  );
 }
 
 function buildJudge(set: LabelSet, config: unknown, options: JudgeCheckOptions): ReturnType<typeof createJudge> {
@@ -122,26 +138,53 @@ function buildJudge(set: LabelSet, config: unknown, options: JudgeCheckOptions):
     });
   } catch (err) {
     // A problem in the file's own judge block points at where it was written; a --judge problem stays as it is.
-    if (err instanceof JudgeConfigError && options.judge === undefined && set.judgeLoc && err.field.startsWith('judge.eval')) {
+    if (
+      err instanceof JudgeConfigError &&
+      options.judge === undefined &&
+      set.judgeLoc &&
+      err.field.startsWith('judge.eval')
+    ) {
       const loc = set.judgeFields.get(err.field) ?? set.judgeLoc;
-      throw new LabelsFileError(set.file, [diagnosticAt('error', loc, err.field, err.message.slice(err.field.length + 2))]);
+      throw new LabelsFileError(set.file, [
+        diagnosticAt('error', loc, err.field, err.message.slice(err.field.length + 2)),
+      ]);
     }
     throw err;
   }
 }
 
-function outcomeOf(c: LabelledCase, verdict: Awaited<ReturnType<ReturnType<typeof createJudge>['evaluate']>>): CaseOutcome {
+function outcomeOf(
+  c: LabelledCase,
+  verdict: Awaited<ReturnType<ReturnType<typeof createJudge>['evaluate']>>,
+): CaseOutcome {
   const base = { id: c.id, category: c.category, expected: c.expected, why: c.why, line: c.loc.line };
   if (isJudgeError(verdict)) return { ...base, got: 'error', reason: verdict.message, cached: false, elapsed_ms: 0 };
-  return { ...base, got: verdict.verdict, reason: verdict.reason, cached: verdict.cached, elapsed_ms: Math.round(verdict.elapsedMs) };
+  return {
+    ...base,
+    got: verdict.verdict,
+    reason: verdict.reason,
+    cached: verdict.cached,
+    elapsed_ms: Math.round(verdict.elapsedMs),
+  };
 }
 
 /** The report from the outcomes (pure): agreement, kappa, the matrix, per category, the disagreements. */
 export function summarizeCheck(labels: string, judge: string, outcomes: readonly CaseOutcome[]): JudgeCheckReport {
   const table = agreementTable(outcomes, VERDICTS, ['error'] as const);
   const categories = [...new Set(outcomes.map((o) => o.category))].sort().map((category): CategoryAgreement => {
-    const t = agreementTable(outcomes.filter((o) => o.category === category), VERDICTS, ['error'] as const);
-    return { category, cases: t.total, agreed: t.agreed, rate: t.rate?.rate ?? 0, low: t.rate?.low ?? 0, high: t.rate?.high ?? 1 };
+    const t = agreementTable(
+      outcomes.filter((o) => o.category === category),
+      VERDICTS,
+      ['error'] as const,
+    );
+    return {
+      category,
+      cases: t.total,
+      agreed: t.agreed,
+      rate: t.rate?.rate ?? 0,
+      low: t.rate?.low ?? 0,
+      high: t.rate?.high ?? 1,
+    };
   });
   return {
     version: 1,

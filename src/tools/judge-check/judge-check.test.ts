@@ -2,7 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { judgeRules, readJudgePrompt, startLlmServer, verdictContent, type LlmServer } from '../../../test/support/llm-server.js';
+import {
+  judgeRules,
+  readJudgePrompt,
+  startLlmServer,
+  verdictContent,
+  type LlmServer,
+} from '../../../test/support/llm-server.js';
 import { runJudgeCheck, summarizeCheck, type CaseOutcome } from './check.js';
 import { LabelsFileError, loadLabels } from './labels.js';
 import { renderJudgeCheck } from './render.js';
@@ -93,7 +99,10 @@ cases:
       error = err;
     }
     expect(error).toBeInstanceOf(LabelsFileError);
-    const lines = (error as LabelsFileError).message.split('\n').slice(1).map((l) => l.replace(/^.*labels-\d+\.yaml:/, ''));
+    const lines = (error as LabelsFileError).message
+      .split('\n')
+      .slice(1)
+      .map((l) => l.replace(/^.*labels-\d+\.yaml:/, ''));
     expect(lines).toEqual([
       "2:3: error: judge.modality: unknown key; only judge.eval is read here: the modality is each case's",
       '2:3: error: judge: needs an eval: block (service, model, endpoint, extra)',
@@ -110,7 +119,9 @@ cases:
   it('refuses duplicate ids and keys that are not keypad keys', () => {
     const file = labelsFile(THREE.replace('id: capital-wrong', 'id: capital').replace('bot: "Hello."', 'dtmf: "12a"'));
     expect(() => loadLabels(file)).toThrow(/cases\[1\]\.id: duplicate id "capital" \(first at line 2\)/);
-    expect(() => loadLabels(file)).toThrow(/cases\[2\]\.conversation\[0\]\.dtmf: must be keypad keys \(0-9 \* #\), got "12a"/);
+    expect(() => loadLabels(file)).toThrow(
+      /cases\[2\]\.conversation\[0\]\.dtmf: must be keypad keys \(0-9 \* #\), got "12a"/,
+    );
   });
 });
 
@@ -125,8 +136,17 @@ describe('runJudgeCheck against a real OpenAI-compatible server', () => {
 
   it('asks the judge about every case and counts agreement, the matrix and the disagreements', async () => {
     // A judge that falls for nothing and knows only Berlin: the Munich case it gets right, the interim one wrong.
-    server.respond(judgeRules([{ when: ({ reply }) => /berlin/i.test(reply), verdict: 'yes', reason: 'names Berlin' }], { verdict: 'no', reason: 'no Berlin' }));
-    const report = await runJudgeCheck({ labels: labelsFile(THREE), judge: { service: 'openai', model: 'stand-in', endpoint: server.url }, env: {} });
+    server.respond(
+      judgeRules([{ when: ({ reply }) => /berlin/i.test(reply), verdict: 'yes', reason: 'names Berlin' }], {
+        verdict: 'no',
+        reason: 'no Berlin',
+      }),
+    );
+    const report = await runJudgeCheck({
+      labels: labelsFile(THREE),
+      judge: { service: 'openai', model: 'stand-in', endpoint: server.url },
+      env: {},
+    });
     expect(server.requests).toHaveLength(3);
     expect(report).toMatchObject({ cases: 3, agreed: 2, errors: 0, judge: `openai/stand-in @ ${server.url}` });
     expect(report.matrix).toEqual({
@@ -138,7 +158,9 @@ describe('runJudgeCheck against a real OpenAI-compatible server', () => {
       ['facts', 2, 2],
       ['interim', 1, 0],
     ]);
-    expect(report.disagreements.map((d) => [d.id, d.expected, d.got, d.reason, d.line])).toEqual([['checking', 'continue', 'no', 'no Berlin', 18]]);
+    expect(report.disagreements.map((d) => [d.id, d.expected, d.got, d.reason, d.line])).toEqual([
+      ['checking', 'continue', 'no', 'no Berlin', 18],
+    ]);
     // The judge saw the audio note and the call, rendered by the real prompt.
     const interim = server.requests.map(readJudgePrompt).find((v) => v!.reply === 'let me check')!;
     expect(interim.prompt).toContain('speech-to-text transcriptions');
@@ -161,7 +183,11 @@ describe('runJudgeCheck against a real OpenAI-compatible server', () => {
 
   it('counts a judge that cannot answer as an error, not as a verdict', async () => {
     server.respond((req) => (readJudgePrompt(req)!.reply === 'Munich.' ? { status: 400 } : verdictContent('yes')));
-    const report = await runJudgeCheck({ labels: labelsFile(THREE), judge: { service: 'openai', model: 'm', endpoint: server.url }, env: {} });
+    const report = await runJudgeCheck({
+      labels: labelsFile(THREE),
+      judge: { service: 'openai', model: 'm', endpoint: server.url },
+      env: {},
+    });
     expect(report.errors).toBe(1);
     expect(report.matrix.no).toEqual({ yes: 0, no: 0, continue: 0, error: 1 });
     expect(report.disagreements.find((d) => d.id === 'capital-wrong')!.reason).toMatch(/HTTP 400/);
@@ -170,7 +196,10 @@ describe('runJudgeCheck against a real OpenAI-compatible server', () => {
   it('uses the file’s judge block, and points at it when it is wrong', async () => {
     server.respond(() => verdictContent('no'));
     const withJudge = (block: string): string => labelsFile(`judge:\n  eval:\n${block}\n${THREE}`);
-    const report = await runJudgeCheck({ labels: withJudge(`    service: openai\n    model: from-file\n    endpoint: ${server.url}`), env: {} });
+    const report = await runJudgeCheck({
+      labels: withJudge(`    service: openai\n    model: from-file\n    endpoint: ${server.url}`),
+      env: {},
+    });
     expect(report.judge).toBe(`openai/from-file @ ${server.url}`);
     await expect(runJudgeCheck({ labels: withJudge('    service: nope'), env: {} })).rejects.toThrow(
       /labels-\d+\.yaml:3:14: error: judge\.eval\.service: unknown judge service "nope"/,
@@ -179,7 +208,13 @@ describe('runJudgeCheck against a real OpenAI-compatible server', () => {
 });
 
 describe('the report', () => {
-  const outcome = (id: string, category: string, expected: CaseOutcome['expected'], got: CaseOutcome['got'], reason = 'r'): CaseOutcome => ({
+  const outcome = (
+    id: string,
+    category: string,
+    expected: CaseOutcome['expected'],
+    got: CaseOutcome['got'],
+    reason = 'r',
+  ): CaseOutcome => ({
     id,
     category,
     expected,

@@ -1,5 +1,12 @@
 import { UsageError } from '../../core/errors.js';
-import type { Conversation, Exchange, FunctionCallRecord, ReplyItem, UserInput, VerdictValue } from '../../judge/index.js';
+import type {
+  Conversation,
+  Exchange,
+  FunctionCallRecord,
+  ReplyItem,
+  UserInput,
+  VerdictValue,
+} from '../../judge/index.js';
 import {
   closest,
   diagnosticAt,
@@ -121,14 +128,16 @@ class Reader {
     }
     const cases = field(top, 'cases');
     if (!cases) this.error(top.loc, 'cases', 'missing: the list of labelled cases');
-    else if (cases.kind !== 'seq' || cases.items.length === 0) this.error(cases.loc, 'cases', 'must be a non-empty list of cases');
+    else if (cases.kind !== 'seq' || cases.items.length === 0)
+      this.error(cases.loc, 'cases', 'must be a non-empty list of cases');
     else {
       const seen = new Map<string, SourceLocation>();
       cases.items.forEach((node, i) => {
         const c = this.labelledCase(node, `cases[${i}]`);
         if (!c) return;
         const first = seen.get(c.id);
-        if (first) this.error(c.loc, `cases[${i}].id`, `duplicate id ${JSON.stringify(c.id)} (first at line ${first.line})`);
+        if (first)
+          this.error(c.loc, `cases[${i}].id`, `duplicate id ${JSON.stringify(c.id)} (first at line ${first.line})`);
         else seen.set(c.id, c.loc);
         out.cases.push(c);
       });
@@ -149,7 +158,12 @@ class Reader {
     if (modalityNode) {
       const v = scalarText(modalityNode);
       if (v === 'text' || v === 'audio') modality = v;
-      else this.error(modalityNode.loc, `${path}.modality`, `must be text or audio, got ${describeValue(toPlain(modalityNode))}`);
+      else
+        this.error(
+          modalityNode.loc,
+          `${path}.modality`,
+          `must be text or audio, got ${describeValue(toPlain(modalityNode))}`,
+        );
     }
     const expectedNode = field(m, 'expected');
     let expected: VerdictValue | null = null;
@@ -157,16 +171,30 @@ class Reader {
     else {
       const v = scalarText(expectedNode);
       if (v !== null && (VERDICTS as readonly string[]).includes(v)) expected = v as VerdictValue;
-      else this.error(expectedNode.loc, `${path}.expected`, `must be yes, no or continue, got ${describeValue(toPlain(expectedNode))}`);
+      else
+        this.error(
+          expectedNode.loc,
+          `${path}.expected`,
+          `must be yes, no or continue, got ${describeValue(toPlain(expectedNode))}`,
+        );
     }
     const exchanges = this.conversation(field(m, 'conversation'), m.loc, `${path}.conversation`);
-    if (id === null || category === null || criterion === null || why === null || expected === null || exchanges === null) return null;
+    if (
+      id === null ||
+      category === null ||
+      criterion === null ||
+      why === null ||
+      expected === null ||
+      exchanges === null
+    )
+      return null;
     return { id, category, criterion, why, expected, conversation: { modality, exchanges }, loc: m.loc };
   }
 
   private conversation(node: YNode | undefined, parent: SourceLocation, path: string): Exchange[] | null {
     if (!node) return this.error(parent, path, 'missing: the exchanges, in order');
-    if (node.kind !== 'seq' || node.items.length === 0) return this.error(node.loc, path, 'must be a non-empty list of exchanges (user:/dtmf: and bot:)');
+    if (node.kind !== 'seq' || node.items.length === 0)
+      return this.error(node.loc, path, 'must be a non-empty list of exchanges (user:/dtmf: and bot:)');
     const exchanges: Exchange[] = [];
     let ok = true;
     node.items.forEach((item, i) => {
@@ -184,15 +212,22 @@ class Reader {
     const userNode = field(m, 'user');
     const dtmfNode = field(m, 'dtmf');
     let user: UserInput | undefined;
-    if (userNode && dtmfNode) return this.error(dtmfNode.loc, `${path}.dtmf`, 'an exchange opens with user: or dtmf:, not both');
+    if (userNode && dtmfNode)
+      return this.error(dtmfNode.loc, `${path}.dtmf`, 'an exchange opens with user: or dtmf:, not both');
     if (userNode) {
       const text = scalarText(userNode);
-      if (text === null || text.trim() === '') return this.error(userNode.loc, `${path}.user`, 'must be the text the user said');
+      if (text === null || text.trim() === '')
+        return this.error(userNode.loc, `${path}.user`, 'must be the text the user said');
       user = { kind: 'text', text };
     }
     if (dtmfNode) {
       const keys = scalarText(dtmfNode);
-      if (keys === null || !/^[0-9*#]+$/.test(keys)) return this.error(dtmfNode.loc, `${path}.dtmf`, `must be keypad keys (0-9 * #), got ${describeValue(toPlain(dtmfNode))}`);
+      if (keys === null || !/^[0-9*#]+$/.test(keys))
+        return this.error(
+          dtmfNode.loc,
+          `${path}.dtmf`,
+          `must be keypad keys (0-9 * #), got ${describeValue(toPlain(dtmfNode))}`,
+        );
       user = { kind: 'dtmf', keys };
     }
     const botNode = field(m, 'bot');
@@ -225,14 +260,16 @@ class Reader {
     if (id) call.tool_call_id = scalarText(id) ?? '';
     const args = field(m, 'args');
     if (args) {
-      if (args.kind !== 'map') return this.error(args.loc, `${path}.args`, 'must be a mapping of argument names to values');
+      if (args.kind !== 'map')
+        return this.error(args.loc, `${path}.args`, 'must be a mapping of argument names to values');
       call.args = toPlain(args) as Record<string, unknown>;
     }
     const result = field(m, 'result');
     if (result) call.result = toPlain(result);
     const cancelled = field(m, 'cancelled');
     if (cancelled) {
-      if (cancelled.kind !== 'scalar' || typeof cancelled.value !== 'boolean') return this.error(cancelled.loc, `${path}.cancelled`, 'must be true or false');
+      if (cancelled.kind !== 'scalar' || typeof cancelled.value !== 'boolean')
+        return this.error(cancelled.loc, `${path}.cancelled`, 'must be true or false');
       call.cancelled = cancelled.value;
     }
     return call;
@@ -242,7 +279,8 @@ class Reader {
     const node = field(m, key);
     if (!node) return this.error(m.loc, `${path}.${key}`, 'missing');
     const text = scalarText(node);
-    if (text === null || text.trim() === '') return this.error(node.loc, `${path}.${key}`, `must be non-empty text, got ${describeValue(toPlain(node))}`);
+    if (text === null || text.trim() === '')
+      return this.error(node.loc, `${path}.${key}`, `must be non-empty text, got ${describeValue(toPlain(node))}`);
     return text;
   }
 
@@ -256,7 +294,11 @@ class Reader {
       if (known.includes(e.key)) continue;
       const near = closest(e.key, known);
       const at = path ? `${path}.${e.key}` : e.key;
-      this.error(e.keyLoc, at, `unknown key${near ? `; did you mean ${near}?` : hint ? `; ${hint}` : ` (known: ${known.join(', ')})`}`);
+      this.error(
+        e.keyLoc,
+        at,
+        `unknown key${near ? `; did you mean ${near}?` : hint ? `; ${hint}` : ` (known: ${known.join(', ')})`}`,
+      );
     }
   }
 

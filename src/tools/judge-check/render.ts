@@ -17,7 +17,9 @@ export function renderJudgeCheck(report: JudgeCheckReport): string {
   const width = Math.max('category'.length, ...report.categories.map((c) => [...terminalSafe(c.category, 40)].length));
   lines.push(`${'category'.padEnd(width)}  cases  agreed  agreement`);
   for (const c of report.categories) {
-    lines.push(`${terminalSafe(c.category, 40).padEnd(width)}  ${String(c.cases).padStart(5)}  ${String(c.agreed).padStart(6)}  ${pct(c.rate).padStart(9)}`);
+    lines.push(
+      `${terminalSafe(c.category, 40).padEnd(width)}  ${String(c.cases).padStart(5)}  ${String(c.agreed).padStart(6)}  ${pct(c.rate).padStart(9)}`,
+    );
   }
   lines.push('', 'confusion matrix (rows: expected, columns: the judge):');
   const columns = Object.keys(report.matrix.yes);
@@ -25,10 +27,15 @@ export function renderJudgeCheck(report: JudgeCheckReport): string {
   for (const [expected, row] of Object.entries(report.matrix)) {
     lines.push(`${expected.padEnd(10)}${columns.map((c) => String(row[c as keyof typeof row]).padStart(10)).join('')}`);
   }
-  lines.push('', report.disagreements.length === 0 ? 'no disagreements' : `disagreements (${report.disagreements.length}):`);
+  lines.push(
+    '',
+    report.disagreements.length === 0 ? 'no disagreements' : `disagreements (${report.disagreements.length}):`,
+  );
   const idWidth = Math.max(0, ...report.disagreements.map((d) => [...terminalSafe(d.id, 60)].length));
   for (const d of report.disagreements) {
-    lines.push(`  ${terminalSafe(d.id, 60).padEnd(idWidth)}  expected ${d.expected.padEnd(8)} got ${d.got.padEnd(8)} ${terminalSafe(d.reason, 200)}`);
+    lines.push(
+      `  ${terminalSafe(d.id, 60).padEnd(idWidth)}  expected ${d.expected.padEnd(8)} got ${d.got.padEnd(8)} ${terminalSafe(d.reason, 200)}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

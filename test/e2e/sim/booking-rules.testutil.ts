@@ -16,11 +16,22 @@ export function callerRules(): PersonaRule[] {
   const is = (name: string) => (v: PersonaView) => v.persona.startsWith(name);
   return [
     { when: (v) => is('Morgan')(v), say: 'Do you have parking?' },
-    { when: (v) => /reserv/.test(v.lastBot), say: 'Thank you, goodbye!', endCall: { success: true, reason: 'The table is booked.' } },
-    { when: (v) => /not available|is taken/.test(v.lastBot), say: 'That is a pity. Thank you anyway, goodbye.', endCall: { success: false, reason: 'My time was not available.' } },
+    {
+      when: (v) => /reserv/.test(v.lastBot),
+      say: 'Thank you, goodbye!',
+      endCall: { success: true, reason: 'The table is booked.' },
+    },
+    {
+      when: (v) => /not available|is taken/.test(v.lastBot),
+      say: 'That is a pity. Thank you anyway, goodbye.',
+      endCall: { success: false, reason: 'My time was not available.' },
+    },
     // A bot that did not catch it hears the same request again, put another way each time, as from a real caller
     // (the bot's recognizer may mishear one wording of it every time: the same words make the same audio).
-    { when: (v) => /not catch|say it again/.test(v.lastBot) && lastRequest(v) !== undefined, say: (v) => rephrase(lastRequest(v)!, timesNotCaught(v)) },
+    {
+      when: (v) => /not catch|say it again/.test(v.lastBot) && lastRequest(v) !== undefined,
+      say: (v) => rephrase(lastRequest(v)!, timesNotCaught(v)),
+    },
     { when: (v) => /how many|people/.test(v.lastBot), say: 'For two people.' },
     { when: (v) => is('Casey')(v) && /time/.test(v.lastBot), say: 'At seven PM, please.' },
     { when: (v) => /time/.test(v.lastBot), say: "At six o'clock." },
@@ -46,7 +57,10 @@ export function requestOf(line: string): string {
 
 /** The caller's latest request: its latest line that is one of the known requests (not a reworded repeat). */
 function lastRequest(v: PersonaView): string | undefined {
-  const said = [...v.lines].reverse().filter((l) => l.role === 'caller').map((l) => l.text);
+  const said = [...v.lines]
+    .reverse()
+    .filter((l) => l.role === 'caller')
+    .map((l) => l.text);
   return said.map(requestOf).find((r) => r in REPHRASINGS) ?? said[0];
 }
 
@@ -71,11 +85,11 @@ export const judgeRules = {
   metric: (): 'yes' => 'yes',
   claim: (claim: string, v: RunView): 'yes' | 'no' => {
     if (claim.includes('confirmed the booking')) return v.replies.some((r) => /reserv/i.test(r)) ? 'yes' : 'no';
-    if (claim.includes('7 PM')) return v.replies.some((r) => /reserv/i.test(r) && TIMES['7 PM'].test(r.toLowerCase())) ? 'yes' : 'no';
+    if (claim.includes('7 PM'))
+      return v.replies.some((r) => /reserv/i.test(r) && TIMES['7 PM'].test(r.toLowerCase())) ? 'yes' : 'no';
     return 'no';
   },
 };
-
 
 /** Backoff jitter from a fixed seed (Park-Miller). */
 export function seeded(seed: number): () => number {

@@ -34,14 +34,24 @@ afterAll(async () => {
 describe('a simulated caller in audio modality', () => {
   it('speaks its lines in real time, hears the transcribed bot, books and hangs up', async () => {
     const override = (model: string) => ({ service: 'openai', model, endpoint: server.url });
-    const driver = await createSimulationDriver(sim, { env: {}, simulatorOverride: override('persona-model'), judgeOverride: override('judge-model'), random: seeded(7), requestTimeoutMs: 10_000 });
+    const driver = await createSimulationDriver(sim, {
+      env: {},
+      simulatorOverride: override('persona-model'),
+      judgeOverride: override('judge-model'),
+      random: seeded(7),
+      requestTimeoutMs: 10_000,
+    });
     const { result, trace } = await driveSession(sim, { url: bot.url, env: {}, media: engine.media }, driver);
     const s = result.simulation!;
     expect(result.status, trace).toBe('passed');
     expect(s.ended_by).toBe('end_call');
     // The caller's requests, less repeats (reworded) for a bot that misheard (its recognizer runs on a busy machine too).
     const lines = s.transcript.flatMap((e) => (e.kind === 'caller' ? [requestOf(e.text)] : []));
-    expect(lines.filter((l, i) => l !== lines[i - 1])).toEqual(['For two people.', "At six o'clock.", 'Thank you, goodbye!']);
+    expect(lines.filter((l, i) => l !== lines[i - 1])).toEqual([
+      'For two people.',
+      "At six o'clock.",
+      'Thank you, goodbye!',
+    ]);
     // What the caller heard is the bot's speech as PocketSphinx wrote it, not its LLM text.
     const heard = readPersonaPrompt(server.requests.find((r) => readPersonaPrompt(r))!)!;
     expect(heard.lastBot).toMatch(/how many people/);
@@ -52,7 +62,8 @@ describe('a simulated caller in audio modality', () => {
     const latency = s.metrics.find((m) => m.name === 'latency')!;
     expect(latency.reason).toContain('from the persona stopping to the first spoken sentence');
     // Every caller line was a spoken turn: the user's speech was measured, and the bot answered it aloud.
-    for (const turn of result.turns) expect(turn.metrics?.voice_to_voice_ms, JSON.stringify(turn.metrics)).toBeGreaterThan(0);
+    for (const turn of result.turns)
+      expect(turn.metrics?.voice_to_voice_ms, JSON.stringify(turn.metrics)).toBeGreaterThan(0);
     expect(trace).toMatch(/send: speech "For two people\."/);
   }, 300_000);
 });

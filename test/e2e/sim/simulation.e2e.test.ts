@@ -28,10 +28,24 @@ let silence: Record<string, Simulation>;
 
 const override = (model: string): LlmConfig => ({ service: 'openai', model, endpoint: server.url });
 
-async function simulate(sim: Simulation, url = bot.url, codec: 'pipecat-eval' | 'protobuf' = 'pipecat-eval'): Promise<SessionOutcome> {
-  const driver = await createSimulationDriver(sim, { env: {}, simulatorOverride: override('persona-model'), judgeOverride: override('judge-model'), random: seeded(42), requestTimeoutMs: 10_000 });
+async function simulate(
+  sim: Simulation,
+  url = bot.url,
+  codec: 'pipecat-eval' | 'protobuf' = 'pipecat-eval',
+): Promise<SessionOutcome> {
+  const driver = await createSimulationDriver(sim, {
+    env: {},
+    simulatorOverride: override('persona-model'),
+    judgeOverride: override('judge-model'),
+    random: seeded(42),
+    requestTimeoutMs: 10_000,
+  });
   // The protobuf wire cannot raise the bot's report level: that bot reports calls in full itself, and the session is told so.
-  return driveSession(sim, { url, env: {}, codec, ...(codec === 'protobuf' ? { botEnables: { reportLevel: 'full' as const } } : {}) }, driver);
+  return driveSession(
+    sim,
+    { url, env: {}, codec, ...(codec === 'protobuf' ? { botEnables: { reportLevel: 'full' as const } } : {}) },
+    driver,
+  );
 }
 
 function byName(file: string): Record<string, Simulation> {
@@ -62,7 +76,10 @@ describe('a simulated caller against the reference bot (text)', () => {
     expect(result.status, trace).toBe('passed');
     expect(s.ended_by).toBe('end_call');
     expect(s.transcript.map((e) => [e.kind, 'text' in e ? e.text : 'name' in e ? e.name : ''])).toEqual([
-      ['bot', 'Hello, and thank you for calling the Riverside restaurant. How many people will be joining you tonight?'],
+      [
+        'bot',
+        'Hello, and thank you for calling the Riverside restaurant. How many people will be joining you tonight?',
+      ],
       ['caller', 'For two people.'],
       ['call', 'collect_party_size'],
       ['bot', 'A table for 2. What time would you like to come in?'],
@@ -74,7 +91,12 @@ describe('a simulated caller against the reference bot (text)', () => {
       ['end_call', ''],
       ['bot', 'You are welcome. Goodbye.'],
     ]);
-    expect(s).toMatchObject({ persona_turns: 3, end_call: { success: true, reason: 'The table is booked.' }, success: { verdict: 'yes' }, passed: true });
+    expect(s).toMatchObject({
+      persona_turns: 3,
+      end_call: { success: true, reason: 'The table is booked.' },
+      success: { verdict: 'yes' },
+      passed: true,
+    });
     expect(s.metrics.map((m) => [m.name, m.passed, m.value ?? m.score])).toEqual([
       ['politeness', true, 1],
       ['booked', true, 3],
@@ -82,7 +104,11 @@ describe('a simulated caller against the reference bot (text)', () => {
       ['latency', true, expect.any(Number)],
     ]);
     // Each caller line is a session turn with its timing; the times run forward.
-    expect(result.turns.map((t) => t.input.user)).toEqual(['For two people.', "At six o'clock.", 'Thank you, goodbye!']);
+    expect(result.turns.map((t) => t.input.user)).toEqual([
+      'For two people.',
+      "At six o'clock.",
+      'Thank you, goodbye!',
+    ]);
     expect(result.turns[0].metrics?.first_token_ms).toBeGreaterThan(0);
     const times = s.transcript.map((e) => e.at_ms);
     expect([...times].sort((a, b) => a - b)).toEqual(times);
@@ -100,9 +126,16 @@ describe('a simulated caller against the reference bot (text)', () => {
     const { result } = await simulate(booking.taken);
     const s = result.simulation!;
     expect(result.status).toBe('failed');
-    expect(s).toMatchObject({ ended_by: 'end_call', end_call: { success: false }, success: { verdict: 'no' }, passed: false });
+    expect(s).toMatchObject({
+      ended_by: 'end_call',
+      end_call: { success: false },
+      success: { verdict: 'no' },
+      passed: false,
+    });
     expect(result.failures.map((f) => f.kind)).toEqual(['goal_not_met', 'function_calls_mismatch']);
-    expect(s.transcript.filter((e) => e.kind === 'bot').map((e) => (e as { text: string }).text)).toContain('I am sorry, 7 PM is not available tonight. We have tables at 6 PM or 9 PM.');
+    expect(s.transcript.filter((e) => e.kind === 'bot').map((e) => (e as { text: string }).text)).toContain(
+      'I am sorry, 7 PM is not available tonight. We have tables at 6 PM or 9 PM.',
+    );
   }, 30_000);
 
   it('ends on max_turns: a caller who never gets anywhere is cut short, and a cut-short run has not succeeded', async () => {
@@ -129,11 +162,19 @@ describe('a simulated caller against the reference bot (text)', () => {
 describe('when the caller cannot be played', () => {
   it("a caller's model that cannot be reached ends the call at once as an error, judged not at all", async () => {
     const judged = server.requests.length;
-    const driver = await createSimulationDriver(booking.available, { env: {}, simulatorOverride: { service: 'openai', model: 'gone', endpoint: 'http://127.0.0.1:9/v1' }, judgeOverride: override('judge-model'), maxAttempts: 1 });
+    const driver = await createSimulationDriver(booking.available, {
+      env: {},
+      simulatorOverride: { service: 'openai', model: 'gone', endpoint: 'http://127.0.0.1:9/v1' },
+      judgeOverride: override('judge-model'),
+      maxAttempts: 1,
+    });
     const { result } = await driveSession(booking.available, { url: bot.url, env: {} }, driver);
     expect(result.status).toBe('error');
     expect(result.simulation).toMatchObject({ ended_by: 'error', passed: false, success: { verdict: 'none' } });
-    expect(result.failures[0]).toMatchObject({ kind: 'harness_error', reason: expect.stringContaining("the caller's model failed") });
+    expect(result.failures[0]).toMatchObject({
+      kind: 'harness_error',
+      reason: expect.stringContaining("the caller's model failed"),
+    });
     expect(server.requests.length).toBe(judged);
   }, 30_000);
 });

@@ -33,12 +33,17 @@ interface Delivery {
 }
 
 /** How a bot streams audio: chunks of `chunkMs` (or random 10–60 ms), at real-time pace from `startMs`, arriving up to `jitterMs` late. */
-function realTime(pcm: Int16Array, rate: number, startMs: number, opts: { chunkMs?: number; jitterMs?: number; seed?: number } = {}): Delivery[] {
+function realTime(
+  pcm: Int16Array,
+  rate: number,
+  startMs: number,
+  opts: { chunkMs?: number; jitterMs?: number; seed?: number } = {},
+): Delivery[] {
   const r = rng(opts.seed ?? 7);
   const out: Delivery[] = [];
   let last = -Infinity;
   for (let at = 0; at < pcm.length; ) {
-    const n = Math.round((((opts.chunkMs ?? 10 + Math.floor(r() * 50)) * rate) / 1000));
+    const n = Math.round(((opts.chunkMs ?? 10 + Math.floor(r() * 50)) * rate) / 1000);
     const arrival = Math.max(last, startMs + (at * 1000) / rate + r() * (opts.jitterMs ?? 0));
     out.push({ samples: pcm.subarray(at, at + n), arrivalMs: arrival });
     last = arrival;
@@ -47,7 +52,11 @@ function realTime(pcm: Int16Array, rate: number, startMs: number, opts: { chunkM
   return out;
 }
 
-async function feed(det: OnsetDetector, chunks: Delivery[], rate: number): Promise<{ events: OnsetEvent[]; placed: PlacedChunk[] }> {
+async function feed(
+  det: OnsetDetector,
+  chunks: Delivery[],
+  rate: number,
+): Promise<{ events: OnsetEvent[]; placed: PlacedChunk[] }> {
   const placed: PlacedChunk[] = [];
   for (const c of chunks) placed.push(await det.push(c.samples, rate, c.arrivalMs));
   return { events: placed.flatMap((p) => p.events), placed };
@@ -142,7 +151,12 @@ describe('onset detector', () => {
     const tts24 = await resample(tts, 16000, 24000);
     const r2 = await feed(det, realTime(tts24, 24000, 6000, { chunkMs: 20 }), 24000);
     const events = [...r1.events, ...r2.events, ...(await det.finish())];
-    expect(events.map((e) => e.type)).toEqual(['bot_audio_started', 'bot_audio_stopped', 'bot_audio_started', 'bot_audio_stopped']);
+    expect(events.map((e) => e.type)).toEqual([
+      'bot_audio_started',
+      'bot_audio_stopped',
+      'bot_audio_started',
+      'bot_audio_stopped',
+    ]);
     expect(Math.abs(events[2].atMs - at(6000, audibleBounds(tts24, 24000)!.first, 24000))).toBeLessThanOrEqual(2);
   });
 

@@ -18,7 +18,12 @@ beforeAll(async () => {
 });
 afterAll(() => model.close());
 
-async function detect(pcm: Int16Array, sampleRate: number, options: Partial<Parameters<typeof StreamingVad.create>[1]> = {}, chunkMs = 20) {
+async function detect(
+  pcm: Int16Array,
+  sampleRate: number,
+  options: Partial<Parameters<typeof StreamingVad.create>[1]> = {},
+  chunkMs = 20,
+) {
   const vad = await StreamingVad.create(model, { sampleRate, ...options });
   const events: VadEvent[] = [];
   const chunk = Math.round((chunkMs * sampleRate) / 1000);
@@ -87,7 +92,9 @@ describe('streaming VAD (Silero v4)', () => {
   });
 
   it('hears a real human voice (LibriVox) and reports each 32 ms frame in order', async () => {
-    const clip = await readWav('/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav');
+    const clip = await readWav(
+      '/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav',
+    );
     const frames: VadFrame[] = [];
     const pcm = concatPcm([silence(1000, 16000), clip.samples, silence(1000, 16000)]);
     const ev = await detect(pcm, 16000, { onFrame: (f) => frames.push(f) });
@@ -95,7 +102,11 @@ describe('streaming VAD (Silero v4)', () => {
     expect(ms(ev[0].sample, 16000)).toBeGreaterThanOrEqual(1000 - 32);
     expect(ms(ev[0].sample, 16000)).toBeLessThan(1400);
     expect(ev[ev.length - 1].type).toBe('speech_end');
-    expect(frames.every((f, i) => f.endSample - f.startSample === 512 && (i === 0 || f.startSample === frames[i - 1].endSample))).toBe(true);
+    expect(
+      frames.every(
+        (f, i) => f.endSample - f.startSample === 512 && (i === 0 || f.startSample === frames[i - 1].endSample),
+      ),
+    ).toBe(true);
     expect(frames.filter((f) => f.speaking).length).toBeGreaterThan(100);
   });
 
@@ -105,7 +116,9 @@ describe('streaming VAD (Silero v4)', () => {
   });
 
   it('prints nothing: no [VAD] log lines from loading or running the model', async () => {
-    const spies = (['log', 'debug', 'info', 'warn', 'error'] as const).map((m) => vi.spyOn(console, m).mockImplementation(() => {}));
+    const spies = (['log', 'debug', 'info', 'warn', 'error'] as const).map((m) =>
+      vi.spyOn(console, m).mockImplementation(() => {}),
+    );
     try {
       const own = await SileroVad.load();
       const vad = await StreamingVad.create(own, { sampleRate: 24000, minSpeechMs: 7 });
@@ -119,12 +132,16 @@ describe('streaming VAD (Silero v4)', () => {
   });
 
   it('refuses bad options and a missing model with a clear error', async () => {
-    await expect(StreamingVad.create(model, { sampleRate: 16000, positiveThreshold: 1.5 })).rejects.toThrow(AudioOptionError);
-    await expect(StreamingVad.create(model, { sampleRate: 16000, positiveThreshold: 0.3, negativeThreshold: 0.4 })).rejects.toThrow(
-      /negativeThreshold/,
+    await expect(StreamingVad.create(model, { sampleRate: 16000, positiveThreshold: 1.5 })).rejects.toThrow(
+      AudioOptionError,
     );
+    await expect(
+      StreamingVad.create(model, { sampleRate: 16000, positiveThreshold: 0.3, negativeThreshold: 0.4 }),
+    ).rejects.toThrow(/negativeThreshold/);
     await expect(StreamingVad.create(model, { sampleRate: 0 })).rejects.toThrow(AudioOptionError);
     await expect(SileroVad.load({ modelPath: '/nonexistent/silero.onnx' })).rejects.toThrow(VadModelError);
-    await expect(SileroVad.load({ modelPath: '/nonexistent/silero.onnx' })).rejects.toThrow(/\/nonexistent\/silero\.onnx/);
+    await expect(SileroVad.load({ modelPath: '/nonexistent/silero.onnx' })).rejects.toThrow(
+      /\/nonexistent\/silero\.onnx/,
+    );
   });
 });

@@ -54,7 +54,10 @@ describe('BotProcess', () => {
 
   it('reports a bot that exits before listening at once, with its exit code and the tail of its log', async () => {
     const port = await ports.acquire();
-    const b = bot('crash', `console.log('loading'); console.error('fatal: OPENAI_API_KEY is not set'); process.exit(3);`);
+    const b = bot(
+      'crash',
+      `console.log('loading'); console.error('fatal: OPENAI_API_KEY is not set'); process.exit(3);`,
+    );
     const t0 = performance.now();
     const ready = await b.waitReady({ host: '127.0.0.1', port, timeoutMs: 20_000 });
     expect(performance.now() - t0).toBeLessThan(5000);
@@ -90,7 +93,9 @@ describe('BotProcess', () => {
 
   it('escalates to SIGKILL when the bot ignores SIGTERM', async () => {
     const port = await ports.acquire();
-    const b = bot('stubborn', `process.on('SIGTERM', () => console.log('ignoring SIGTERM'));${LISTENER}`, [String(port)]);
+    const b = bot('stubborn', `process.on('SIGTERM', () => console.log('ignoring SIGTERM'));${LISTENER}`, [
+      String(port),
+    ]);
     expect(await b.waitReady({ host: '127.0.0.1', port, timeoutMs: 10_000 })).toMatchObject({ ready: true });
     const t0 = performance.now();
     const stopped = await b.stop({ graceMs: 100, termGraceMs: 300 });
@@ -121,7 +126,9 @@ describe('BotProcess', () => {
     const b = bot('slowstart', LISTENER, [String(port), '60000']);
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('interrupted')), 200);
-    await expect(b.waitReady({ host: '127.0.0.1', port, timeoutMs: 30_000, signal: controller.signal })).rejects.toThrow('interrupted');
+    await expect(
+      b.waitReady({ host: '127.0.0.1', port, timeoutMs: 30_000, signal: controller.signal }),
+    ).rejects.toThrow('interrupted');
   });
 });
 
@@ -145,7 +152,12 @@ describe('bot logs', () => {
       `process.stdout.write('key=' + process.env.LEAKY_API_KEY.slice(0, 8));
        setTimeout(() => { process.stdout.write(process.env.LEAKY_API_KEY.slice(8) + '\\n'); console.error('bye'); process.exit(3); }, 50);`,
     );
-    const b = BotProcess.spawn({ command: process.execPath, args: [script], logFile: join(dir, 'leaky.log'), env: { ...process.env, LEAKY_API_KEY: secret } });
+    const b = BotProcess.spawn({
+      command: process.execPath,
+      args: [script],
+      logFile: join(dir, 'leaky.log'),
+      env: { ...process.env, LEAKY_API_KEY: secret },
+    });
     started.push(b);
     expect(await b.exited).toMatchObject({ code: 3 });
     const log = readFileSync(join(dir, 'leaky.log'), 'utf8');

@@ -62,7 +62,11 @@ describe.each(CODEC_NAMES)('pacer thread over %s', (codec) => {
 
     // The pacer thread's own log: every slot in order on the 20 ms grid, each sent or (late silence
     // only, which a loaded machine can cause) skipped; the speech frames back to back, none lost.
-    const records = (mic as unknown as { stream: { frameRecords(): Array<{ index: number; dueMs: number; sentMs: number; speech: boolean }> } }).stream.frameRecords();
+    const records = (
+      mic as unknown as {
+        stream: { frameRecords(): Array<{ index: number; dueMs: number; sentMs: number; speech: boolean }> };
+      }
+    ).stream.frameRecords();
     expect(records.length).toBe(stats.framesSent);
     expect(stats.frameSlots).toBe(stats.framesSent + stats.skippedSilenceFrames);
     records.forEach((r, i) => {
@@ -131,7 +135,14 @@ describe('ThreadPacer', () => {
     pacer.takeLatenessWindow();
     const before = pacer.stats().frameLateness.count;
     const abort = new AbortController();
-    const mic = new Microphone({ pacer, sampleRate: RATE, t0Ms: performance.now(), recorder: null, label: 'window', signal: abort.signal });
+    const mic = new Microphone({
+      pacer,
+      sampleRate: RATE,
+      t0Ms: performance.now(),
+      recorder: null,
+      label: 'window',
+      signal: abort.signal,
+    });
     mic.start(conn);
     await sleep(300);
     const stats = (await mic.stop())!;

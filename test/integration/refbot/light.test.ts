@@ -31,12 +31,22 @@ describe('refbot --light', () => {
     const truthFile = join(dir, 'truth.jsonl');
     const bot = await startRefbotProcess(['--light', '--light-reply-offset-ms', '700', '--truth-log', truthFile, '-q']);
     try {
-      const conn = await connect(`${bot.url}/?capture_bot_audio=true`, { codec: 'pipecat-eval', openSocket: pacer.openSocket });
+      const conn = await connect(`${bot.url}/?capture_bot_audio=true`, {
+        codec: 'pipecat-eval',
+        openSocket: pacer.openSocket,
+      });
       conn.send(new ClientMessages().clientReady({ library: 'earshot-test', library_version: '0' }));
       const ready = await conn.receive();
       expect(ready?.kind === 'rtvi' && ready.message.type).toBe('bot-ready');
       const abort = new AbortController();
-      const mic = new Microphone({ pacer, sampleRate: RATE, t0Ms: 0, recorder: null, label: 'light', signal: abort.signal });
+      const mic = new Microphone({
+        pacer,
+        sampleRate: RATE,
+        t0Ms: 0,
+        recorder: null,
+        label: 'light',
+        signal: abort.signal,
+      });
       mic.start(conn);
       const spoken = await mic.say(concatPcm([sineWave(300, 500, RATE, -20), silence(100, RATE)]), 'q', abort.signal);
       const timing = await spoken.finished;
@@ -51,11 +61,19 @@ describe('refbot --light', () => {
       }
       await mic.stop();
       await conn.close();
-      expect(types).toEqual(['user-started-speaking', 'user-stopped-speaking', 'bot-started-speaking', 'bot-stopped-speaking']);
+      expect(types).toEqual([
+        'user-started-speaking',
+        'user-stopped-speaking',
+        'bot-started-speaking',
+        'bot-stopped-speaking',
+      ]);
       const reply = concatPcm(botAudio);
       expect(audibleBounds(reply, RATE, DEFAULT_GATE)).not.toBeNull();
 
-      const lines: Line[] = readFileSync(truthFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
+      const lines: Line[] = readFileSync(truthFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Line);
       const stopped = lines.find((l) => l.event === 'user_speech_stopped')!;
       const started = lines.find((l) => l.event === 'bot_audio_started')!;
       const done = lines.find((l) => l.event === 'bot_audio_stopped')!;
@@ -66,7 +84,10 @@ describe('refbot --light', () => {
       // Its reply: the audible start 700 ms after that, plus however late its frame left (a loaded machine).
       expect(started.voice_to_voice_ms as number).toBeGreaterThanOrEqual(700);
       expect(started.voice_to_voice_ms as number).toBeLessThan(700 + 100);
-      expect(started.audible_ms as number).toBeCloseTo((stopped.voiced_end_ms as number) + (started.voice_to_voice_ms as number), 2);
+      expect(started.audible_ms as number).toBeCloseTo(
+        (stopped.voiced_end_ms as number) + (started.voice_to_voice_ms as number),
+        2,
+      );
       expect(started.on_wire).toBe(true);
       expect(done.reason).toBe('completed');
       expect(done.out_end_sample).toBe(reply.length);
@@ -77,6 +98,8 @@ describe('refbot --light', () => {
   });
 
   it('refuses a reply offset it could not keep, saying the least it can', async () => {
-    await expect(startRefbotProcess(['--light', '--light-reply-offset-ms', '100'])).rejects.toThrow(/use at least \d+ ms/);
+    await expect(startRefbotProcess(['--light', '--light-reply-offset-ms', '100'])).rejects.toThrow(
+      /use at least \d+ ms/,
+    );
   });
 });

@@ -63,7 +63,11 @@ describe('startRefbot', () => {
         break;
       }
     }
-    expect(reply).toEqual({ type: 'error-response', id: append.id, data: { error: 'Unsupported type append-to-context' } });
+    expect(reply).toEqual({
+      type: 'error-response',
+      id: append.id,
+      data: { error: 'Unsupported type append-to-context' },
+    });
     await bot.close();
   });
 

@@ -10,7 +10,10 @@ import type { SynthesisResult, SynthesizeOptions, TtsProvider } from '../../../s
 /** Real Flite underneath; counts the syntheses that reach it. */
 class Counting implements TtsProvider {
   calls = 0;
-  constructor(private readonly inner: TtsProvider, readonly cacheKeyOptions: Record<string, unknown> = {}) {}
+  constructor(
+    private readonly inner: TtsProvider,
+    readonly cacheKeyOptions: Record<string, unknown> = {},
+  ) {}
   get name(): string {
     return this.inner.name;
   }
@@ -42,7 +45,10 @@ beforeEach(() => {
   return () => rmSync(dir, { recursive: true, force: true });
 });
 
-const allFiles = (d: string): string[] => readdirSync(d, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+const allFiles = (d: string): string[] =>
+  readdirSync(d, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
 
 describe('CachedTts', () => {
   it('synthesizes on a miss, stores a WAV, and answers the same audio from disk on a hit', async () => {
@@ -107,11 +113,23 @@ describe('CachedTts', () => {
 });
 
 describe('UtteranceCache keys', () => {
-  const key: UtteranceKey = { provider: 'kokoro', voice: 'af_heart', text: 'Hi.', sampleRate: 16000, options: { dtype: 'q8', speed: 1 } };
+  const key: UtteranceKey = {
+    provider: 'kokoro',
+    voice: 'af_heart',
+    text: 'Hi.',
+    sampleRate: 16000,
+    options: { dtype: 'q8', speed: 1 },
+  };
 
   it('hash the same whatever the order of option keys, and differ for any field', () => {
     expect(UtteranceCache.hash({ ...key, options: { speed: 1, dtype: 'q8' } })).toBe(UtteranceCache.hash(key));
-    for (const change of [{ provider: 'flite' }, { voice: 'af_bella' }, { text: 'Hi!' }, { sampleRate: 24000 }, { options: { dtype: 'fp32', speed: 1 } }]) {
+    for (const change of [
+      { provider: 'flite' },
+      { voice: 'af_bella' },
+      { text: 'Hi!' },
+      { sampleRate: 24000 },
+      { options: { dtype: 'fp32', speed: 1 } },
+    ]) {
       expect(UtteranceCache.hash({ ...key, ...change })).not.toBe(UtteranceCache.hash(key));
     }
   });

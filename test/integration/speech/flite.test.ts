@@ -69,7 +69,9 @@ describe('FliteTts', () => {
       new SpeechConfigError('flite', 'voice', "unknown voice 'bogus' (known: slt, rms, awb, kal, kal16)"),
     );
     expect(() => new FliteTts({ voice: 'x', resample: sincResample })).toThrow(SpeechConfigError);
-    await expect(tts.synthesize(TEXT, { sampleRate: 16000.5 })).rejects.toThrow('flite: sampleRate: expected an integer rate in Hz, got 16000.5');
+    await expect(tts.synthesize(TEXT, { sampleRate: 16000.5 })).rejects.toThrow(
+      'flite: sampleRate: expected an integer rate in Hz, got 16000.5',
+    );
   });
 
   it('rejects at once with the signal reason when aborted', async () => {
@@ -110,6 +112,8 @@ describe('FliteTts', () => {
     await tts.synthesize('Hello.', { sampleRate: 16000 });
     await tts.close();
     await tts.close();
-    await expect(tts.synthesize(TEXT, { sampleRate: 16000 })).rejects.toThrow(new SpeechProviderError('flite', 'provider closed'));
+    await expect(tts.synthesize(TEXT, { sampleRate: 16000 })).rejects.toThrow(
+      new SpeechProviderError('flite', 'provider closed'),
+    );
   });
 });

@@ -37,7 +37,11 @@ const expected = new Map<string, string>();
 
 beforeAll(async () => {
   const tts = await createTts('flite:slt', { noCache: true });
-  for (const [i, text] of ['What is the capital of France?', 'Please cancel my order and send me a refund.', 'I would like to book a table for two people tonight.'].entries()) {
+  for (const [i, text] of [
+    'What is the capital of France?',
+    'Please cancel my order and send me a refund.',
+    'I would like to book a table for two people tonight.',
+  ].entries()) {
     const r = await tts.synthesize(text, { sampleRate: 16000 });
     clips.push({ id: `flite-${i}`, pcm: r.pcm, sampleRate: r.sampleRate });
   }
@@ -59,8 +63,12 @@ describe('pooled PocketSphinx', () => {
       expect([...expected.values()].filter((t) => t.length > 0).length).toBe(clips.length);
       const forward = await transcribeAll(stt, clips);
       const backward = await transcribeAll(stt, [...clips].reverse());
-      const interleaved = await transcribeAll(stt, [...clips.filter((_, i) => i % 2), ...clips.filter((_, i) => i % 2 === 0)]);
-      for (const got of [forward, backward, interleaved]) expect(Object.fromEntries(got)).toEqual(Object.fromEntries(expected));
+      const interleaved = await transcribeAll(stt, [
+        ...clips.filter((_, i) => i % 2),
+        ...clips.filter((_, i) => i % 2 === 0),
+      ]);
+      for (const got of [forward, backward, interleaved])
+        expect(Object.fromEntries(got)).toEqual(Object.fromEntries(expected));
       // Two long-lived processes did all 24 calls.
       expect(stt.pool.stats()).toMatchObject({ size: 2, workers: 2, started: 2, replaced: 0 });
     } finally {
@@ -78,7 +86,9 @@ describe('pooled PocketSphinx', () => {
       const refused = await stt.transcribe(a.pcm, a.sampleRate).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(SpeechQueueFullError);
       expect(refused).toMatchObject({ kind: 'queue_full', workers: 1, maxQueue: 2 });
-      expect((refused as Error).message).toMatch(/^sphinx: all 1 recognizers are busy and 2 transcriptions already wait/);
+      expect((refused as Error).message).toMatch(
+        /^sphinx: all 1 recognizers are busy and 2 transcriptions already wait/,
+      );
       const texts = (await Promise.all(calls)).map((r) => r.text);
       expect(texts).toEqual([a, b, c].map((x) => expected.get(x.id)));
       expect(stt.pool.stats()).toMatchObject({ refused: 1, started: 1, queued: 0, busy: 0 });
@@ -156,7 +166,10 @@ describe('pooled PocketSphinx in a script', () => {
       const r = await stt.transcribe(new Int16Array(1600), 16000);
       await stt.close();
       console.log('closed', JSON.stringify(r.text));`;
-    const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(out.stderr).toBe('');
     expect(out.stdout.trim()).toBe('closed ""');
     expect(out.status).toBe(0);

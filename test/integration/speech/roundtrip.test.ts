@@ -55,7 +55,9 @@ describe('Flite -> PocketSphinx round trip', () => {
     expect(wer.reference_words).toBe(203);
     expect(wer.wer).toBeLessThanOrEqual(0.1);
     // Most sentences come back word for word.
-    const exact = SENTENCES.filter((s, i) => corpusWordErrorRate([{ reference: s, hypothesis: hypotheses[i] }]).wer === 0);
+    const exact = SENTENCES.filter(
+      (s, i) => corpusWordErrorRate([{ reference: s, hypothesis: hypotheses[i] }]).wer === 0,
+    );
     expect(exact.length).toBeGreaterThanOrEqual(SENTENCES.length / 2);
   }, 120_000);
 });

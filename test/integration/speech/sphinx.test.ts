@@ -113,10 +113,10 @@ describe('sphinx, persistent pocketsphinx_continuous (stream mode)', () => {
     expect(r.audioSeconds).toBeCloseTo(2.99, 2);
   });
 
-
   it('transcribes request after request in one process, each request getting only its own words', async () => {
     const pairs = [];
-    for (const c of clips) pairs.push({ reference: c.reference, hypothesis: (await stt.transcribe(c.pcm, c.sampleRate)).text });
+    for (const c of clips)
+      pairs.push({ reference: c.reference, hypothesis: (await stt.transcribe(c.pcm, c.sampleRate)).text });
     const pid = stt.streamProcessId;
     expect(pid).toBeGreaterThan(0);
     expect(corpusWordErrorRate(pairs).wer).toBeLessThan(0.45);
@@ -127,7 +127,9 @@ describe('sphinx, persistent pocketsphinx_continuous (stream mode)', () => {
   }, 60_000);
 
   it('keeps overlapping requests apart', async () => {
-    const [a, b, c] = await Promise.all([clip('0880'), clip('0920'), clip('0930')].map((x) => stt.transcribe(x.pcm, x.sampleRate)));
+    const [a, b, c] = await Promise.all(
+      [clip('0880'), clip('0920'), clip('0930')].map((x) => stt.transcribe(x.pcm, x.sampleRate)),
+    );
     expect(a.text).toMatch(/young man$/);
     expect(b.text).toMatch(/^had he married/);
     expect(c.text).toMatch(/^he might even/);
@@ -159,7 +161,10 @@ describe('sphinx, persistent pocketsphinx_continuous (stream mode)', () => {
 describe('sphinx installation checks', () => {
   it('names the apt packages when the program is missing', () => {
     expect(() => resolveSphinx({}, { PATH: '/nonexistent' })).toThrow(
-      new DependencyMissingError('PocketSphinx (pocketsphinx_continuous)', 'install it: sudo apt-get install pocketsphinx pocketsphinx-en-us'),
+      new DependencyMissingError(
+        'PocketSphinx (pocketsphinx_continuous)',
+        'install it: sudo apt-get install pocketsphinx pocketsphinx-en-us',
+      ),
     );
     expect(() => resolveSphinx({ binary: '/opt/nothing/pocketsphinx_continuous' })).toThrow(
       'PocketSphinx (/opt/nothing/pocketsphinx_continuous) is missing; install it: sudo apt-get install pocketsphinx pocketsphinx-en-us',
@@ -179,6 +184,8 @@ describe('sphinx installation checks', () => {
 
   it('reports a recognizer that fails with its exit status', async () => {
     const broken = new SphinxStt({ ...resolveSphinx(), batchBinary: '/bin/false' }, 0, sincResample, 'once');
-    await expect(broken.transcribe(new Int16Array(1600), 16000)).rejects.toThrow(/^sphinx: \/bin\/false exited with code 1/);
+    await expect(broken.transcribe(new Int16Array(1600), 16000)).rejects.toThrow(
+      /^sphinx: \/bin\/false exited with code 1/,
+    );
   });
 });

@@ -22,7 +22,9 @@ describe('TTS table', () => {
   it('reads --tts NAME[:voice] and Pipecat user.speech blocks', () => {
     expect(parseTtsSpec('flite')).toEqual({ provider: 'flite' });
     expect(parseTtsSpec('Flite:rms')).toEqual({ provider: 'flite', voice: 'rms' });
-    expect(parseTtsSpec({ service: 'kokoro', voice: 'af_heart', sample_rate: 24000, language: 'en', speed: 1.1 })).toEqual({
+    expect(
+      parseTtsSpec({ service: 'kokoro', voice: 'af_heart', sample_rate: 24000, language: 'en', speed: 1.1 }),
+    ).toEqual({
       provider: 'kokoro',
       voice: 'af_heart',
       options: { language: 'en', speed: 1.1 },

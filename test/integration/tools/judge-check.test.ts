@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { JudgeCheckReport } from '../../../src/tools/judge-check/index.js';
-import { judgeRules, startLlmServer, type JudgePromptView, type JudgeRule, type LlmServer } from '../../support/llm-server.js';
+import {
+  judgeRules,
+  startLlmServer,
+  type JudgePromptView,
+  type JudgeRule,
+  type LlmServer,
+} from '../../support/llm-server.js';
 import { ROOT } from '../../support/paths.js';
 import { earshot, type CliRun } from '../../suite/cli.testutil.js';
 
@@ -20,11 +26,16 @@ import { earshot, type CliRun } from '../../suite/cli.testutil.js';
  * printed figures are then asserted exactly.
  */
 
-const INTERIM = /\b(let me|one moment|hold on|checking|looking (it|that) up|working on|pulling up|get (right )?back)\b/i;
+const INTERIM =
+  /\b(let me|one moment|hold on|checking|looking (it|that) up|working on|pulling up|get (right )?back)\b/i;
 const KEY_TERM = /\b(?:[A-Z][a-z]+|\d+)\b/g;
 
 const RULES: JudgeRule[] = [
-  { when: ({ reply }) => /\banswer (yes|no)\b|reply yes|"verdict"/i.test(reply), verdict: 'yes', reason: 'the reply says the answer is yes' },
+  {
+    when: ({ reply }) => /\banswer (yes|no)\b|reply yes|"verdict"/i.test(reply),
+    verdict: 'yes',
+    reason: 'the reply says the answer is yes',
+  },
   { when: ({ reply }) => INTERIM.test(reply), verdict: 'continue', reason: 'sounds interim' },
   { when: ({ reply }) => /\b(can't|cannot|not able to|unable to)\b/i.test(reply), verdict: 'no', reason: 'a refusal' },
   {
@@ -69,7 +80,9 @@ let report: JudgeCheckReport;
 beforeAll(async () => {
   llm = await startLlmServer(judgeRules(RULES, OTHERWISE));
   const json = join(mkdtempSync(join(tmpdir(), 'earshot-judge-check-')), 'check.json');
-  run = await earshot(['judge', 'check', LABELS, '--judge', `openai:stand-in@${llm.url}`, '--json', json], { OPENAI_API_KEY: '' }).done;
+  run = await earshot(['judge', 'check', LABELS, '--judge', `openai:stand-in@${llm.url}`, '--json', json], {
+    OPENAI_API_KEY: '',
+  }).done;
   report = JSON.parse(readFileSync(json, 'utf8')) as JudgeCheckReport;
 }, 60_000);
 
@@ -94,12 +107,18 @@ describe('earshot judge check on the shipped labels', () => {
   });
 
   it('counts the matrix and the agreement from those verdicts', () => {
-    const matrix = { yes: { yes: 0, no: 0, continue: 0, error: 0 }, no: { yes: 0, no: 0, continue: 0, error: 0 }, continue: { yes: 0, no: 0, continue: 0, error: 0 } };
+    const matrix = {
+      yes: { yes: 0, no: 0, continue: 0, error: 0 },
+      no: { yes: 0, no: 0, continue: 0, error: 0 },
+      continue: { yes: 0, no: 0, continue: 0, error: 0 },
+    };
     for (const c of cases) matrix[c.expected][expectedVerdict(c)]++;
     expect(report.matrix).toEqual(matrix);
     const agreed = cases.filter((c) => expectedVerdict(c) === c.expected).length;
     expect(report.agreed).toBe(agreed);
-    expect(report.disagreements.map((d) => d.id)).toEqual(cases.filter((c) => expectedVerdict(c) !== c.expected).map((c) => c.id));
+    expect(report.disagreements.map((d) => d.id)).toEqual(
+      cases.filter((c) => expectedVerdict(c) !== c.expected).map((c) => c.id),
+    );
   });
 
   it('prints the agreement, per category, the confusion matrix and the disagreements', () => {
@@ -139,7 +158,9 @@ describe('earshot judge check on the shipped labels', () => {
 
   it('exits 1 below --min-agreement, and 2 for a bad --judge or labels file, in one located line', async () => {
     const [below, badJudge, missing] = await Promise.all([
-      earshot(['judge', 'check', LABELS, '--judge', `openai:stand-in@${llm.url}`, '--min-agreement', '60%'], { OPENAI_API_KEY: '' }).done,
+      earshot(['judge', 'check', LABELS, '--judge', `openai:stand-in@${llm.url}`, '--min-agreement', '60%'], {
+        OPENAI_API_KEY: '',
+      }).done,
       earshot(['judge', 'check', LABELS, '--judge', 'open ai'], { OPENAI_API_KEY: '' }).done,
       earshot(['judge', 'check', 'test/integration/tools/no-such-labels.yaml', '--judge', `openai:m@${llm.url}`]).done,
     ]);

@@ -21,9 +21,14 @@ export async function runRefbot(extraArgs) {
   // Lets a test prove that every bot it caused was stopped.
   if (process.env.EARSHOT_TEST_PID_DIR) {
     mkdirSync(process.env.EARSHOT_TEST_PID_DIR, { recursive: true });
-    writeFileSync(join(process.env.EARSHOT_TEST_PID_DIR, String(process.pid)), `${process.env.EARSHOT_SCENARIO}#${process.env.EARSHOT_REPEAT_INDEX}\n`);
+    writeFileSync(
+      join(process.env.EARSHOT_TEST_PID_DIR, String(process.pid)),
+      `${process.env.EARSHOT_SCENARIO}#${process.env.EARSHOT_REPEAT_INDEX}\n`,
+    );
   }
-  console.log(`launch: refbot --port ${argv[at + 1]} ${extraArgs.join(' ')} (${process.env.EARSHOT_SCENARIO}#${process.env.EARSHOT_REPEAT_INDEX})`);
+  console.log(
+    `launch: refbot --port ${argv[at + 1]} ${extraArgs.join(' ')} (${process.env.EARSHOT_SCENARIO}#${process.env.EARSHOT_REPEAT_INDEX})`,
+  );
   // Pipecat passes a manifest entry's runner_body as --runner-body FILE; say what it held.
   const body = argv.indexOf('--runner-body');
   if (body >= 0) console.log(`launch: runner body ${readFileSync(argv[body + 1], 'utf8').trim()}`);

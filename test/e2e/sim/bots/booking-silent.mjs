@@ -2,4 +2,9 @@
 import { fileURLToPath } from 'node:url';
 import { runRefbot } from '../../../suite/bots/launch.mjs';
 
-await runRefbot(['--brain', fileURLToPath(new URL('../brain-booking.yaml', import.meta.url)), '--fault', 'hang-after-turn=1']);
+await runRefbot([
+  '--brain',
+  fileURLToPath(new URL('../brain-booking.yaml', import.meta.url)),
+  '--fault',
+  'hang-after-turn=1',
+]);

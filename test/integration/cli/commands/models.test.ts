@@ -14,12 +14,25 @@ import { CLI } from '../../../support/paths.js';
 let dir: string;
 let hub: LocalHub;
 
-function earshot(args: string[], env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
+function earshot(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
     execFile(
       process.execPath,
       [CLI, ...args],
-      { cwd: dir, env: { ...process.env, EARSHOT_DEBUG: '', EARSHOT_MODELS_DIR: join(dir, 'store'), HF_ENDPOINT: hub.endpoint, HF_TOKEN: '', ...env } },
+      {
+        cwd: dir,
+        env: {
+          ...process.env,
+          EARSHOT_DEBUG: '',
+          EARSHOT_MODELS_DIR: join(dir, 'store'),
+          HF_ENDPOINT: hub.endpoint,
+          HF_TOKEN: '',
+          ...env,
+        },
+      },
       (err, stdout, stderr) => done({ status: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -56,14 +69,19 @@ describe('earshot models', () => {
 
   it('pulls a model with progress on stderr, after which list shows it present', async () => {
     const pull = await earshot(['models', 'pull', 'moonshine-tiny']);
-    expect(pull.stderr).toContain(`moonshine-tiny: onnx-community/moonshine-tiny-ONNX (decoder_model_merged=q8,encoder_model=fp32) -> ${join(dir, 'store', 'onnx-community', 'moonshine-tiny-ONNX')}\n`);
+    expect(pull.stderr).toContain(
+      `moonshine-tiny: onnx-community/moonshine-tiny-ONNX (decoder_model_merged=q8,encoder_model=fp32) -> ${join(dir, 'store', 'onnx-community', 'moonshine-tiny-ONNX')}\n`,
+    );
     expect(pull.stderr).toContain('onnx/encoder_model.onnx: downloading 195.3 KiB\n');
     expect(pull.stdout).toBe('moonshine-tiny: ready, 7 files, 392.1 KiB (7 downloaded)\n');
     expect(pull.status).toBe(0);
 
     const list = await earshot(['models', 'list', '--json']);
     const parsed = JSON.parse(list.stdout) as { models: Array<{ name: string; present: boolean; size_bytes: number }> };
-    expect(parsed.models.find((m) => m.name === 'moonshine-tiny')).toMatchObject({ present: true, size_bytes: 401_500 });
+    expect(parsed.models.find((m) => m.name === 'moonshine-tiny')).toMatchObject({
+      present: true,
+      size_bytes: 401_500,
+    });
 
     const again = await earshot(['models', 'pull', 'moonshine-tiny']);
     expect(again.stdout).toBe('moonshine-tiny: ready, 7 files, 392.1 KiB (0 downloaded)\n');
@@ -82,7 +100,11 @@ describe('earshot models', () => {
     hub.corrupt.add('onnx/encoder_model.onnx');
     const r = await earshot(['models', 'pull', 'moonshine-tiny']);
     expect(r.status).toBe(1);
-    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^earshot: pull moonshine-tiny: onnx\/encoder_model\.onnx: sha256 mismatch: expected [0-9a-f]{64}, got [0-9a-f]{64}; the download was deleted$/);
-    expect(existsSync(join(dir, 'store', 'onnx-community', 'moonshine-tiny-ONNX', 'onnx', 'encoder_model.onnx'))).toBe(false);
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(
+      /^earshot: pull moonshine-tiny: onnx\/encoder_model\.onnx: sha256 mismatch: expected [0-9a-f]{64}, got [0-9a-f]{64}; the download was deleted$/,
+    );
+    expect(existsSync(join(dir, 'store', 'onnx-community', 'moonshine-tiny-ONNX', 'onnx', 'encoder_model.onnx'))).toBe(
+      false,
+    );
   });
 });

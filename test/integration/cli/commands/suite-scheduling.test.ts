@@ -14,7 +14,11 @@ import { CLI } from '../../../support/paths.js';
 let project: TempProject;
 
 function earshot(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: project.dir, encoding: 'utf8', env: { ...process.env, EARSHOT_DEBUG: '' } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: project.dir,
+    encoding: 'utf8',
+    env: { ...process.env, EARSHOT_DEBUG: '' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -39,7 +43,10 @@ beforeAll(() => {
 });
 beforeEach(() => {
   project = new TempProject();
-  project.write('scenarios/ask.yaml', 'name: ask\nscenarios:\n  - name: ask\n    turns:\n      - user: "Hello?"\n        expect:\n          - event: response\n');
+  project.write(
+    'scenarios/ask.yaml',
+    'name: ask\nscenarios:\n  - name: ask\n    turns:\n      - user: "Hello?"\n        expect:\n          - event: response\n',
+  );
 });
 afterEach(() => project.cleanup());
 
@@ -48,8 +55,24 @@ describe('earshot suite scheduling', () => {
     // Same turns; the slow bot takes 800 ms to fail, the quick one fails at once.
     project.write('bots/quick.mjs', 'console.log("bot=quick"); process.exit(4);\n');
     project.write('bots/slow.mjs', 'console.log("bot=slow"); setTimeout(() => process.exit(4), 800);\n');
-    project.write('manifest.yaml', 'spawn: "{python} {bot} --port={port}"\nsuite:\n  - bot: bots/quick.mjs\n    scenarios: [ask]\n  - bot: bots/slow.mjs\n    scenarios: [ask]\n');
-    const suite = (...extra: string[]) => earshot('suite', 'manifest.yaml', '--python', process.execPath, '--out', 'out', '-c', '1', '--reporter', 'dot', ...extra);
+    project.write(
+      'manifest.yaml',
+      'spawn: "{python} {bot} --port={port}"\nsuite:\n  - bot: bots/quick.mjs\n    scenarios: [ask]\n  - bot: bots/slow.mjs\n    scenarios: [ask]\n',
+    );
+    const suite = (...extra: string[]) =>
+      earshot(
+        'suite',
+        'manifest.yaml',
+        '--python',
+        process.execPath,
+        '--out',
+        'out',
+        '-c',
+        '1',
+        '--reporter',
+        'dot',
+        ...extra,
+      );
 
     expect(suite().status).toBe(1);
     expect(botsInOrder(2)).toEqual(['quick', 'slow']);
@@ -62,10 +85,24 @@ describe('earshot suite scheduling', () => {
   it('starts at most one bot per core per --spawn-stagger ms', () => {
     const cores = availableParallelism();
     const bots = cores + 1;
-    for (let i = 0; i < bots; i++) project.write(`bots/b${i}.mjs`, `console.log("bot=b${i} at=" + Date.now()); process.exit(4);\n`);
+    for (let i = 0; i < bots; i++)
+      project.write(`bots/b${i}.mjs`, `console.log("bot=b${i} at=" + Date.now()); process.exit(4);\n`);
     const entries = Array.from({ length: bots }, (_, i) => `  - bot: bots/b${i}.mjs\n    scenarios: [ask]\n`).join('');
     project.write('manifest.yaml', `spawn: "{python} {bot} --port={port}"\nsuite:\n${entries}`);
-    const r = earshot('suite', 'manifest.yaml', '--python', process.execPath, '--out', 'out', '-c', String(bots), '--reporter', 'dot', '--spawn-stagger', '1500');
+    const r = earshot(
+      'suite',
+      'manifest.yaml',
+      '--python',
+      process.execPath,
+      '--out',
+      'out',
+      '-c',
+      String(bots),
+      '--reporter',
+      'dot',
+      '--spawn-stagger',
+      '1500',
+    );
     expect(r.status).toBe(1);
     const starts = results()
       .map((x) => Number(/at=(\d+)/.exec(x.failures[0]?.reason ?? '')?.[1]))

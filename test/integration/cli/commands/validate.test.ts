@@ -9,7 +9,11 @@ let project: TempProject;
 let outside: TempProject;
 
 function earshot(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: project.dir, encoding: 'utf8', env: { ...process.env, EARSHOT_DEBUG: '' } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: project.dir,
+    encoding: 'utf8',
+    env: { ...process.env, EARSHOT_DEBUG: '' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -19,7 +23,10 @@ beforeAll(() => {
 beforeEach(() => {
   project = new TempProject();
   outside = new TempProject();
-  project.write('evals/greeting.yaml', 'name: greeting\njudge: !include judge.yaml\nturns:\n  - expect:\n      - event: response\n        eval: "greets"\n');
+  project.write(
+    'evals/greeting.yaml',
+    'name: greeting\njudge: !include judge.yaml\nturns:\n  - expect:\n      - event: response\n        eval: "greets"\n',
+  );
   project.write('evals/judge.yaml', 'eval: {service: openai, model: gpt-4o-mini, api_key: sk-test-0123456789}\n');
 });
 afterEach(() => {
@@ -47,8 +54,12 @@ describe('earshot validate', () => {
     );
     const r = earshot('validate', 'evals/labelled.yaml', 'evals/greeting.yaml', '--severity', 'critical,high');
     expect(r.status).toBe(0);
-    expect(r.stdout).toBe('valid    evals/labelled.yaml (simulation: labelled/caller)\n\n1 valid, 0 invalid (0 scripted, 1 simulation, 0 manifests; 1 file), 0 fragments skipped\n');
-    const json = JSON.parse(earshot('validate', 'evals/labelled.yaml', '--json', '--category', 'smalltalk').stdout) as Array<{ id: string }>;
+    expect(r.stdout).toBe(
+      'valid    evals/labelled.yaml (simulation: labelled/caller)\n\n1 valid, 0 invalid (0 scripted, 1 simulation, 0 manifests; 1 file), 0 fragments skipped\n',
+    );
+    const json = JSON.parse(
+      earshot('validate', 'evals/labelled.yaml', '--json', '--category', 'smalltalk').stdout,
+    ) as Array<{ id: string }>;
     expect(json.map((e) => e.id)).toEqual(['labelled/hi']);
     const bad = earshot('validate', 'evals', '--severity', 'urgent');
     expect(bad.status).toBe(2);
@@ -56,7 +67,10 @@ describe('earshot validate', () => {
   });
 
   it('exits 1 when a file is invalid and prints each problem as file:line:col: error: path: message', () => {
-    project.write('evals/bad.yaml', 'name: bad\nturns:\n  - user: hi\n    expect:\n      - event: response\n        within_ms: abc\n        evnt: x\n');
+    project.write(
+      'evals/bad.yaml',
+      'name: bad\nturns:\n  - user: hi\n    expect:\n      - event: response\n        within_ms: abc\n        evnt: x\n',
+    );
     const r = earshot('validate', 'evals');
     expect(r.status).toBe(1);
     expect(r.stdout).toContain(
@@ -65,7 +79,9 @@ describe('earshot validate', () => {
         '  evals/bad.yaml:6:20: error: turns[0].expect[0].within_ms: expected a positive integer (ms), got "abc"\n' +
         "  evals/bad.yaml:7:9: warning: turns[0].expect[0].evnt: unknown key 'evnt'; did you mean 'event'?\n",
     );
-    expect(r.stdout).toContain('1 valid, 1 invalid (1 scripted, 0 simulations, 0 manifests; 2 files), 1 fragment skipped');
+    expect(r.stdout).toContain(
+      '1 valid, 1 invalid (1 scripted, 0 simulations, 0 manifests; 2 files), 1 fragment skipped',
+    );
     expect(r.stdout).not.toMatch(/\n\s+at /); // no stack trace
   });
 
@@ -114,7 +130,10 @@ describe('earshot validate', () => {
 
   it('--json prints one object per scenario (id, file, kind, status, diagnostics, the normalized model), without source maps, secrets masked', () => {
     project.write('evals/bad.yaml', 'name: bad\nturns: 3\n');
-    project.write('evals/pair.yaml', 'name: pair\nturns: [{user: hi}]\nscenarios:\n  - name: a\n  - name: b\n    stop_on_failure: false\n');
+    project.write(
+      'evals/pair.yaml',
+      'name: pair\nturns: [{user: hi}]\nscenarios:\n  - name: a\n  - name: b\n    stop_on_failure: false\n',
+    );
     const r = earshot('validate', '--json', 'evals');
     expect(r.status).toBe(1);
     const out = JSON.parse(r.stdout) as Record<string, unknown>[];
@@ -133,13 +152,27 @@ describe('earshot validate', () => {
       includes: [project.path('evals/judge.yaml')],
       stop_on_failure: true,
       judge: { modality: 'text', eval: { service: 'openai', model: 'gpt-4o-mini', api_key: '[redacted]' } },
-      turns: [{ expect: [{ event: 'llm_response', declared_event: 'response', within_ms: 60000, absent: false, eval: 'greets' }] }],
+      turns: [
+        {
+          expect: [
+            { event: 'llm_response', declared_event: 'response', within_ms: 60000, absent: false, eval: 'greets' },
+          ],
+        },
+      ],
     });
     expect(greeting.locations).toBeUndefined();
-    expect(greeting.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'deprecated', path: 'turns' })]);
+    expect(greeting.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'warning', code: 'deprecated', path: 'turns' }),
+    ]);
     expect(r.stdout).not.toContain('sk-test-0123456789');
-    expect(out[0].diagnostics).toEqual(expect.arrayContaining([expect.objectContaining({ severity: 'error', line: 2, col: 8, path: 'turns' })]));
-    expect(out[2]).toMatchObject({ file: project.path('evals/judge.yaml'), used_by: [project.path('evals/greeting.yaml')], diagnostics: [] });
+    expect(out[0].diagnostics).toEqual(
+      expect.arrayContaining([expect.objectContaining({ severity: 'error', line: 2, col: 8, path: 'turns' })]),
+    );
+    expect(out[2]).toMatchObject({
+      file: project.path('evals/judge.yaml'),
+      used_by: [project.path('evals/greeting.yaml')],
+      diagnostics: [],
+    });
     expect(out.slice(3).map((e) => [e.name, e.file_name, e.index, e.stop_on_failure])).toEqual([
       ['pair/a', 'pair', 0, true],
       ['pair/b', 'pair', 1, false],
@@ -147,7 +180,10 @@ describe('earshot validate', () => {
   });
 
   it('--strict turns every warning into an error: a misspelled text_contians: fails validation', () => {
-    project.write('evals/typo.yaml', 'name: typo\nscenarios:\n  - name: a\n    turns:\n      - user: hi\n        expect:\n          - event: response\n            text_contians: Paris\n');
+    project.write(
+      'evals/typo.yaml',
+      'name: typo\nscenarios:\n  - name: a\n    turns:\n      - user: hi\n        expect:\n          - event: response\n            text_contians: Paris\n',
+    );
     expect(earshot('validate', 'evals/typo.yaml').status).toBe(0);
     const strict = earshot('validate', '--strict', 'evals/typo.yaml');
     expect(strict.status).toBe(1);
@@ -159,13 +195,21 @@ describe('earshot validate', () => {
   it('a manifest is valid when every scenario file it names loads; entries resolve under scenarios_dir', () => {
     project.write('evals/manifest.yaml', 'scenarios_dir: .\nsuite:\n  - bot: b.py\n    scenarios: [greeting]\n');
     expect(earshot('validate', 'evals/manifest.yaml').stdout).toBe(
-      'valid    evals/manifest.yaml (manifest)\n\n0 valid, 0 invalid (0 scripted, 0 simulations, 1 manifest; 1 file), 0 fragments skipped\n'.replace('0 valid', '1 valid'),
+      'valid    evals/manifest.yaml (manifest)\n\n0 valid, 0 invalid (0 scripted, 0 simulations, 1 manifest; 1 file), 0 fragments skipped\n'.replace(
+        '0 valid',
+        '1 valid',
+      ),
     );
     project.write('evals/broken.yaml', 'name: broken\nscenarios: []\n');
-    project.write('evals/manifest.yaml', 'scenarios_dir: .\nsuite:\n  - bot: b.py\n    scenarios: [greeting, broken]\n');
+    project.write(
+      'evals/manifest.yaml',
+      'scenarios_dir: .\nsuite:\n  - bot: b.py\n    scenarios: [greeting, broken]\n',
+    );
     const r = earshot('validate', 'evals/manifest.yaml');
     expect(r.status).toBe(1);
-    expect(r.stdout).toContain('evals/manifest.yaml:4:27: error: suite[0].scenarios[1]: scenario file broken does not load (1 error)');
+    expect(r.stdout).toContain(
+      'evals/manifest.yaml:4:27: error: suite[0].scenarios[1]: scenario file broken does not load (1 error)',
+    );
   });
 
   it('--allow-outside-root lets !include leave the scenario root', () => {

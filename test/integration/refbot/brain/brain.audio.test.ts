@@ -48,7 +48,9 @@ function synthesize(text: string): Promise<string> {
   const file = `u${fileCount++}.wav`;
   return new Promise((resolve, reject) => {
     const worker = new Worker(FLITE_WORKER, { eval: true, workerData: { text, file, dir: workDir, wasm: FLITE_WASM } });
-    worker.once('message', (code: number) => (code === 0 ? resolve(join(workDir, file)) : reject(new Error(`flite exited with ${code}`))));
+    worker.once('message', (code: number) =>
+      code === 0 ? resolve(join(workDir, file)) : reject(new Error(`flite exited with ${code}`)),
+    );
     worker.once('error', reject);
   });
 }
@@ -75,7 +77,7 @@ async function roundTrips(texts: readonly string[]): Promise<string[]> {
 const brain = loadBrain();
 
 describe('default brain in audio (Flite slt -> PocketSphinx)', () => {
-  it('understands the example scenarios\' questions as PocketSphinx hears them', async () => {
+  it("understands the example scenarios' questions as PocketSphinx hears them", async () => {
     const memory = new BrainMemory();
     brain.greeting(memory);
     const turns: Array<[question: string, rule: string, calls: string[]]> = [
@@ -99,14 +101,18 @@ describe('default brain in audio (Flite slt -> PocketSphinx)', () => {
       const reply = brain.respond({ kind: 'text', text: transcript }, memory);
       answers.push(reply.text);
       // The transcript is in the expected value too, so a failure shows what was heard.
-      expect({ transcript, source: reply.source, calls: reply.calls.map((c) => c.name) }, question).toEqual({ transcript, source: rule, calls });
+      expect({ transcript, source: reply.source, calls: reply.calls.map((c) => c.name) }, question).toEqual({
+        transcript,
+        source: rule,
+        calls,
+      });
     }
     // Memory and city capture worked from what was heard, not from typed text.
     expect(answers[2]).toBe('Your name is Alex, and you are going to Italy.');
     expect(answers[6]).toBe('It is 75 degrees and sunny in San Francisco. For dinner, I recommend The Golden Dragon.');
   }, 120_000);
 
-  it("speaks the replies those scenarios judge so that PocketSphinx keeps their key words", async () => {
+  it('speaks the replies those scenarios judge so that PocketSphinx keeps their key words', async () => {
     const memory = new BrainMemory();
     const say = (text: string): string => brain.respond({ kind: 'text', text }, memory).text;
     const press = (digits: string): string => brain.respond({ kind: 'dtmf', digits }, memory).text;
@@ -116,7 +122,10 @@ describe('default brain in audio (Flite slt -> PocketSphinx)', () => {
       [say('What is the capital of Germany?'), ['capital of germany is berlin']],
       [say('What is the capital of Japan?'), ['capital of japan', 'tokyo']],
       [say('What is my name and where am I going?'), ['your name is alex', 'going to italy']],
-      [say("What's the weather in San Francisco and a good restaurant there?"), ['seventy five degrees', 'san francisco', 'golden dragon']],
+      [
+        say("What's the weather in San Francisco and a good restaurant there?"),
+        ['seventy five degrees', 'san francisco', 'golden dragon'],
+      ],
       [press('3'), ['enter the number', 'pound key']],
       [press('5551234567#'), ['call you back', 'five five five one two three four five six seven']],
     ];

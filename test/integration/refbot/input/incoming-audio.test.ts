@@ -33,7 +33,8 @@ describe('IncomingAudio: any rate, any channel count, real VAD', () => {
     const stereo = new Int16Array(mono.length * 2);
     for (let i = 0; i < mono.length; i++) stereo[2 * i] = stereo[2 * i + 1] = mono[i];
     // 20 ms messages, pushed faster than real time: each is "live" and played on arrival.
-    for (let at = 0; at < stereo.length; at += 1920) input.push(stereo.subarray(at, at + 1920), 48000, 2, performance.now());
+    for (let at = 0; at < stereo.length; at += 1920)
+      input.push(stereo.subarray(at, at + 1920), 48000, 2, performance.now());
     for (let i = 0; i < 300 && ends.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     input.close();
     expect(errors).toEqual([]);
@@ -48,7 +49,13 @@ describe('IncomingAudio: any rate, any channel count, real VAD', () => {
 
   it('tells the client about a sample rate it cannot use, and hears nothing from it', () => {
     const errors: unknown[] = [];
-    const input = new IncomingAudio({ clock: monotonicClock, models, onSpeechStart: () => {}, onSpeechEnd: () => {}, onError: (e) => errors.push(e) });
+    const input = new IncomingAudio({
+      clock: monotonicClock,
+      models,
+      onSpeechStart: () => {},
+      onSpeechEnd: () => {},
+      onError: (e) => errors.push(e),
+    });
     input.push(new Int16Array(320), 3, 1, 0);
     expect(String(errors[0])).toMatch(/sampleRate: expected an integer between 1000 and 192000 Hz, got 3/);
     expect(input.sampleRate).toBeNull();

@@ -28,7 +28,21 @@ const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)>';
 function buildRun(): { file: string; results: ScenarioResult[] } {
   const dir = mkdtempSync(join(tmpdir(), 'earshot-html-browser-'));
   mkdirSync(join(dir, 'recordings'));
-  writeFileSync(join(dir, 'recordings', 'greeting.wav'), stereoWav(4, 16000, [[0.2, 1.0], [2.0, 2.6]], [[1.2, 1.9], [2.9, 3.8]]));
+  writeFileSync(
+    join(dir, 'recordings', 'greeting.wav'),
+    stereoWav(
+      4,
+      16000,
+      [
+        [0.2, 1.0],
+        [2.0, 2.6],
+      ],
+      [
+        [1.2, 1.9],
+        [2.9, 3.8],
+      ],
+    ),
+  );
   const withAudio = makeResult({ file: 'scenarios/greeting.yaml', recording: 'recordings/greeting.wav' });
   withAudio.recording_started_at_ms = 100;
   const results = [
@@ -40,7 +54,11 @@ function buildRun(): { file: string; results: ScenarioResult[] } {
     makeResult({ file: 'scenarios/wobbly.yaml', bot: 'bot.py', repeat_index: 1, status: 'failed' }),
   ];
   results[1].failures[0].reason = `bot said ${HOSTILE}`;
-  const file = writeHtmlReport(results, summarize(results), { file: join(dir, 'report.html'), resultsDir: dir, redactor: new Redactor({}) });
+  const file = writeHtmlReport(results, summarize(results), {
+    file: join(dir, 'report.html'),
+    resultsDir: dir,
+    redactor: new Redactor({}),
+  });
   return { file, results };
 }
 
@@ -60,7 +78,9 @@ afterAll(async () => {
 });
 
 const visibleRows = (): Promise<string[]> =>
-  page.$$eval('#summary-table tbody tr:not([hidden])', (rows) => rows.map((r) => r.querySelector('a')?.textContent ?? ''));
+  page.$$eval('#summary-table tbody tr:not([hidden])', (rows) =>
+    rows.map((r) => r.querySelector('a')?.textContent ?? ''),
+  );
 
 describe('HTML report in Chromium', () => {
   it('loads from file:// with no console errors and fetches nothing remote', () => {
@@ -111,7 +131,15 @@ describe('HTML report in Chromium', () => {
     expect(await t.locator('rect.turn').count()).toBe(2);
     expect(await t.locator('polygon.wave').count()).toBe(2);
     expect(await t.locator('text.lane').allTextContents()).toEqual([
-      'turns', 'caller audio', 'bot audio', 'bot_ready', 'llm_started', 'response', 'bot_audio_started', 'bot_audio_stopped', 'function_call',
+      'turns',
+      'caller audio',
+      'bot audio',
+      'bot_ready',
+      'llm_started',
+      'response',
+      'bot_audio_started',
+      'bot_audio_stopped',
+      'function_call',
     ]);
     expect(await t.locator('rect.event').count()).toBe(8);
   });
@@ -123,10 +151,14 @@ describe('HTML report in Chromium', () => {
     const x0 = Number(await head.getAttribute('x1'));
     await page.locator('#r1 audio').evaluate((a) => (a as unknown as MediaLike).play());
     // A function, not a string: the report's CSP rightly refuses string evaluation.
-    await page.waitForFunction(() => {
-      const doc = (globalThis as unknown as { document: { querySelector(s: string): MediaLike | null } }).document;
-      return (doc.querySelector('#r1 audio')?.currentTime ?? 0) > 0.5;
-    }, null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => {
+        const doc = (globalThis as unknown as { document: { querySelector(s: string): MediaLike | null } }).document;
+        return (doc.querySelector('#r1 audio')?.currentTime ?? 0) > 0.5;
+      },
+      null,
+      { timeout: 10_000 },
+    );
     await page.waitForTimeout(100);
     const played = await page.locator('#r1 audio').evaluate((a) => (a as unknown as MediaLike).currentTime);
     const at = Number(await head.getAttribute('data-time-ms'));
@@ -147,7 +179,9 @@ describe('HTML report in Chromium', () => {
     await svg.click({ position: { x: (vx / 1000) * box.width, y: box.height / 2 } });
     const t = await page.locator('#r1 audio').evaluate((a) => (a as unknown as MediaLike).currentTime);
     expect(Math.abs(t * 1000 + 100 - targetMs)).toBeLessThan(50);
-    expect(Math.abs(Number(await page.locator('#r1 line.playhead').getAttribute('data-time-ms')) - targetMs)).toBeLessThan(50);
+    expect(
+      Math.abs(Number(await page.locator('#r1 line.playhead').getAttribute('data-time-ms')) - targetMs),
+    ).toBeLessThan(50);
   });
 
   it('opens a scenario linked from the summary table', async () => {

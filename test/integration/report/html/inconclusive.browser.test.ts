@@ -21,8 +21,16 @@ let watch: PageWatch;
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'earshot-html-inconclusive-'));
   writeFileSync(join(dir, 'run.seg1.wav'), 'RIFF');
-  const results = [makeResult({ file: 'scenarios/fine.yaml' }), makeResult({ file: 'scenarios/heard.yaml', status: 'inconclusive' }), makeResult({ file: 'scenarios/bad.yaml', status: 'failed' })];
-  const file = writeHtmlReport(results, summarize(results), { file: join(dir, 'report.html'), resultsDir: dir, redactor: new Redactor({}) });
+  const results = [
+    makeResult({ file: 'scenarios/fine.yaml' }),
+    makeResult({ file: 'scenarios/heard.yaml', status: 'inconclusive' }),
+    makeResult({ file: 'scenarios/bad.yaml', status: 'failed' }),
+  ];
+  const file = writeHtmlReport(results, summarize(results), {
+    file: join(dir, 'report.html'),
+    resultsDir: dir,
+    redactor: new Redactor({}),
+  });
   ({ browser, page, watch } = await openInChromium(file, '#summary-table tbody tr'));
 }, 60_000);
 
@@ -34,14 +42,23 @@ describe('HTML report: inconclusive', () => {
   it('has its own filter with its count, and the row its own badge', async () => {
     expect(await page.textContent('button[data-filter="inconclusive"]')).toBe('Inconclusive 1');
     await page.click('button[data-filter="inconclusive"]');
-    expect(await page.$$eval('#summary-table tbody tr:not([hidden])', (rows) => rows.map((r) => r.querySelector('a')?.textContent ?? ''))).toEqual(['heard']);
-    expect(await page.locator('#summary-table tbody tr:not([hidden]) .badge').first().textContent()).toBe('inconclusive');
+    expect(
+      await page.$$eval('#summary-table tbody tr:not([hidden])', (rows) =>
+        rows.map((r) => r.querySelector('a')?.textContent ?? ''),
+      ),
+    ).toEqual(['heard']);
+    expect(await page.locator('#summary-table tbody tr:not([hidden]) .badge').first().textContent()).toBe(
+      'inconclusive',
+    );
     await page.click('button[data-filter="all"]');
   });
 
   it('shows why, both transcripts and a link to the segment audio', async () => {
     const section = page.locator('section.scenario[data-status="inconclusive"]');
-    await section.locator('details').first().evaluate((d) => ((d as unknown as DetailsLike).open = true));
+    await section
+      .locator('details')
+      .first()
+      .evaluate((d) => ((d as unknown as DetailsLike).open = true));
     const doubt = section.locator('.doubt').first();
     const text = await doubt.textContent();
     expect(text).toContain('transcribers_disagree: the check passes on the first transcript and fails on the second');

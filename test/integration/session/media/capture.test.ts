@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { audibleBounds, CallRecorder, concatPcm, readWav, rms, SileroVad, silence } from '../../../../src/audio/index.js';
+import {
+  audibleBounds,
+  CallRecorder,
+  concatPcm,
+  readWav,
+  rms,
+  SileroVad,
+  silence,
+} from '../../../../src/audio/index.js';
 import type { EarshotEvent } from '../../../../src/results/events.js';
 import { createStt, createTts, type SttProvider } from '../../../../src/speech/index.js';
 import { BotCapture, type BotCaptureOptions } from '../../../../src/session/media/capture.js';
@@ -87,7 +95,9 @@ describe('bot capture', () => {
     const [stopped] = named(r.events, 'bot_audio_stopped');
     expect(Math.abs(started.at_ms - (1000 + (voiced.first * 1000) / RATE))).toBeLessThan(2);
     expect(Math.abs(stopped.at_ms - (1000 + (voiced.end * 1000) / RATE))).toBeLessThan(30);
-    expect(named(r.events, 'response')).toEqual([{ name: 'response', at_ms: end, text: 'the capital of germany is berlin' }]);
+    expect(named(r.events, 'response')).toEqual([
+      { name: 'response', at_ms: end, text: 'the capital of germany is berlin' },
+    ]);
   });
 
   it("holds a reply's transcript until the detector has heard its audio stop: a fast recognizer cannot put the response before bot_audio_stopped", async () => {
@@ -105,8 +115,14 @@ describe('bot capture', () => {
     r.now.ms = end + 1500;
     r.capture.tick();
     await until(() => named(r.events, 'response').length > 0);
-    expect(r.events.filter((e) => e.name === 'bot_audio_stopped' || e.name === 'response').map((e) => e.name)).toEqual(['bot_audio_stopped', 'response']);
-    expect(named(r.events, 'response')[0]).toMatchObject({ text: 'the capital of germany is berlin', at_ms: end + 1500 });
+    expect(r.events.filter((e) => e.name === 'bot_audio_stopped' || e.name === 'response').map((e) => e.name)).toEqual([
+      'bot_audio_stopped',
+      'response',
+    ]);
+    expect(named(r.events, 'response')[0]).toMatchObject({
+      text: 'the capital of germany is berlin',
+      at_ms: end + 1500,
+    });
     await r.capture.finish();
   });
 
@@ -132,7 +148,9 @@ describe('bot capture', () => {
     r.capture.tick();
     await until(() => named(r.events, 'response').length > 0);
     expect(named(r.events, 'bot_audio_stopped')).toEqual([]);
-    expect(named(r.events, 'response').map((e) => ('text' in e ? e.text : ''))).toEqual(['the capital of germany is berlin']);
+    expect(named(r.events, 'response').map((e) => ('text' in e ? e.text : ''))).toEqual([
+      'the capital of germany is berlin',
+    ]);
     await r.capture.finish();
   });
 
@@ -177,7 +195,9 @@ describe('bot capture', () => {
     const end = stream(r, concatPcm([reply, silence(900, RATE)]), 0);
     r.now.ms = end;
     await until(() => named(r.events, 'response').length > 0);
-    expect(named(r.events, 'response').map((e) => ('text' in e ? e.text : ''))).toEqual(['the capital of germany is berlin']);
+    expect(named(r.events, 'response').map((e) => ('text' in e ? e.text : ''))).toEqual([
+      'the capital of germany is berlin',
+    ]);
     // A speaking report, if one came, would not cut it.
     r.capture.speaking('stopped');
     await r.capture.finish();

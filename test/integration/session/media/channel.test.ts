@@ -30,29 +30,53 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const scenario = (conditions: Scenario['conditions']): Scenario => ({ kind: 'script', name: 's', turns: [], conditions }) as unknown as Scenario;
+const scenario = (conditions: Scenario['conditions']): Scenario =>
+  ({ kind: 'script', name: 's', turns: [], conditions }) as unknown as Scenario;
 
 describe('CallerChannel', () => {
   it('babble from four bundled Flite voices at 10 dB SNR, the same on every call with the same seed', async () => {
-    const channel = new CallerChannel({ scenario: scenario({ noise: { type: 'babble', snr_db: 10 }, seed: 5 }), sampleRate: RATE, babbleTts: async () => tts });
+    const channel = new CallerChannel({
+      scenario: scenario({ noise: { type: 'babble', snr_db: 10 }, seed: 5 }),
+      sampleRate: RATE,
+      babbleTts: async () => tts,
+    });
     const noisy = await channel.degrade(probe, undefined, 0);
     expect(Math.abs(snrOf(noisy) - 10)).toBeLessThan(1);
-    expect(Buffer.from((await channel.degrade(probe, undefined, 0)).buffer).equals(Buffer.from(noisy.buffer))).toBe(true);
+    expect(Buffer.from((await channel.degrade(probe, undefined, 0)).buffer).equals(Buffer.from(noisy.buffer))).toBe(
+      true,
+    );
   }, 60_000);
 
   it('a noise WAV looped at 5 dB SNR', async () => {
     // Two seconds of a steady two-tone hum as the "room".
-    const hum = concatPcm([sineWave(120, 2000, RATE, -20)].map((h) => h.map((s, i) => s + Math.round(800 * Math.sin((2 * Math.PI * 2300 * i) / RATE)))));
+    const hum = concatPcm(
+      [sineWave(120, 2000, RATE, -20)].map((h) =>
+        h.map((s, i) => s + Math.round(800 * Math.sin((2 * Math.PI * 2300 * i) / RATE))),
+      ),
+    );
     const file = join(dir, 'room.wav');
     writeFileSync(file, encodeWav(hum, RATE));
-    const noisy = await applyConditions(probe, { noise: { type: 'wav', path: file, snr_db: 5 }, seed: 2 }, { sampleRate: RATE, streamId: 0 });
+    const noisy = await applyConditions(
+      probe,
+      { noise: { type: 'wav', path: file, snr_db: 5 }, seed: 2 },
+      { sampleRate: RATE, streamId: 0 },
+    );
     expect(Math.abs(snrOf(noisy) - 5)).toBeLessThan(1);
   });
 
   it('--condition and --seed over the scenario, a turn replacing a condition', () => {
-    const channel = new CallerChannel({ scenario: scenario({ noise: { type: 'pink', snr_db: 30 }, seed: 1 }), sampleRate: RATE, overrides: { noise: { snr_db: 10 } }, seed: 9 });
+    const channel = new CallerChannel({
+      scenario: scenario({ noise: { type: 'pink', snr_db: 30 }, seed: 1 }),
+      sampleRate: RATE,
+      overrides: { noise: { snr_db: 10 } },
+      seed: 9,
+    });
     expect(channel.conditionsFor(undefined)).toEqual({ noise: { type: 'pink', snr_db: 10 }, seed: 9 });
-    expect(channel.conditionsFor({ conditions: { telephony: { codec: 'mulaw' } } })).toEqual({ noise: { type: 'pink', snr_db: 10 }, telephony: { codec: 'mulaw' }, seed: 9 });
+    expect(channel.conditionsFor({ conditions: { telephony: { codec: 'mulaw' } } })).toEqual({
+      noise: { type: 'pink', snr_db: 10 },
+      telephony: { codec: 'mulaw' },
+      seed: 9,
+    });
     expect(channel.seedFor([])).toBe(9);
     expect(new CallerChannel({ scenario: scenario(undefined), sampleRate: RATE }).seedFor([{}])).toBeNull();
   });

@@ -87,7 +87,14 @@ describe.each(CODEC_NAMES)('microphone over %s', (codec) => {
     const conn = await connect(server.server.url(), { codec });
     cleanups.push(() => conn.close());
     const abort = new AbortController();
-    const mic = new Microphone({ pacer, sampleRate: RATE, t0Ms: 0, recorder: null, label: 'test', signal: new AbortController().signal });
+    const mic = new Microphone({
+      pacer,
+      sampleRate: RATE,
+      t0Ms: 0,
+      recorder: null,
+      label: 'test',
+      signal: new AbortController().signal,
+    });
     mic.start(conn);
     abort.abort(new Error('stop'));
     await expect(mic.say(silence(100, RATE).fill(1000), 'x', abort.signal)).rejects.toThrow('stop');
