@@ -88,9 +88,9 @@ export interface DetectedDtmf {
 }
 
 /**
- * Keys heard in `pcm`, in order. Blocks of 20 ms (50 Hz bins: adjacent rows, 73 Hz apart, stay apart) are classified by the
- * strongest row and column bin; a key counts once it holds for `minToneMs`, and
- * the same key again needs a gap in between (as a telephone exchange does).
+ * Keys heard in `pcm`, in order. Blocks of 20 ms (50 Hz bins: adjacent rows, 73 Hz apart, stay apart) are classified
+ * by the strongest row and column bin; a key counts once it holds for `minToneMs`, and the same key again needs a gap
+ * in between (as a telephone exchange does).
  */
 export function detectDtmf(
   pcm: Int16Array,
@@ -123,7 +123,10 @@ export function detectDtmf(
   return found;
 }
 
-/** The key whose two tones dominate `pcm[start, end)`, or null: both above `minAmp`, each clear of its neighbours, within 12 dB of each other. */
+/**
+ * The key whose two tones dominate `pcm[start, end)`, or null: both above `minAmp`, each clear of its neighbours,
+ * within 12 dB of each other.
+ */
 export function classifyDtmfBlock(
   pcm: Int16Array,
   sampleRate: number,

@@ -261,7 +261,10 @@ export class MicStream<P = undefined> {
     this.finish('pacer_closed');
   }
 
-  /** The frame slot `index` carries if sent now: the playing utterance, else the queue's head once eligible, else silence. */
+  /**
+   * The frame slot `index` carries if sent now: the playing utterance, else the queue's head once eligible, else
+   * silence.
+   */
   private plan(index: number, due: number): { content: FrameContent; utterance: Utterance | null } {
     const head = this.queue[0];
     const u = this.current ?? (head && head.eligibleAtMs <= due ? head : null);

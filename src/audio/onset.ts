@@ -217,7 +217,9 @@ export class OnsetDetector {
     return out;
   }
 
-  /** First audible sample of the sound the VAD found at `vadAt`, followed back across pauses shorter than `bridgeMs`. */
+  /**
+   * First audible sample of the sound the VAD found at `vadAt`, followed back across pauses shorter than `bridgeMs`.
+   */
   private soundStart(pcm: Int16Array, rate: number, vadAt: number): number | null {
     const { gate } = this.opts;
     const w = Math.max(1, Math.round((gate.windowMs * rate) / 1000));
@@ -238,7 +240,10 @@ export class OnsetDetector {
     }
   }
 
-  /** One past the last audible sample of the sound ending near `vadAt`, followed on across pauses shorter than `bridgeMs`. */
+  /**
+   * One past the last audible sample of the sound ending near `vadAt`, followed on across pauses shorter than
+   * `bridgeMs`.
+   */
   private soundEnd(pcm: Int16Array, rate: number, vadAt: number): number | null {
     const { gate } = this.opts;
     const w = Math.max(1, Math.round((gate.windowMs * rate) / 1000));

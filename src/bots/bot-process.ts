@@ -313,7 +313,9 @@ class RedactedLog {
     if (this.written >= MAX_BOT_LOG_BYTES) return;
     let out = this.redactor.text(text);
     if (this.written + out.length > MAX_BOT_LOG_BYTES)
-      out = `${out.slice(0, MAX_BOT_LOG_BYTES - this.written)}\nearshot: bot log capped at ${MAX_BOT_LOG_BYTES} bytes\n`;
+      out =
+        `${out.slice(0, MAX_BOT_LOG_BYTES - this.written)}\n` +
+        `earshot: bot log capped at ${MAX_BOT_LOG_BYTES} bytes\n`;
     this.written += Buffer.byteLength(out);
     writeSync(this.fd, out);
   }

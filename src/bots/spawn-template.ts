@@ -93,7 +93,8 @@ function parseWord(word: string, template: string): Piece[] {
       if (!(SPAWN_PLACEHOLDERS as readonly string[]).includes(field)) {
         throw new SpawnTemplateError(
           template,
-          `unknown placeholder {${field}}; known: ${SPAWN_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')} (write {{ and }} for literal braces)`,
+          `unknown placeholder {${field}}; known: ${SPAWN_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')} ` +
+            '(write {{ and }} for literal braces)',
         );
       }
       if (literal) pieces.push({ literal });

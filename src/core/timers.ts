@@ -132,7 +132,9 @@ export class PreciseTimerDriver implements TimerDriver {
     return this.lead;
   }
 
-  /** How much of the lead each wake used up (timer lateness plus early work); above `leadMs`, the deadline was missed. */
+  /**
+   * How much of the lead each wake used up (timer lateness plus early work); above `leadMs`, the deadline was missed.
+   */
   wakeStats(): DurationSummary {
     return this.wakeUsed.summary();
   }

@@ -101,18 +101,22 @@ export function deriveTurnMetrics(tl: TurnTimeline, options: DeriveOptions = {})
   const talkOverMs = speech ? talkOver(tl.bot_audio, speech, interrupted) : null;
   if (talkOverMs) {
     notes.push(
-      `the bot's audio began during the user's speech: ${formatMs(talkOverMs)} of overlap (the bot talked over the user)`,
+      `the bot's audio began during the user's speech: ${formatMs(talkOverMs)} of overlap ` +
+        '(the bot talked over the user)',
     );
   }
 
   let voiceToVoice: number | null = null;
   if (!speech) unmeasured.voice_to_voice_ms = noSpeech;
   else if (response.talkedOver) {
-    unmeasured.voice_to_voice_ms = `the bot's audio began ${formatMs(speech.end - response.burst.onset_at_ms)} before the end of the user's speech and was still playing when it ended (the bot talked over the user)`;
+    unmeasured.voice_to_voice_ms =
+      `the bot's audio began ${formatMs(speech.end - response.burst.onset_at_ms)} ` +
+      "before the end of the user's speech and was still playing when it ended (the bot talked over the user)";
   } else if (response.burst) voiceToVoice = round3(response.burst.onset_at_ms - speech.end);
   else if (interrupted && (interrupted.end_at_ms === null || interrupted.end_at_ms > speech.end)) {
     unmeasured.voice_to_voice_ms =
-      "the interrupted bot audio was still playing at the end of the user's speech and no new onset followed in the turn";
+      "the interrupted bot audio was still playing at the end of the user's speech " +
+      'and no new onset followed in the turn';
   } else unmeasured.voice_to_voice_ms = "no bot audio onset after the end of the user's speech in the turn";
 
   const anchor = speech ? speech.end : tl.kind === 'text' || tl.kind === 'dtmf' ? tl.send_at_ms : null;
@@ -126,7 +130,9 @@ export function deriveTurnMetrics(tl: TurnTimeline, options: DeriveOptions = {})
     const first = marks.find((t) => t >= anchor);
     if (first !== undefined) return round3(first - anchor);
     if (marks.length > 0) {
-      const why = `${label} arrived only before ${anchorName} (the last ${formatMs(anchor - marks[marks.length - 1])} before it)`;
+      const why =
+        `${label} arrived only before ${anchorName} ` +
+        `(the last ${formatMs(anchor - marks[marks.length - 1])} before it)`;
       unmeasured[metric] = why;
       notes.push(why);
     } else unmeasured[metric] = `no ${label} in the turn`;
@@ -160,7 +166,8 @@ export function deriveTurnMetrics(tl: TurnTimeline, options: DeriveOptions = {})
     unmeasured.interruption_ms = "not a barge-in: no bot audio was playing when the user's speech started";
   } else if (interrupted.silent) {
     unmeasured.interruption_ms =
-      "the user started in a pause of the bot's speech (its speaking window open), but its audio stream had already ended: when it stopped cannot be measured from its audio";
+      "the user started in a pause of the bot's speech (its speaking window open), " +
+      'but its audio stream had already ended: when it stopped cannot be measured from its audio';
     yielded = true;
   } else if (interrupted.end_at_ms === null) {
     unmeasured.interruption_ms =

@@ -1,10 +1,10 @@
 import { StatsInputError } from './errors.js';
 
 /**
- * A small fixed-width text histogram of latencies, for terminals and CI logs:
+ * A small fixed-width text histogram of latencies, for terminals and CI logs (here with `width: 30`):
  *
- *     800 –  900 ms │██████████▌                              12
- *     900 – 1000 ms │████████████████████████████████████████ 45
+ *     800 –  900 ms │████████                       12
+ *     900 – 1000 ms │██████████████████████████████ 45
  *
  * Buckets are half-open, [from, to). Without explicit edges, they are chosen on a
  * round step (1, 2, 2.5 or 5 × 10ᵏ ms) so the labels read cleanly. With explicit

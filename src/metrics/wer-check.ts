@@ -42,7 +42,8 @@ export function checkWer(
     const value = measured.rates[metric];
     if (value === null || value === undefined || !Number.isFinite(value)) {
       fail(
-        `${metric} not measurable (bound ${describe(bound)}): ${measured.unmeasured?.[metric] ?? 'no measurement was recorded'}`,
+        `${metric} not measurable (bound ${describe(bound)}): ` +
+          `${measured.unmeasured?.[metric] ?? 'no measurement was recorded'}`,
       );
       continue;
     }

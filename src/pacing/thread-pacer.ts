@@ -43,7 +43,9 @@ function startWorker(workerData: PacerWorkerData): Worker {
       .replace(/\.cjs$/, '.mjs'),
   ).href;
   const entry = new URL('./worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(api)}).then((t) => t.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
+  const boot =
+    `import(${JSON.stringify(api)})` +
+    `.then((t) => t.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
   return new Worker(boot, { eval: true, workerData });
 }
 
@@ -192,7 +194,8 @@ export class ThreadPacer {
           resolve();
         } else this.deliver(m);
       });
-      // A thread that failed or exited is forgotten: its sockets drop, its streams end, and the next use starts another.
+      // A thread that failed or exited is forgotten: its sockets drop, its streams end, and the next use starts
+      // another.
       const lost = (): void => {
         if (this.worker === worker) this.worker = null;
         this.gone();

@@ -42,7 +42,10 @@ export class ClientMessages {
     };
   }
 
-  /** Keys as typed in a scenario (`"12#"`); throws a RangeError for a character that is not a keypad key (validate scenarios first). */
+  /**
+   * Keys as typed in a scenario (`"12#"`); throws a RangeError for a character that is not a keypad key (validate
+   * scenarios first).
+   */
   dtmf(keys: string): DtmfMessage {
     const buttons = [...keys];
     const bad = buttons.find((k) => !(KEYPAD_ENTRIES as readonly string[]).includes(k));

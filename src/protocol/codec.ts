@@ -78,7 +78,9 @@ export type ServerCodec = WireCodec<ServerMessage, ClientInbound>;
 
 export interface CodecFactory {
   readonly description: string;
-  /** What the wire carries beyond standard RTVI; a scenario that needs more is refused up front (session/wire-check.ts). */
+  /**
+   * What the wire carries beyond standard RTVI; a scenario that needs more is refused up front (session/wire-check.ts).
+   */
   readonly capabilities: ReadonlySet<WireCapability>;
   client(): ClientCodec;
   server(): ServerCodec;

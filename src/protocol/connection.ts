@@ -103,7 +103,9 @@ export class WireConnection<Out, In> {
   private closeTimer: NodeJS.Timeout | undefined;
   private readonly counters = { framesReceived: 0, bytesReceived: 0, framesSent: 0, bytesSent: 0, violations: 0 };
 
-  /** Takes over an OPEN socket; call synchronously from its 'open' (or server 'connection') event so no frame is missed. */
+  /**
+   * Takes over an OPEN socket; call synchronously from its 'open' (or server 'connection') event so no frame is missed.
+   */
   constructor(socket: SocketLike, codec: WireCodec<Out, In>, options: ConnectionOptions = {}) {
     this.socket = socket;
     this.codec = codec;

@@ -17,7 +17,8 @@ export class ConnectError extends EarshotError {
     cause?: unknown;
   }) {
     super(
-      `could not connect to ${fields.url} within ${fields.timeoutMs} ms (${fields.attempts} attempt${fields.attempts === 1 ? '' : 's'}): ${fields.lastCause}`,
+      `could not connect to ${fields.url} within ${fields.timeoutMs} ms ` +
+        `(${fields.attempts} attempt${fields.attempts === 1 ? '' : 's'}): ${fields.lastCause}`,
       { cause: fields.cause },
     );
     this.name = 'ConnectError';

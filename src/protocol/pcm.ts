@@ -16,7 +16,9 @@ export function pcmFromBytes(bytes: Uint8Array): Int16Array | undefined {
   return pcm;
 }
 
-/** Little-endian bytes of `pcm` (a view when the host is little-endian, which it is everywhere Node runs in practice). */
+/**
+ * Little-endian bytes of `pcm` (a view when the host is little-endian, which it is everywhere Node runs in practice).
+ */
 export function pcmToBytes(pcm: Int16Array): Uint8Array {
   const bytes = new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
   if (LITTLE_ENDIAN_HOST) return bytes;
@@ -67,7 +69,10 @@ export const MAX_WIRE_CHANNELS = 32;
 /** Why `sampleRate` / `numChannels` cannot be audio earshot handles, or null when they can. */
 export function audioFormatProblem(sampleRate: number, numChannels: number, path: string): string | null {
   if (!Number.isInteger(sampleRate) || sampleRate < MIN_WIRE_SAMPLE_RATE || sampleRate > MAX_WIRE_SAMPLE_RATE) {
-    return `${path} sample rate ${sampleRate}: expected an integer from ${MIN_WIRE_SAMPLE_RATE} to ${MAX_WIRE_SAMPLE_RATE} Hz`;
+    return (
+      `${path} sample rate ${sampleRate}: ` +
+      `expected an integer from ${MIN_WIRE_SAMPLE_RATE} to ${MAX_WIRE_SAMPLE_RATE} Hz`
+    );
   }
   if (!Number.isInteger(numChannels) || numChannels < 1 || numChannels > MAX_WIRE_CHANNELS) {
     return `${path} channel count ${numChannels}: expected 1 to ${MAX_WIRE_CHANNELS}`;

@@ -119,7 +119,10 @@ function encodeFrame<M extends { type: string; id?: string; data?: unknown }>(it
 
 function decodeFrame<M>(frame: WirePayload, parse: (json: string) => ParseResult<M>): InboundItem<M> {
   if (typeof frame === 'string') {
-    const reason = `text frame (${frame.length} chars) on the protobuf codec, which carries binary pipecat.Frame messages only`;
+    const reason =
+      `text frame (${frame.length} chars) ` +
+      'on the protobuf codec, ' +
+      'which carries binary pipecat.Frame messages only';
     return { kind: 'invalid', violation: violation('wrong_frame_type', reason, frame) };
   }
   let obj: FrameObject;

@@ -304,7 +304,10 @@ export type EvalClientData =
   | { t: 'eval-configure'; d: EvalConfigure }
   /** Replaces the bot's LLM context without running the LLM. */
   | { t: 'eval-context'; d: { messages: LlmContextMessage[] } }
-  /** Registers the image a vision bot gets when it asks for the user's camera. `format` is a MIME type (Pipecat assumes image/jpeg). */
+  /**
+   * Registers the image a vision bot gets when it asks for the user's camera. `format` is a MIME type (Pipecat assumes
+   * image/jpeg).
+   */
   | { t: 'eval-image'; d: { image: string; format?: string } }
   /** Asks the bot to cancel its pipeline and exit. */
   | { t: 'eval-cancel'; d?: Record<string, unknown> };

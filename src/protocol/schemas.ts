@@ -30,7 +30,9 @@ import {
   type ServerMessageType,
 } from './rtvi.js';
 
-/** `null`: the message has no data (any `data` sent is ignored and dropped). `'any'`: data is free-form and optional. */
+/**
+ * `null`: the message has no data (any `data` sent is ignored and dropped). `'any'`: data is free-form and optional.
+ */
 export type DataSchema = Check | null | 'any';
 
 const text = object({ text: string });

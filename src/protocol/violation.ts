@@ -31,7 +31,9 @@ export interface ProtocolViolation {
   reason: string;
   /** The offending input, truncated to `EXCERPT_CHARS` (binary shown as hex). */
   excerpt: string;
-  /** Size of the whole offending input in bytes (UTF-8 for text); 0 when unknown (an oversized frame is refused unread). */
+  /**
+   * Size of the whole offending input in bytes (UTF-8 for text); 0 when unknown (an oversized frame is refused unread).
+   */
   bytes: number;
 }
 

@@ -42,7 +42,9 @@ export interface ConversationDeps {
   dtmfIdleTimeoutMs: number;
   /** `--inband-dtmf`: hear keypad tones in the caller's audio too. */
   inbandDtmf?: boolean;
-  /** `--no-yield-to-backchannel`: speech over a reply shorter than this is a backchannel, ignored (see UserSpeechHost). */
+  /**
+   * `--no-yield-to-backchannel`: speech over a reply shorter than this is a backchannel, ignored (see UserSpeechHost).
+   */
   backchannelMaxMs?: number;
   vad: VadSettings;
   log: (line: string) => void;

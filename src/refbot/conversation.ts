@@ -6,8 +6,7 @@
  */
 import { errorMessage } from '../core/errors.js';
 import {
-  asEvalData,
-  type ClientInbound,
+  type EvalConfigure,
   type FunctionCallReportLevel,
   RTVI_PROTOCOL_VERSION,
   type ServerMessage,
@@ -23,6 +22,7 @@ import { interruptedTail, ReplyRun } from './reply/reply-run.js';
 import { Speaker } from './reply/speaker.js';
 import type { ReplyPlan } from './reply/types.js';
 import type { ConversationDeps, TurnInput } from './conversation-deps.js';
+import { type ClientMessageHost, onClientMessage, versionError } from './conversation-messages.js';
 
 export class Conversation {
   private readonly memory = new BrainMemory();
@@ -39,6 +39,7 @@ export class Conversation {
   private replies = 0;
   private readonly segments = { count: 0 };
   private flood: Flood | null = null;
+  private readonly messageHost: ClientMessageHost;
 
   constructor(private readonly deps: ConversationDeps) {
     const { clock, timers, botSampleRate, peer } = deps;
@@ -77,6 +78,15 @@ export class Conversation {
       reportError: (text) => this.reportError(text),
       ...(deps.backchannelMaxMs !== undefined ? { backchannelMaxMs: deps.backchannelMaxMs } : {}),
     });
+    this.messageHost = {
+      deps,
+      memory: this.memory,
+      send: (m) => this.send(m),
+      clientReady: (id, version) => this.onClientReady(id, version),
+      text: (text, runImmediately, audioResponse) => this.onText(text, runImmediately, audioResponse),
+      pressKey: (key) => this.dtmf.press(key),
+      configure: (config) => this.configure(config),
+    };
   }
 
   get id(): number {
@@ -109,7 +119,7 @@ export class Conversation {
         switch (item.kind) {
           case 'rtvi':
             // A pipeline without an RTVIProcessor lets client messages pass unread.
-            if (this.deps.rtvi) this.onMessage(item.message);
+            if (this.deps.rtvi) onClientMessage(item.message, this.messageHost);
             break;
           case 'audio':
             this.userSpeech.push(item.pcm, item.sampleRate, item.numChannels, item.at);
@@ -133,7 +143,8 @@ export class Conversation {
       const info = await peer.connection.closed;
       this.shutdown('closed');
       truth.write({ event: 'connection_closed', conn, code: info.code, by_peer: info.byPeer });
-      // The eval transport fires on_client_disconnected only when asked; Pipecat's WebSocket transport (protobuf) always does.
+      // The eval transport fires on_client_disconnected only when asked; Pipecat's WebSocket transport (protobuf)
+      // always does.
       if (peer.flags.triggerDisconnect || this.deps.codec === 'protobuf') this.deps.onDisconnectHandler();
     }
   }
@@ -160,70 +171,6 @@ export class Conversation {
     this.deps.peer.connection.send(message);
   }
 
-  private onMessage(message: ClientInbound): void {
-    switch (message.type) {
-      case 'client-ready':
-        return this.onClientReady(message.id, message.data.version);
-      case 'send-text': {
-        const options = message.data.options ?? {};
-        return this.onText(message.data.content, options.run_immediately ?? true, options.audio_response ?? true);
-      }
-      case 'dtmf':
-        for (const key of message.data.buttons) this.dtmf.press(key);
-        return;
-      case 'client-message': {
-        const control = asEvalData(message.data);
-        if (!control) return this.deps.log(`conn ${this.deps.conn}: client-message "${message.data.t}" ignored`);
-        // Only Pipecat's eval serializer reads these; its production transport hands them to the app, which drops them.
-        if (this.deps.codec !== 'pipecat-eval')
-          return this.deps.log(
-            `conn ${this.deps.conn}: client-message "${control.t}" ignored: only the eval transport reads it`,
-          );
-        switch (control.t) {
-          case 'eval-configure':
-            if (control.d.function_call_report_level) this.levels = { ...control.d.function_call_report_level };
-            if (control.d.vad_user_speaking !== undefined) this.vadEvents = control.d.vad_user_speaking;
-            if (control.d.bot_llm_marker !== undefined) this.llmMarkers = control.d.bot_llm_marker;
-            return;
-          case 'eval-context':
-            return this.deps.brain.seedContext(
-              control.d.messages.map((m) => ({ role: m.role, content: m.content })),
-              this.memory,
-            );
-          case 'eval-image':
-            return this.deps.log(
-              `conn ${this.deps.conn}: eval-image received (${control.d.image.length} base64 chars); this bot has no camera to serve it to`,
-            );
-          case 'eval-cancel':
-            this.deps.log(`conn ${this.deps.conn}: eval-cancel: shutting down`);
-            return this.deps.onCancel('eval-cancel');
-        }
-        return;
-      }
-      case 'disconnect-bot':
-        // Pipecat pushes an EndWorkerFrame: the pipeline ends, and with it the bot.
-        this.deps.log(`conn ${this.deps.conn}: disconnect-bot: ending the pipeline`);
-        return this.deps.onCancel('disconnect-bot');
-      case 'append-to-context':
-        // Removed in Pipecat 1.0; this bot speaks RTVI 2.x and answers as Pipecat does now.
-        this.send({ type: 'error-response', id: message.id, data: { error: `Unsupported type ${message.type}` } });
-        return;
-      case 'raw-audio':
-      case 'raw-audio-batch':
-      case 'llm-function-call-result':
-        // Audio arrives as audio items (the codec decodes it); results: this bot runs its own functions.
-        return;
-      case 'unknown':
-        if (message.id !== undefined)
-          this.send({
-            type: 'error-response',
-            id: message.id,
-            data: { error: `Unsupported type ${message.rtviType}` },
-          });
-        return;
-    }
-  }
-
   private onClientReady(id: string, version: string): void {
     const { faults, truth, conn } = this.deps;
     if (faults.noReady) {
@@ -232,16 +179,8 @@ export class Conversation {
       this.state = { phase: 'muted' };
       return;
     }
-    const major = Number(version.split('.')[0]);
-    if (!/^\d+\.\d+\.\d+$/.test(version) || (major !== 1 && major !== Number(RTVI_PROTOCOL_VERSION.split('.')[0]))) {
-      this.send({
-        type: 'error-response',
-        id,
-        data: {
-          error: `RTVI version ${version} is not compatible with server protocol ${RTVI_PROTOCOL_VERSION}. Compatibility issues may occur.`,
-        },
-      });
-    }
+    const error = versionError(id, version);
+    if (error) this.send(error);
     this.send({
       type: 'bot-ready',
       id,
@@ -251,7 +190,10 @@ export class Conversation {
     this.ready();
   }
 
-  /** The conversation begins: faults that act once, then the greeting. A repeated client-ready gets its bot-ready and nothing more. */
+  /**
+   * The conversation begins: faults that act once, then the greeting. A repeated client-ready gets its bot-ready and
+   * nothing more.
+   */
   private ready(): void {
     const { faults, truth, conn } = this.deps;
     if (this.state.phase !== 'connecting') return;
@@ -266,6 +208,12 @@ export class Conversation {
     }
     const reply = this.deps.brain.greeting(this.memory);
     this.startReply(reply, { turn: null, speak: this.speaks(true), delayMs: faults.slowMs ?? 0, userEndMs: null });
+  }
+
+  private configure(config: EvalConfigure): void {
+    if (config.function_call_report_level) this.levels = { ...config.function_call_report_level };
+    if (config.vad_user_speaking !== undefined) this.vadEvents = config.vad_user_speaking;
+    if (config.bot_llm_marker !== undefined) this.llmMarkers = config.bot_llm_marker;
   }
 
   private onText(text: string, runImmediately: boolean, audioResponse: boolean): void {

@@ -22,9 +22,15 @@ import type { TruthLog } from './truth.js';
 const FRAME_MS = 20;
 
 export interface LightOptions {
-  /** First audible reply sample after the end of the user's voiced speech (default 800 ms; at least the end silence, the reply's leading silence and a frame). */
+  /**
+   * First audible reply sample after the end of the user's voiced speech (default 800 ms; at least the end silence, the
+   * reply's leading silence and a frame).
+   */
   replyOffsetMs: number;
-  /** Silence after the last audible sample that ends a turn (default 300 ms; the reply is placed from the voiced end, not from here). */
+  /**
+   * Silence after the last audible sample that ends a turn (default 300 ms; the reply is placed from the voiced end,
+   * not from here).
+   */
   endSilenceMs: number;
 }
 

@@ -32,7 +32,10 @@ import { BotTts } from './reply/tts.js';
 import { DEFAULT_REPLY_TIMING, DEFAULT_TTS_LEAD_IN_MS, type ReplyTiming } from './reply/types.js';
 import { TruthLog } from './truth.js';
 
-/** `--no-yield-to-backchannel`: speech over a reply that ends within this is a backchannel (a murmur is ~0.4 s, and the VAD needs 0.32 s of silence to end it). */
+/**
+ * `--no-yield-to-backchannel`: speech over a reply that ends within this is a backchannel (a murmur is ~0.4 s, and the
+ * VAD needs 0.32 s of silence to end it).
+ */
 export const BACKCHANNEL_MAX_MS = 1000;
 
 export interface RefbotOptions {
@@ -58,7 +61,10 @@ export interface RefbotOptions {
   ttsLeadInMs?: number;
   /** A bot with no RTVI at all: protobuf audio frames only, the conversation starts on connect (protobuf wire only). */
   noRtvi?: boolean;
-  /** Its RTVIObserver's function-call report level (default `none`, Pipecat's); eval-configure raises it on the eval wire. */
+  /**
+   * Its RTVIObserver's function-call report level (default `none`, Pipecat's); eval-configure raises it on the eval
+   * wire.
+   */
   reportLevel?: FunctionCallReportLevel;
   /** Its RTVIObserver sends raw VAD events from the start (default off, Pipecat's). */
   vadEvents?: boolean;
@@ -75,12 +81,18 @@ export interface RefbotOptions {
   /** TTS utterance cache folder (default: speech's), or no disk cache. */
   ttsCacheDir?: string;
   noTtsCache?: boolean;
-  /** Exit when a client's disconnect runs the bot's disconnect handler (pipecat-eval: one that set `trigger_disconnect=true`; protobuf: any). */
+  /**
+   * Exit when a client's disconnect runs the bot's disconnect handler (pipecat-eval: one that set
+   * `trigger_disconnect=true`; protobuf: any).
+   */
   exitOnDisconnect?: boolean;
   dtmfIdleTimeoutMs?: number;
   /** Listen for keypad tones in the caller's audio (a Goertzel receiver), besides RTVI dtmf messages. */
   inbandDtmf?: boolean;
-  /** false: speech over a reply shorter than BACKCHANNEL_MAX_MS is a backchannel, neither yielded to nor answered (default true: any speech barges in). */
+  /**
+   * false: speech over a reply shorter than BACKCHANNEL_MAX_MS is a backchannel, neither yielded to nor answered
+   * (default true: any speech barges in).
+   */
   yieldToBackchannel?: boolean;
   vad?: VadSettings;
   timing?: Partial<ReplyTiming>;
@@ -91,7 +103,9 @@ export interface RefbotOptions {
   log?: (line: string) => void;
   /** Aborting closes the bot like `close()`. */
   signal?: AbortSignal;
-  /** Light mode (light.ts): the energy gate instead of VAD and STT, one canned reply at a known offset; for load tests. */
+  /**
+   * Light mode (light.ts): the energy gate instead of VAD and STT, one canned reply at a known offset; for load tests.
+   */
   light?: boolean | Partial<LightOptions>;
 }
 
@@ -170,7 +184,9 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
     const least = Math.ceil(minimumReplyOffsetMs(light, lightReply, sampleRate));
     throw new RefbotOptionError(
       'light.replyOffsetMs',
-      `the reply cannot start ${light.replyOffsetMs} ms after the user's speech: the turn ends ${light.endSilenceMs} ms after it and the reply's leading silence comes first; use at least ${least} ms`,
+      `the reply cannot start ${light.replyOffsetMs} ms after the user's speech: ` +
+        `the turn ends ${light.endSilenceMs} ms after it and the reply's leading silence comes first; ` +
+        `use at least ${least} ms`,
     );
   }
   let stopping: Promise<RefbotExit> | null = null;
@@ -266,7 +282,8 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
             onCrash: () => void stop({ reason: 'crash', exitCode: CRASH_EXIT_CODE }, true),
             onDisconnectHandler: () => {
               log(
-                `conn ${conversation.id}: on_client_disconnected ran${wire === 'protobuf' ? '' : ' (trigger_disconnect)'}${options.exitOnDisconnect ? '; exiting' : ''}`,
+                `conn ${conversation.id}: on_client_disconnected ran` +
+                  `${wire === 'protobuf' ? '' : ' (trigger_disconnect)'}${options.exitOnDisconnect ? '; exiting' : ''}`,
               );
               truth.write({
                 event: 'disconnect_handler',

@@ -160,7 +160,10 @@ export type TruthEvent =
       out_audible_end_sample: number | null;
       audible_end_ms: number | null;
       interruption_ms: number | null;
-      /** The user began after the last audible sample (in a pause between sentences): `interruption_ms` runs to `stopped_ms`. */
+      /**
+       * The user began after the last audible sample (in a pause between sentences): `interruption_ms` runs to
+       * `stopped_ms`.
+       */
       in_pause?: boolean;
       /** Time from the VAD's barge-in decision to the end of the last frame sent. */
       stop_after_detect_ms: number | null;

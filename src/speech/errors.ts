@@ -114,7 +114,8 @@ export class SpeechQueueFullError extends EarshotError {
     readonly maxQueue: number,
   ) {
     super(
-      `${provider}: all ${workers} recognizers are busy and ${maxQueue} transcriptions already wait; run fewer sessions at once (--concurrency) or raise the pool (stt option pool_queue)`,
+      `${provider}: all ${workers} recognizers are busy and ${maxQueue} transcriptions already wait; ` +
+        'run fewer sessions at once (--concurrency) or raise the pool (stt option pool_queue)',
     );
     this.name = 'SpeechQueueFullError';
   }

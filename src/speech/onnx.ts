@@ -77,7 +77,9 @@ export function checkDevice(provider: string, device: unknown): OnnxDevice {
     if (!cuda.available) {
       throw new DependencyMissingError(
         `CUDA for ${provider}`,
-        `${cuda.reason}; reinstall it with network access: ONNXRUNTIME_NODE_INSTALL_CUDA=v12 npm rebuild onnxruntime-node (needs CUDA 12 and cuDNN 9), or use device cpu`,
+        `${cuda.reason}; reinstall it with network access: ` +
+          'ONNXRUNTIME_NODE_INSTALL_CUDA=v12 npm rebuild onnxruntime-node (needs CUDA 12 and cuDNN 9), ' +
+          'or use device cpu',
       );
     }
   }

@@ -28,7 +28,9 @@ export const DEFAULT_CONDITION_SEED = 1;
 
 export interface ChainOptions {
   sampleRate: number;
-  /** The utterance being degraded (a turn index, a backchannel's): each gets its own random stream from the one seed. */
+  /**
+   * The utterance being degraded (a turn index, a backchannel's): each gets its own random stream from the one seed.
+   */
   streamId: number;
   /** Active level of the clean voice (activeLevelDbfs); null for silence. */
   speechLevelDbfs: number | null;
@@ -50,7 +52,8 @@ export async function buildChain(conditions: ChannelConditions, options: ChainOp
         speechLevelDbfs: level,
         ...(options.babble ? { babble: options.babble } : {}),
       };
-      // Each entry of the table takes its own config; the cast names the pairing TypeScript cannot follow through the loop.
+      // Each entry of the table takes its own config; the cast names the pairing TypeScript cannot follow through the
+      // loop.
       const factory = CONDITIONS[name] as ConditionFactory<ConditionName>;
       stages.push(await factory(config as never, ctx));
       // The noise is set against the voice as it reaches the room: after the gain (clipping aside).
@@ -128,7 +131,10 @@ export function mergeConditions(
   return out;
 }
 
-/** A 32-bit seed for stream `streamId`, stage `stage` of run seed `seed` (an integer hash, so neighbouring ids are unrelated). */
+/**
+ * A 32-bit seed for stream `streamId`, stage `stage` of run seed `seed` (an integer hash, so neighbouring ids are
+ * unrelated).
+ */
 export function deriveSeed(seed: number, streamId: number, stage: number): number {
   let h = (seed ^ 0x9e3779b9) >>> 0;
   for (const v of [streamId, stage]) {

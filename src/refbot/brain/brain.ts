@@ -38,7 +38,10 @@ export interface Reply {
   calls: PlannedCall[];
   /** The long interruptible story: stream it slowly enough to be interrupted. */
   isStory: boolean;
-  /** What produced it: `greeting`, `story`, `rule:<name>`, `keypad:<key>`, `keypad:<key>:collected`, `keypad:invalid`, `fallback`. */
+  /**
+   * What produced it: `greeting`, `story`, `rule:<name>`, `keypad:<key>`, `keypad:<key>:collected`, `keypad:invalid`,
+   * `fallback`.
+   */
   source: string;
   /** With a `turn_completion:` brain: the marker the response carries (markers.ts); an incomplete turn says nothing. */
   marker?: ReplyMarker;

@@ -26,7 +26,10 @@ export interface RuleSpec extends Responder {
   readonly name: string;
   readonly when: readonly Condition[];
   readonly needs: readonly string[];
-  /** With `turn_completion:`, the turn-completion marker of the reply: `short`/`long` hold the turn (the bot says nothing). */
+  /**
+   * With `turn_completion:`, the turn-completion marker of the reply: `short`/`long` hold the turn (the bot says
+   * nothing).
+   */
   readonly marker: TurnMarkerKind;
 }
 
@@ -104,7 +107,9 @@ class Compiler {
     };
   }
 
-  /** `turn_completion: { complete: "●", short: "◐", long: "○" }` (each optional), or `true` for those defaults. */
+  /**
+   * `turn_completion: { complete: "●", short: "◐", long: "○" }` (each optional), or `true` for those defaults.
+   */
   private turnCompletion(v: Located | undefined): MarkerSet | null {
     if (!v || this.y.isEmpty(v)) return null;
     if (this.y.json(v) === true) return DEFAULT_MARKERS;
@@ -191,7 +196,8 @@ class Compiler {
         if (!this.vocab.has(name)) {
           this.y.fail(
             v,
-            `unknown vocabulary "$${name}" (defined: ${[...this.vocab.keys()].map((k) => `$${k}`).join(', ') || 'none'})`,
+            `unknown vocabulary "$${name}" ` +
+              `(defined: ${[...this.vocab.keys()].map((k) => `$${k}`).join(', ') || 'none'})`,
           );
         }
         return { kind: 'vocab', name };
@@ -347,7 +353,9 @@ class Compiler {
   }
 }
 
-/** The slots `all:` terms capture: each that is exactly one `$vocab` (an alternative of several says nothing certain). */
+/**
+ * The slots `all:` terms capture: each that is exactly one `$vocab` (an alternative of several says nothing certain).
+ */
 function vocabCaptures(all: readonly Term[]): string[] {
   return all.flatMap((t) =>
     t.alternatives.length === 1 && t.alternatives[0].kind === 'vocab' ? [t.alternatives[0].name] : [],

@@ -4,19 +4,26 @@
  * §1) is tested against a real process on a real socket. Every fault is
  * deterministic: the same conversation produces the same bytes at the same points.
  *
- * | switch                  | what the bot does                                                                 |
- * |-------------------------|-----------------------------------------------------------------------------------|
- * | `refuse`                | answers every WebSocket upgrade with HTTP 503 and closes the socket: no connection ever opens |
- * | `no-ready`              | accepts the connection, reads everything, never sends `bot-ready` (nor anything else); `eval-cancel` still stops it |
- * | `crash-after-turn=N`    | answers N user turns; on turn N+1 it sends `bot-llm-started` and one `bot-llm-text`, then dies: every socket dropped without a close frame (1006), process exit code 70 |
- * | `hang-after-turn=N`     | answers N user turns; from turn N+1 on it sends nothing at all and ignores everything (`eval-cancel` too), keeping the socket open |
- * | `garbage`               | after `bot-ready`, every reply (greeting included) is replaced by 3 non-JSON text frames and 3 random binary frames (what precedes a reply, e.g. `user-llm-text`, is sent as usual) |
- * | `malformed-rtvi`        | every reply is replaced by valid JSON of the wrong shapes and types (see MALFORMED_RTVI), likewise |
- * | `huge-frame=BYTES`      | right after `bot-ready`, one frame of exactly BYTES bytes (a valid `server-message`), then normal behaviour |
- * | `flood=MSGS_PER_S`      | from `bot-ready` on, a steady storm of valid, irrelevant RTVI messages (`bot-audio-level`, `server-message`) at that rate, besides normal behaviour |
- * | `slow=MS`               | every reply (greeting included) starts MS later: the pause before `bot-llm-started` |
- * | `audio-burst`           | the audio of every reply is 60 s long and sent at once, unpaced (always put on the wire, whatever the flags) |
- * | `disconnect-mid-audio`  | the first reply to a user turn closes the socket (1011) halfway: after 1 s of audio (or half of it, when shorter), or halfway through its text when it is not spoken |
+ * - `refuse`: answers every WebSocket upgrade with HTTP 503 and closes the socket: no connection ever opens
+ * - `no-ready`: accepts the connection, reads everything, never sends `bot-ready` (nor anything else); `eval-cancel`
+ *   still stops it
+ * - `crash-after-turn=N`: answers N user turns; on turn N+1 it sends `bot-llm-started` and one `bot-llm-text`, then
+ *   dies: every socket dropped without a close frame (1006), process exit code 70
+ * - `hang-after-turn=N`: answers N user turns; from turn N+1 on it sends nothing at all and ignores everything
+ *   (`eval-cancel` too), keeping the socket open
+ * - `garbage`: after `bot-ready`, every reply (greeting included) is replaced by 3 non-JSON text frames and 3 random
+ *   binary frames (what precedes a reply, e.g. `user-llm-text`, is sent as usual)
+ * - `malformed-rtvi`: every reply is replaced by valid JSON of the wrong shapes and types (see MALFORMED_RTVI),
+ *   likewise
+ * - `huge-frame=BYTES`: right after `bot-ready`, one frame of exactly BYTES bytes (a valid `server-message`), then
+ *   normal behaviour
+ * - `flood=MSGS_PER_S`: from `bot-ready` on, a steady storm of valid, irrelevant RTVI messages (`bot-audio-level`,
+ *   `server-message`) at that rate, besides normal behaviour
+ * - `slow=MS`: every reply (greeting included) starts MS later: the pause before `bot-llm-started`
+ * - `audio-burst`: the audio of every reply is 60 s long and sent at once, unpaced (always put on the wire, whatever
+ *   the flags)
+ * - `disconnect-mid-audio`: the first reply to a user turn closes the socket (1011) halfway: after 1 s of audio (or
+ *   half of it, when shorter), or halfway through its text when it is not spoken
  *
  * "A user turn" is one answered input: a `send-text` that runs immediately, a
  * flushed DTMF entry, or an utterance whose transcription is not empty.

@@ -28,7 +28,10 @@ export interface VadSettings {
 export interface SpeechEdge {
   /** The VAD's frame edge (start of its first / end of its last speech frame), microphone samples. */
   vadSample: number;
-  /** The energy gate's edge (first audible sample / one past the last), microphone samples; null when nothing was audible. */
+  /**
+   * The energy gate's edge (first audible sample / one past the last), microphone samples; null when nothing was
+   * audible.
+   */
   voicedSample: number | null;
   /** The same edges in the connection's incoming stream (null where the microphone generated the audio). */
   inVadSample: number | null;

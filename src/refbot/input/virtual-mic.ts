@@ -43,7 +43,10 @@ export interface VirtualMicOptions {
   timers: TimerDriver;
   onFrame: (frame: MicFrame) => void;
   frameMs?: number;
-  /** A message carrying at most this much audio is live: played on arrival. Default 40 ms (Pipecat's harness sends 40 ms frames). */
+  /**
+   * A message carrying at most this much audio is live: played on arrival. Default 40 ms (Pipecat's harness sends 40 ms
+   * frames).
+   */
   liveMaxMs?: number;
   /** A live stream silent this long has stopped: silence is generated from where it stopped. Default 1000 ms. */
   liveIdleMs?: number;

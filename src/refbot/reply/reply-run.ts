@@ -174,7 +174,9 @@ export class ReplyRun implements SpeechHost {
 
   // ------------------------------------------------------------ audio (SpeechHost)
 
-  /** A sentence is about to start: `bot-started-speaking` before the first, then its `bot-output` and `bot-tts-text`. */
+  /**
+   * A sentence is about to start: `bot-started-speaking` before the first, then its `bot-output` and `bot-tts-text`.
+   */
   segmentStarting(text: string, pcm: Int16Array, outStart: number): SpokenSegment {
     if (!this.speaking) {
       this.send({ type: 'bot-started-speaking' });

@@ -35,7 +35,9 @@ export interface ReplyContext {
   tts: BotTts;
   truth: TruthLog;
   timing: ReplyTiming;
-  /** Silence between two sentences of a reply, ms (0: back to back), sent as audio frames as a Pipecat TTS leaves it. */
+  /**
+   * Silence between two sentences of a reply, ms (0: back to back), sent as audio frames as a Pipecat TTS leaves it.
+   */
   sentenceGapMs: number;
   /** The most silence the reply's first sentence keeps before its first audible sample. */
   ttsLeadInMs: number;

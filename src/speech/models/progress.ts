@@ -56,7 +56,9 @@ export function streamProgress(stream: ProgressStream, clock: Clock = monotonicC
     const width = 24;
     const filled = Math.round((pct / 100) * width);
     const bar = `${'#'.repeat(filled)}${'-'.repeat(width - filled)}`;
-    const line = `${current.file} [${bar}] ${String(pct).padStart(3)}% ${formatBytes(received)}/${formatBytes(current.total)} ${rate(received)}`;
+    const line =
+      `${current.file} [${bar}] ${String(pct).padStart(3)}% ` +
+      `${formatBytes(received)}/${formatBytes(current.total)} ${rate(received)}`;
     const columns = stream.columns ?? 100;
     stream.write(`\r\x1b[K${line.slice(0, Math.max(20, columns - 1))}`);
   };

@@ -119,7 +119,8 @@ function fail(ctx: Ctx, file: string, message: string, cause?: unknown): never {
 }
 
 async function fetchMetadata(ctx: Ctx, files: string[]): Promise<Map<string, Expected>> {
-  const url = `${ctx.hub.endpoint}/api/models/${ctx.model.repo}/revision/${encodeURIComponent(ctx.revision)}?blobs=true`;
+  const url =
+    `${ctx.hub.endpoint}/api/models/${ctx.model.repo}/revision/` + `${encodeURIComponent(ctx.revision)}?blobs=true`;
   let res: Response;
   try {
     res = await fetch(url, { headers: headers(ctx), signal: ctx.signal });
@@ -229,7 +230,8 @@ async function download(ctx: Ctx, path: string, part: string, expected: Expected
     await rm(part, { force: true });
     have = 0;
   }
-  if (expected.size !== undefined && have === expected.size) return; // complete from an earlier run, verified by the caller
+  // complete from an earlier run, verified by the caller
+  if (expected.size !== undefined && have === expected.size) return;
   const url = `${ctx.hub.endpoint}/${ctx.model.repo}/resolve/${encodeURIComponent(ctx.revision)}/${path
     .split('/')
     .map(encodeURIComponent)

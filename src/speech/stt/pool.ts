@@ -166,7 +166,8 @@ export class WorkerPool<W extends PoolWorker> {
       },
       (err: unknown) => {
         this.starting--;
-        // A worker that cannot start fails the job that asked for it (a missing model says so); the next job tries again.
+        // A worker that cannot start fails the job that asked for it (a missing model says so); the next job tries
+        // again.
         const job = this.queue.shift();
         if (job) this.settle(job, () => job.reject(err));
         this.pump();

@@ -168,7 +168,8 @@ export class TransformersStt implements SttProvider {
       const first = (err instanceof Error ? err.message : String(err)).split('\n')[0].slice(0, 300);
       throw new SpeechProviderError(
         this.name,
-        `cannot load ${this.spec.name} from ${plan.modelPath} (${first}); re-pull it: earshot models pull ${this.spec.name}`,
+        `cannot load ${this.spec.name} from ${plan.modelPath} (${first}); ` +
+          `re-pull it: earshot models pull ${this.spec.name}`,
         { cause: err },
       );
     }
