@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarioFile, type Scenario } from '../../src/scenario/index.js';
-import { AudioEngine, runSession } from '../../src/session/index.js';
+import { runSession } from '../../src/drivers/index.js';
+import { AudioEngine } from '../../src/session/index.js';
 import { judgeRules, startLlmServer, type LlmServer } from '../support/llm-server.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
 import { newestCorpus, requireCorpus } from './corpora.js';
@@ -15,7 +16,8 @@ import { CORPUS_JUDGE, PASSES, REFBOT_TABLE } from './refbot-table.js';
  * stand-in server, in place of the files' Python TypeSafe classifier), the
  * speech services as `--tts flite --stt sphinx` do (in place of Kokoro and
  * Moonshine). Every scenario the table says can pass does; the table covers
- * every scripted scenario of the corpus, and README.md says the same.
+ * every scripted scenario of the corpus, and docs/guide/pipecat-corpus.md
+ * says the same.
  */
 const CORPUS = newestCorpus();
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -44,11 +46,11 @@ afterAll(async () => {
 });
 
 describe("Pipecat's newest release evals against the reference bot", () => {
-  it('the table classifies every scripted scenario of the corpus, and README.md lists the same verdicts', () => {
+  it('the table classifies every scripted scenario of the corpus, and docs/guide/pipecat-corpus.md lists the same verdicts', () => {
     const ids = scripted().map((s) => s.name);
     expect(ids).toHaveLength(50);
     expect(Object.keys(REFBOT_TABLE).sort()).toEqual([...ids].sort());
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs', 'guide', 'pipecat-corpus.md'), 'utf8');
     for (const [id, verdict] of Object.entries(REFBOT_TABLE)) {
       const row = readme.split('\n').find((l) => l.startsWith(`| \`${id}\` |`));
       expect(row, id).toBeDefined();
