@@ -147,7 +147,9 @@ export async function chatComplete(
     if (text === null) {
       return fail({
         code: 'bad_response',
-        message: `${shownUrl} answered HTTP ${status} with a body over ${ctx.maxResponseBytes ?? MAX_RESPONSE_BYTES} bytes; stopped reading`,
+        message:
+          `${shownUrl} answered HTTP ${status} with a body over ${ctx.maxResponseBytes ?? MAX_RESPONSE_BYTES} bytes; ` +
+          `stopped reading`,
         status,
         attempts: attempt,
       });
@@ -161,7 +163,9 @@ export async function chatComplete(
     }
     return fail({
       code: 'http_status',
-      message: `${shownUrl} answered HTTP ${status}${detail ? `: ${detail}` : ''}${attempt > 1 ? ` (after ${attempt} attempts)` : ''}`,
+      message:
+        `${shownUrl} answered HTTP ${status}${detail ? `: ${detail}` : ''}` +
+        `${attempt > 1 ? ` (after ${attempt} attempts)` : ''}`,
       status,
       attempts: attempt,
       raw: text.slice(0, MAX_ERROR_BODY_CHARS),

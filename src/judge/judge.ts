@@ -47,13 +47,19 @@ export interface CreateJudgeOptions {
   classifier?: JudgeClassifier;
   /** The LLM asked for the reason behind a `no` or an unsure verdict (`judge.eval.explainer`); none by default. */
   explainer?: JudgeBackend;
-  /** A verdict less sure than this is explained too (`explain_below`, default 0.75); only verdicts that carry a confidence can be. */
+  /**
+   * A verdict less sure than this is explained too (`explain_below`, default 0.75); only verdicts that carry a
+   * confidence can be.
+   */
   explainBelow?: number;
   /** Whether a reply may be judged `continue` (`allow_continue`, default true); false: yes or no only. */
   allowContinue?: boolean;
 }
 
-/** How many times a judge question is asked before it fails: once more after a timeout, a failed connection or an unusable answer (Pipecat's rule). */
+/**
+ * How many times a judge question is asked before it fails: once more after a timeout, a failed connection or an
+ * unusable answer (Pipecat's rule).
+ */
 export const JUDGE_ASKS = 2;
 /** The reason a verdict carries when the explainer's call failed (Pipecat's wording). */
 export const EXPLAINER_FAILED = 'explainer call failed';
@@ -91,11 +97,15 @@ export function createJudge(options: CreateJudgeOptions = {}): Judge {
   const explainer = options.explainer;
   if (explainer) for (const secret of explainer.secrets) redactor.add(secret);
   const description = redactor.text(
-    `${classifier ? `classifier (${backend.service})` : `${backend.service}/${backend.model} @ ${backend.endpoint}`}${explainer ? `, explained by ${explainer.service}/${explainer.model}` : ''}`,
+    `${classifier ? `classifier (${backend.service})` : `${backend.service}/${backend.model} @ ${backend.endpoint}`}` +
+      `${explainer ? `, explained by ${explainer.service}/${explainer.model}` : ''}`,
   );
   const ctx = { policy, redactor, trace, random };
 
-  /** One model answer read as a verdict, or the error; a call is yes or no, and so is a reply when `continue` is not allowed. */
+  /**
+   * One model answer read as a verdict, or the error; a call is yes or no, and so is a reply when `continue` is not
+   * allowed.
+   */
   async function askModel(
     model: JudgeBackend,
     messages: ChatMessage[],
@@ -239,7 +249,8 @@ export function createJudge(options: CreateJudgeOptions = {}): Judge {
     verdict = await explain(verdict, messages, finalOnly, signal);
     trace(
       redactor.text(
-        `judge: ${shownCriterion}${request.call ? ` on ${request.call.name}` : ''} -> ${verdict.verdict} in ${Math.round(verdict.elapsedMs)} ms: ${verdict.reason}`,
+        `judge: ${shownCriterion}${request.call ? ` on ${request.call.name}` : ''} -> ${verdict.verdict} in ` +
+          `${Math.round(verdict.elapsedMs)} ms: ${verdict.reason}`,
       ),
     );
     if (cache) {

@@ -35,7 +35,9 @@ export interface JudgeBackend {
   secrets: string[];
   /** Everything that changes the answers besides the prompt; part of the cache key, never a secret. */
   identity: Record<string, unknown>;
-  /** `request.tools`: functions the model may call (a backend that cannot offer them ignores them and answers in text). */
+  /**
+   * `request.tools`: functions the model may call (a backend that cannot offer them ignores them and answers in text).
+   */
   complete(messages: ChatMessage[], ctx: ChatCallContext, request?: ChatRequest): Promise<ChatAnswer | JudgeError>;
 }
 
@@ -140,7 +142,8 @@ export function resolveJudgeService(
   if (!factory) {
     throw new JudgeConfigError(
       'judge.eval.service',
-      `unknown judge service ${JSON.stringify(config.service)}; known: ${Object.keys(services).join(', ')} (any OpenAI-compatible server works as "openai" with an endpoint)`,
+      `unknown judge service ${JSON.stringify(config.service)}; known: ${Object.keys(services).join(', ')} ` +
+        `(any OpenAI-compatible server works as "openai" with an endpoint)`,
     );
   }
   return factory(config, env);
@@ -163,7 +166,9 @@ function checkedConfig(raw: unknown): JudgeServiceConfig {
   if (config.factory !== undefined) {
     throw new JudgeConfigError(
       'judge.eval.factory',
-      "is a code hook; it runs only when the run allows code, and the caller passes what it builds as the judge backend (Pipecat's Python factories cannot run here). For another OpenAI-compatible server use 'service: openai' with 'endpoint:'",
+      'is a code hook; it runs only when the run allows code, and the caller passes what it builds as the judge ' +
+        "backend (Pipecat's Python factories cannot run here). " +
+        "For another OpenAI-compatible server use 'service: openai' with 'endpoint:'",
     );
   }
   for (const key of ['service', 'model', 'endpoint', 'api_key'] as const) {

@@ -107,4 +107,11 @@ export function paint(enabled: boolean): Paint {
   return { green: wrap(32, 39), red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
 }
 
-export const SYMBOL = { passed: '✓', failed: '✗', inconclusive: '?', error: '!', skipped: '-', not_run: '·' } as const;
+export const SYMBOL = {
+  passed: '✓',
+  failed: '✗',
+  inconclusive: '?',
+  error: '!',
+  skipped: '-',
+  not_run: '·',
+} as const;

@@ -65,7 +65,8 @@ export function renderGithubSummary(
     const rate = s.pass_rate === null ? '–' : `${Math.round(s.pass_rate * 100)}%`;
     const p50 = s.duration_ms ? formatDuration(s.duration_ms.p50) : '–';
     lines.push(
-      `| ${ICON[s.outcome]} | ${t(s.name, 80)} | ${t(s.bot ?? '', 60)} | ${s.runs} | ${rate} | ${p50} | ${t(s.file, 120)} |`,
+      `| ${ICON[s.outcome]} | ${t(s.name, 80)} | ${t(s.bot ?? '', 60)} | ${s.runs} | ${rate} | ${p50} | ` +
+        `${t(s.file, 120)} |`,
     );
   }
   if (rows.length > MAX_ROWS) lines.push('', `…and ${rows.length - MAX_ROWS} more scenarios (see the HTML report).`);

@@ -60,7 +60,8 @@ export function renderJUnit(results: readonly ScenarioResult[], redactor: Redact
     const stamp = timestamp(runs.map((r) => r.started_at).sort()[0]);
     const attrs =
       `name="${xmlAttr(redactor.text(file))}" tests="${count.tests}" failures="${count.failures}" ` +
-      `errors="${count.errors}" skipped="${count.skipped}" time="${secs(seconds)}"${stamp ? ` timestamp="${stamp}"` : ''}`;
+      `errors="${count.errors}" skipped="${count.skipped}" ` +
+      `time="${secs(seconds)}"${stamp ? ` timestamp="${stamp}"` : ''}`;
     suites.push(`  <testsuite ${attrs}>\n${cases.map((c) => renderCase(c, redactor)).join('')}  </testsuite>\n`);
   }
   return (
@@ -73,7 +74,9 @@ export function renderJUnit(results: readonly ScenarioResult[], redactor: Redact
 }
 
 function casesOf(r: ScenarioResult): Case[] {
-  const suffix = `${r.run?.bot ? ` [${r.run.bot}]` : ''}${r.run?.repeat_index !== undefined ? ` #${r.run.repeat_index + 1}` : ''}`;
+  const suffix =
+    `${r.run?.bot ? ` [${r.run.bot}]` : ''}` +
+    `${r.run?.repeat_index !== undefined ? ` #${r.run.repeat_index + 1}` : ''}`;
   const cases: Case[] = [];
   const general = r.failures.filter((f) => f.turn_index === null || !r.turns.some((t) => t.index === f.turn_index));
   if (general.length > 0 || (r.status === 'error' && r.turns.every((t) => t.status !== 'failed'))) {
@@ -141,15 +144,21 @@ function segmentLine(s: ReturnType<typeof inconclusiveOf>[number]['segments'][nu
     s.check_transcript !== undefined
       ? `, check ${JSON.stringify(s.check_transcript)}${s.wer !== undefined ? ` (WER ${s.wer.toFixed(2)})` : ''}`
       : '';
-  return `  segment ${Math.round(s.start_ms)}–${Math.round(s.end_ms)} ms (${Math.round(s.speech_ms)} ms speech): heard ${JSON.stringify(s.transcript)}${check}${s.snippet ? `; audio ${s.snippet}` : ''}`;
+  return (
+    `  segment ${Math.round(s.start_ms)}–${Math.round(s.end_ms)} ms (${Math.round(s.speech_ms)} ms speech): ` +
+    `heard ${JSON.stringify(s.transcript)}${check}${s.snippet ? `; audio ${s.snippet}` : ''}`
+  );
 }
 
 function renderCase(c: Case, redactor: Redactor): string {
-  const head = `    <testcase name="${xmlAttr(redactor.text(c.name))}" classname="${xmlAttr(redactor.text(c.classname))}" time="${secs(c.seconds)}"`;
+  const head =
+    `    <testcase name="${xmlAttr(redactor.text(c.name))}" classname="${xmlAttr(redactor.text(c.classname))}" ` +
+    `time="${secs(c.seconds)}"`;
   const body: string[] = [];
   if (c.skipped !== undefined && c.skippedBody !== undefined) {
     body.push(
-      `      <skipped message="${xmlAttr(redactor.text(c.skipped))}">${xmlText(redactor.text(c.skippedBody))}</skipped>\n`,
+      `      <skipped message="${xmlAttr(redactor.text(c.skipped))}">` +
+        `${xmlText(redactor.text(c.skippedBody))}</skipped>\n`,
     );
   } else if (c.skipped !== undefined) body.push(`      <skipped message="${xmlAttr(c.skipped)}"/>\n`);
   for (const [tag, list] of [

@@ -84,7 +84,8 @@ export class ListReporter implements Reporter {
     if (run) run.turnsDone += 1;
     const prefix = this.running.size > 1 ? `${this.safe(scenarioLabel(scenario))} › ` : '';
     const lines = [
-      `  ${this.symbol(turn.status)} ${prefix}turn ${turn.index + 1} ${this.safe(turnInput(turn), 80)} ${this.p.dim(this.turnTiming(turn))}`,
+      `  ${this.symbol(turn.status)} ${prefix}turn ${turn.index + 1} ${this.safe(turnInput(turn), 80)} ` +
+        `${this.p.dim(this.turnTiming(turn))}`,
     ];
     if (turn.status === 'failed' || turn.status === 'inconclusive') {
       for (const e of turn.expectations) {
@@ -93,7 +94,8 @@ export class ListReporter implements Reporter {
         const why = f
           ? ` ${this.p.red(this.safe(`${f.kind}: ${f.reason}`))}`
           : e.inconclusive
-            ? ` ${this.p.yellow(this.safe(`inconclusive (${e.inconclusive.kinds.join(', ')}): ${e.inconclusive.reason}`))}`
+            ? ' ' +
+              this.p.yellow(this.safe(`inconclusive (${e.inconclusive.kinds.join(', ')}): ${e.inconclusive.reason}`))
             : '';
         lines.push(`      ${this.symbol(e.status)} ${e.event}${timing}${why}`);
       }
@@ -109,13 +111,17 @@ export class ListReporter implements Reporter {
     this.counts[result.status] += 1;
     const progress = this.total ? this.p.dim(`[${this.done}/${this.total}] `) : '';
     const lines = [
-      `${this.symbol(result.status)} ${progress}${this.safe(scenarioLabel(startOf(result)))} ${this.p.dim(`(${formatDuration(result.duration_ms)})`)}`,
+      `${this.symbol(result.status)} ${progress}${this.safe(scenarioLabel(startOf(result)))} ` +
+        `${this.p.dim(`(${formatDuration(result.duration_ms)})`)}`,
     ];
     // A simulated call: how it ended, and how many times the caller spoke.
     const sim = result.simulation;
     if (sim)
       lines.push(
-        `    ${this.p.dim(this.safe(`call ended by ${sim.ended_by} after ${sim.persona_turns} caller turn(s): ${sim.end_detail}`))}`,
+        '    ' +
+          this.p.dim(
+            this.safe(`call ended by ${sim.ended_by} after ${sim.persona_turns} caller turn(s): ${sim.end_detail}`),
+          ),
       );
     for (const f of result.failures.filter((x) => x.turn_index === null))
       lines.push(`    ${this.p.red(this.safe(failureLine(f)))}`);
@@ -137,7 +143,8 @@ export class ListReporter implements Reporter {
       for (const s of bad) {
         const rate = s.runs > 1 ? ` ${s.passed}/${s.runs - s.skipped - s.inconclusive} passed` : '';
         lines.push(
-          `  ${this.outcomeWord(s.outcome)} ${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''}${rate} ${this.p.dim(this.safe(s.file))}`,
+          `  ${this.outcomeWord(s.outcome)} ${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''}${rate} ` +
+            `${this.p.dim(this.safe(s.file))}`,
         );
       }
     }
@@ -146,7 +153,8 @@ export class ListReporter implements Reporter {
       lines.push(this.p.bold('Inconclusive (earshot could not hear the bot reliably; neither passed nor failed):'));
       for (const s of doubtful) {
         lines.push(
-          `  ${this.p.yellow(SYMBOL.inconclusive)} ${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''} ${s.inconclusive}/${s.runs} run${s.runs === 1 ? '' : 's'} ${this.p.dim(this.safe(s.file))}`,
+          `  ${this.p.yellow(SYMBOL.inconclusive)} ${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''} ` +
+            `${s.inconclusive}/${s.runs} run${s.runs === 1 ? '' : 's'} ${this.p.dim(this.safe(s.file))}`,
         );
       }
     }
@@ -160,7 +168,8 @@ export class ListReporter implements Reporter {
     if (summary.outcomes.flaky) parts.push(this.p.yellow(`${summary.outcomes.flaky} flaky`));
     const wall = summary.wall_ms ?? this.options.clock.now() - this.beganAtMs;
     lines.push(
-      `${parts.join(' · ')} ${this.p.dim(`(${summary.results} run${summary.results === 1 ? '' : 's'} in ${formatDuration(wall)})`)}`,
+      `${parts.join(' · ')} ` +
+        `${this.p.dim(`(${summary.results} run${summary.results === 1 ? '' : 's'} in ${formatDuration(wall)})`)}`,
     );
     this.emit(lines);
   }
@@ -178,14 +187,20 @@ export class ListReporter implements Reporter {
       ...repeated.map((s) => {
         const ci = s.pass_rate_ci95!;
         const rated = s.runs - s.skipped - s.inconclusive;
-        return `  ${label(s).padEnd(width)}  ${`${s.passed}/${rated}`.padStart(7)}  ${`${pct(s.pass_rate!)}%`.padStart(4)}  ${this.p.dim(`(${pct(ci.low)}–${pct(ci.high)}%)`)}`;
+        return (
+          `  ${label(s).padEnd(width)}  ${`${s.passed}/${rated}`.padStart(7)}  ` +
+          `${`${pct(s.pass_rate!)}%`.padStart(4)}  ${this.p.dim(`(${pct(ci.low)}–${pct(ci.high)}%)`)}`
+        );
       }),
     ];
   }
 
   private turnTiming(turn: TurnResult): string {
     const v2v = turn.metrics?.voice_to_voice_ms;
-    return `${formatDuration(turn.duration_ms)}${typeof v2v === 'number' ? ` · voice-to-voice ${formatDuration(v2v)}` : ''}`;
+    return (
+      `${formatDuration(turn.duration_ms)}` +
+      `${typeof v2v === 'number' ? ` · voice-to-voice ${formatDuration(v2v)}` : ''}`
+    );
   }
 
   private symbol(status: keyof typeof SYMBOL): string {
@@ -232,7 +247,9 @@ export class ListReporter implements Reporter {
     if (this.total && this.total > 1) {
       const filled = Math.round((this.done / this.total) * BAR_WIDTH);
       const bar = `${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}`;
-      const tally = `${this.p.green(`${this.counts.passed} ✓`)} ${this.p.red(`${this.counts.failed + this.counts.error} ✗`)}`;
+      const passed = this.p.green(`${this.counts.passed} ✓`);
+      const failed = this.p.red(`${this.counts.failed + this.counts.error} ✗`);
+      const tally = `${passed} ${failed}`;
       lines.push(
         fitLine(
           `${bar} ${this.done}/${this.total} ${tally} ${this.p.dim(formatDuration(now - this.beganAtMs))}`,

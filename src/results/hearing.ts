@@ -30,10 +30,16 @@ export function inconclusiveOf(result: Pick<ScenarioResult, 'turns'>): Inconclus
 
 /** One line for reports: `inconclusive turn 2.1 response: transcribers_disagree: …`. */
 export function inconclusiveLine(r: InconclusiveRecord): string {
-  return `inconclusive turn ${r.turn_index + 1}.${r.expectation_index + 1} ${r.event}: ${r.kinds.join(', ')}: ${r.reason}`;
+  return (
+    `inconclusive turn ${r.turn_index + 1}.${r.expectation_index + 1} ${r.event}: ` +
+    `${r.kinds.join(', ')}: ${r.reason}`
+  );
 }
 
-/** The turn with each inconclusive segment's WAV path passed through `fn` (a merge moves them, a report links them); the same turn when it has none. */
+/**
+ * The turn with each inconclusive segment's WAV path passed through `fn` (a merge moves them, a report links them); the
+ * same turn when it has none.
+ */
 export function mapSnippets(turn: TurnResult, fn: (path: string) => string): TurnResult {
   if (!turn.expectations.some((e) => e.inconclusive?.segments.some((s) => s.snippet))) return turn;
   return {

@@ -7,7 +7,9 @@ import type { Failure, PipecatFailure, ScenarioResult } from './types.js';
  * (set by the session) `timing`. Nothing of earshot's is renamed or removed.
  */
 
-/** A failure as Pipecat writes it: -1 where earshot has no index, '' for no event, `error` for earshot's harness errors. */
+/**
+ * A failure as Pipecat writes it: -1 where earshot has no index, '' for no event, `error` for earshot's harness errors.
+ */
 export function pipecatFailure(f: Failure): PipecatFailure {
   return {
     turn_index: f.turn_index ?? -1,

@@ -43,7 +43,9 @@ export interface SimulationTurnVerdict {
 export interface SimulationMetricScore {
   name: string;
   kind: 'judged' | 'measured';
-  /** Judged: share of replies the judge said yes to; measured: 1 inside the range, 0 outside. Null: nothing to score. */
+  /**
+   * Judged: share of replies the judge said yes to; measured: 1 inside the range, 0 outside. Null: nothing to score.
+   */
   score: number | null;
   passed: boolean;
   reason: string;

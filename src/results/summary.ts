@@ -57,7 +57,10 @@ export interface ScenarioOutcome {
 
 export interface RunSummary {
   version: 1;
-  /** Every scenario ok (see ScenarioOutcome.ok): nothing failed. The exit status follows it and `counts.inconclusive` (`exitCodeOf`). */
+  /**
+   * Every scenario ok (see ScenarioOutcome.ok): nothing failed. The exit status follows it and `counts.inconclusive`
+   * (`exitCodeOf`).
+   */
   ok: boolean;
   /** Result lines counted (after superseded attempts are dropped). */
   results: number;

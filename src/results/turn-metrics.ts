@@ -34,7 +34,10 @@ export interface TurnMetrics {
   yielded?: boolean | null;
   /** How much bot audio that began during the user's speech overlapped it. Not a latency. */
   talk_over_ms?: number | null;
-  /** Pause turns (earshot extension): bot audio onset − end of the caller's speech; negative when the bot began before the caller finished. */
+  /**
+   * Pause turns (earshot extension): bot audio onset − end of the caller's speech; negative when the bot began before
+   * the caller finished.
+   */
   response_gap_ms?: number | null;
   /** Pause turns: whether the bot began speaking before the caller had finished (it took the turn in the pause). */
   takeover?: boolean | null;
@@ -42,13 +45,21 @@ export interface TurnMetrics {
   overlap_ms?: number | null;
   /** Backchannel turns: whether the bot's audio stopped within the yield window after the murmur began. */
   backchannel_yielded?: boolean | null;
-  /** Backchannel turns: murmur onset → the end of the bot audio it played over, when it stopped in the window (Full-Duplex-Bench v1.5's stop latency). */
+  /**
+   * Backchannel turns: murmur onset → the end of the bot audio it played over, when it stopped in the window
+   * (Full-Duplex-Bench v1.5's stop latency).
+   */
   yield_ms?: number | null;
   /** Word error rate of the bot's transcription against a reference text, 0..1, where one exists. */
   word_error_rate?: number | null;
-  /** Word error rate of the bot's own transcription of the caller (its `user_transcription`s in the turn) against the turn's `user:`. */
+  /**
+   * Word error rate of the bot's own transcription of the caller (its `user_transcription`s in the turn) against the
+   * turn's `user:`.
+   */
   user_wer?: number | null;
-  /** Word error rate of the bot's reply as earshot got it (transcribed, under an audio judge) against `expected_text`. */
+  /**
+   * Word error rate of the bot's reply as earshot got it (transcribed, under an audio judge) against `expected_text`.
+   */
   bot_wer?: number | null;
   /** The anchors the metrics derive from, ms since session start; drawn on the report timeline. */
   user_speech_start_at_ms?: number | null;

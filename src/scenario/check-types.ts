@@ -14,7 +14,9 @@ export interface NumberCheck {
   tolerance_pct: number;
 }
 
-/** The word error rates a turn can bound: the bot's hearing of the caller, earshot's of the bot against `expected_text`. */
+/**
+ * The word error rates a turn can bound: the bot's hearing of the caller, earshot's of the bot against `expected_text`.
+ */
 export const WER_METRICS = ['user_wer', 'bot_wer'] as const;
 export type WerMetric = (typeof WER_METRICS)[number];
 

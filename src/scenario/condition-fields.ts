@@ -25,7 +25,9 @@ export const CONDITIONS_SPEC: RefSpec = {
   spec: {
     kind: 'object',
     description:
-      "earshot extension: what happens to the caller's audio on its way to the bot (user.modality: audio); applied to each utterance before it is paced, so the recording holds what the bot received. A turn's conditions replace the scenario's per condition.",
+      "earshot extension: what happens to the caller's audio on its way to the bot (user.modality: audio); " +
+      'applied to each utterance before it is paced, so the recording holds what the bot received. ' +
+      "A turn's conditions replace the scenario's per condition.",
     fields: {
       noise: {
         kind: 'object',
@@ -33,7 +35,8 @@ export const CONDITIONS_SPEC: RefSpec = {
         required: ['type', 'snr_db'],
         fields: {
           type: s(
-            'white, pink, babble (several bundled Flite voices at once) or a WAV path (relative to the scenario file), looped.',
+            'white, pink, babble (several bundled Flite voices at once) or a WAV path ' +
+              '(relative to the scenario file), looped.',
             { nonEmpty: true },
           ),
           snr_db: { kind: 'number', unit: 'dB', description: 'Active speech level minus the noise RMS level.' },
@@ -96,7 +99,8 @@ export const CONDITIONS_SPEC: RefSpec = {
 };
 
 export const DTMF_MODE_SPEC: Spec = s(
-  'earshot extension: how dtmf: turns reach the bot: rtvi (a send-dtmf message, the default) or inband (Q.23 tones in the caller audio; user.modality: audio).',
+  'earshot extension: how dtmf: turns reach the bot: rtvi (a send-dtmf message, the default) ' +
+    'or inband (Q.23 tones in the caller audio; user.modality: audio).',
   {
     enum: DTMF_MODES,
   },
@@ -141,7 +145,8 @@ export const PROBE_FIELDS = {
     min: 1,
     unit: 'ms',
     description:
-      'earshot extension: the caller stops mid-sentence for this long and goes on (user: text, spoken); where: pause_after.',
+      'earshot extension: the caller stops mid-sentence for this long and goes on (user: text, spoken); ' +
+      'where: pause_after.',
   },
   pause_after: s(
     'earshot extension: the words of user: after which the pause falls (default: after the middle word).',
@@ -150,7 +155,8 @@ export const PROBE_FIELDS = {
   backchannel: {
     kind: 'object',
     description:
-      "earshot extension: a short murmur the caller plays while the bot answers this turn, after_ms after the bot's audio starts (Full-Duplex-Bench v1.5's backchannel).",
+      'earshot extension: a short murmur the caller plays while the bot answers this turn, ' +
+      "after_ms after the bot's audio starts (Full-Duplex-Bench v1.5's backchannel).",
     fields: {
       text: s('What the caller murmurs (synthesized like user:).', { nonEmpty: true, default: 'right' }),
       after_ms: {
@@ -165,12 +171,14 @@ export const PROBE_FIELDS = {
   yielded: {
     kind: 'boolean',
     description:
-      'earshot extension, with backchannel: whether the bot may stop talking for the murmur (false: it must keep the floor; fails with backchannel_yield).',
+      'earshot extension, with backchannel: whether the bot may stop talking for the murmur ' +
+      '(false: it must keep the floor; fails with backchannel_yield).',
   },
   takeover: {
     kind: 'boolean',
     description:
-      'earshot extension, with pause_ms: whether the bot may take the turn in the pause (false: it must not start speaking before the caller finishes; fails with takeover).',
+      'earshot extension, with pause_ms: whether the bot may take the turn in the pause ' +
+      '(false: it must not start speaking before the caller finishes; fails with takeover).',
   },
 } satisfies Record<string, Spec>;
 

@@ -86,7 +86,10 @@ export function normalizeDtmfTones(value: unknown): DtmfTones | undefined {
   };
 }
 
-/** `--condition` keys, their kind and range: the command line's own check (a typo is a usage error before any bot starts). */
+/**
+ * `--condition` keys, their kind and range: the command line's own check (a typo is a usage error before any bot
+ * starts).
+ */
 const FLAG_KEYS: Record<
   string,
   | { kind: 'number'; min?: number; max?: number; above?: number }
@@ -157,7 +160,10 @@ export function parseConditionFlags(flags: readonly string[]): ConditionOverride
   return out as ConditionOverrides;
 }
 
-/** Defaults for a condition a flag switches on that the scenario does not have (`--condition noise.snr_db=10` on a quiet scenario: white noise). */
+/**
+ * Defaults for a condition a flag switches on that the scenario does not have (`--condition noise.snr_db=10` on a quiet
+ * scenario: white noise).
+ */
 const FLAG_DEFAULTS = {
   noise: { type: 'white', snr_db: 20 },
   telephony: { codec: 'mulaw' },

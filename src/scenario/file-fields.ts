@@ -112,7 +112,8 @@ export const SCORECARD_SPEC = ref('scorecard', {
   description: 'earshot extension (GAIA): score the conversation 0-10 on weighted dimensions; {} for the defaults.',
   fields: {
     expected_answer: str(
-      'The answer the bot should give; a number in it caps correctness by the deviation of the closest number the bot said (<=1% 10, <=5% 8, <=15% 4, <=50% 1, else 0). null: the bot must say it does not know.',
+      'The answer the bot should give; a number in it caps correctness by the deviation of the closest number the ' +
+        'bot said (<=1% 10, <=5% 8, <=15% 4, <=50% 1, else 0). null: the bot must say it does not know.',
     ),
     weights: {
       kind: 'object',
@@ -141,7 +142,9 @@ export const SUCCESS_SIGNALS_SPEC = ref('success_signals', {
   fields: {
     clean_exit: {
       kind: 'oneOf',
-      description: `The bot ended the call on purpose: it closed the connection normally, or called an exit function (default ${DEFAULT_EXIT_FUNCTIONS.join(', ')}); a cap, a silence or the caller hanging up never counts.`,
+      description:
+        `The bot ended the call on purpose: it closed the connection normally, or called an exit function (default ` +
+        `${DEFAULT_EXIT_FUNCTIONS.join(', ')}); a cap, a silence or the caller hanging up never counts.`,
       options: [
         { kind: 'boolean', description: 'true: the default exit functions.' },
         {
@@ -246,7 +249,8 @@ const BOTH_KINDS = { not: { required: ['turns', 'persona'] } };
 export const SCENARIO_ENTRY_SPEC = ref('scenario', {
   kind: 'object',
   description:
-    'One scenario: scripted (turns:) or a simulation (persona:). Its keys replace the file-level defaults whole; it is named <file name>/<name>.',
+    'One scenario: scripted (turns:) or a simulation (persona:). Its keys replace the file-level defaults whole; ' +
+    'it is named <file name>/<name>.',
   required: ['name'],
   fields: ANY_SCENARIO_FIELDS,
   rules: [BOTH_KINDS],
@@ -256,7 +260,8 @@ export const SCENARIO_ENTRY_SPEC = ref('scenario', {
 export const SCENARIO_FILE_SPEC: ObjectSpec = {
   kind: 'object',
   description:
-    "A scenario file: a name and a scenarios: list. Every other top-level key is a default for each scenario (a scenario's own key replaces it whole). A file without scenarios: is one scenario (deprecated).",
+    'A scenario file: a name and a scenarios: list. Every other top-level key is a default for each scenario ' +
+    "(a scenario's own key replaces it whole). A file without scenarios: is one scenario (deprecated).",
   required: ['name'],
   fields: {
     ...ANY_SCENARIO_FIELDS,
@@ -299,7 +304,8 @@ export const SUITE_ENTRY_SPEC = ref('suite_entry', {
     scenarios: {
       kind: 'array',
       items: text(
-        'A scenario file: a name under scenarios_dir without .yaml (scripted/greeting), or a path ending in .yaml relative to the manifest.',
+        'A scenario file: a name under scenarios_dir without .yaml (scripted/greeting), or a path ending in .yaml ' +
+          'relative to the manifest.',
       ),
       description: 'Scenario files run against this bot; a file runs every scenario it holds.',
     },

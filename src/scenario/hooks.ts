@@ -17,7 +17,8 @@ const REPLACED_BY: Record<string, string> = {
   'judge.transcription': "transcribe the bot's speech with --stt NAME",
   'judge.transcription[1]': 'check the transcription with --stt-check NAME',
   simulator:
-    'play the caller with --simulator openai:MODEL[@URL] or --simulator ollama:MODEL, or write a simulator: block naming an LLM service (ollama or openai)',
+    'play the caller with --simulator openai:MODEL[@URL] or --simulator ollama:MODEL, or write a simulator: ' +
+    'block naming an LLM service (ollama or openai)',
 };
 
 /**
@@ -35,7 +36,8 @@ export function unrunnableFactories(
     .filter((h) => h.runtime === 'python' && !gone(h))
     .map((h) => {
       const fix = REPLACED_BY[h.block] ?? 'replace the block with a service: earshot provides';
-      const message = `${h.factory} is a Python callable (Pipecat's factory:), which earshot cannot run in Node; ${fix}`;
+      const message =
+        `${h.factory} is a Python callable (Pipecat's factory:), ` + `which earshot cannot run in Node; ${fix}`;
       return diagnosticAt('error', h.location, `${h.block}.factory`, message);
     });
 }

@@ -59,7 +59,8 @@ export function expandManifest(manifest: Manifest, options: ExpandOptions = {}):
         files.set(ref.file, r);
       }
       const held = r.status === 'loaded' ? (r.scenario_file?.scenarios ?? []) : [];
-      // A file that does not load still stands for one run, under the manifest's name for it, so the failure is reported.
+      // A file that does not load still stands for one run, under the manifest's name for it, so the failure is
+      // reported.
       const added: ExpandedScenario[] =
         held.length > 0 ? held.map((scenario) => ({ ref, id: scenario.name, scenario })) : [{ ref, id: ref.name }];
       if (held.length === 0) diagnostics.push(notLoading(manifest, where, ref, r));
@@ -69,7 +70,8 @@ export function expandManifest(manifest: Manifest, options: ExpandOptions = {}):
         const before = firstAt.get(key);
         if (before === undefined) firstAt.set(key, where);
         else {
-          const message = `'${entry.name}' runs '${s.id}' twice (also from ${before}); give one of the entries a 'name:'`;
+          const message =
+            `'${entry.name}' runs '${s.id}' ` + `twice (also from ${before}); give one of the entries a 'name:'`;
           diagnostics.push(diagnosticAt('error', locationOf(manifest, where), where, message));
         }
       }

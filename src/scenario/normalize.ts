@@ -83,7 +83,8 @@ export class Normalizer {
     if (!this.allowOutsideRoot && !isInside(this.root, real)) {
       this.error(
         path,
-        `${what} ${written} resolves to ${real}, outside the scenario root ${this.root} (pass --allow-outside-root to allow it)`,
+        `${what} ${written} resolves to ${real}, outside the scenario root ${this.root} ` +
+          `(pass --allow-outside-root to allow it)`,
       );
       return undefined;
     }

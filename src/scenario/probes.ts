@@ -29,7 +29,8 @@ export function normalizeProbe(
       else if (!startsWithWords(turn.user, after)) {
         n.error(
           at('pause_after'),
-          `${JSON.stringify(after)} is not how 'user:' begins (${JSON.stringify(turn.user)}): the pause falls after these opening words`,
+          `${JSON.stringify(after)} is not how 'user:' begins (${JSON.stringify(turn.user)}): ` +
+            `the pause falls after these opening words`,
         );
       } else if (turn.user.trim().length === after.length)
         n.error(at('pause_after'), 'the pause would fall at the end of the text: leave some words after it');

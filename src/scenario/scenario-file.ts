@@ -48,7 +48,8 @@ export function isScenarioFileShape(doc: YMap): boolean {
 export function missingScenarioMessage(map: YMap, listed: boolean): string {
   const message = listed
     ? "a scenario needs 'turns:' (scripted) or 'persona:' (a simulation), of its own or from the file's top level"
-    : "a scenario file needs 'scenarios:' (a list of scenarios; 'turns:' or 'persona:' at the top level is the deprecated one-scenario shape)";
+    : "a scenario file needs 'scenarios:' (a list of scenarios; 'turns:' or 'persona:' at the top level is the " +
+      'deprecated one-scenario shape)';
   const wanted = listed ? ['turns', 'persona'] : ['scenarios', 'turns', 'persona'];
   const typo = map.entries
     .filter((e) => !Object.hasOwn(SCENARIO_FILE_SPEC.fields, e.key))
@@ -59,7 +60,9 @@ export function missingScenarioMessage(map: YMap, listed: boolean): string {
 
 const KIND_KEYS: Record<RunnableKind, string> = { script: 'turns', simulation: 'persona' };
 
-/** Splits a scenario file's top-level mapping into its scenarios. `stem` names them when the file's `name:` is unusable. */
+/**
+ * Splits a scenario file's top-level mapping into its scenarios. `stem` names them when the file's `name:` is unusable.
+ */
 export function splitScenarioFile(doc: YMap, stem: string): SplitFile {
   const list = entry(doc, 'scenarios');
   if (list) return splitList(doc, list, stem);
@@ -73,7 +76,9 @@ export function splitScenarioFile(doc: YMap, stem: string): SplitFile {
         'warning',
         key.keyLoc,
         key.key,
-        `a scenario's own keys at the top level ('${key.key}:') are deprecated since Pipecat 1.11.0 (it loads as the one scenario '${name ?? stem}'); put it under a 'scenarios:' list: scenarios: [{name: ..., ${key.key}: ...}]`,
+        `a scenario's own keys at the top level ('${key.key}:') are deprecated since Pipecat 1.11.0 ` +
+          `(it loads as the one scenario '${name ?? stem}'); ` +
+          `put it under a 'scenarios:' list: scenarios: [{name: ..., ${key.key}: ...}]`,
       ),
       code: 'deprecated',
     });

@@ -175,7 +175,8 @@ function normalizeExpectation(
   if (declared === 'tts_response' && textJudge) {
     n.error(
       `${p}.event`,
-      "tts_response needs the bot to speak, but judge.modality is text; use 'response' or 'llm_response', or set judge.modality: audio",
+      "tts_response needs the bot to speak, but judge.modality is text; use 'response' or 'llm_response', " +
+        'or set judge.modality: audio',
     );
   } else if (textJudge && (BOT_AUDIO_EVENTS as readonly string[]).includes(declared)) {
     n.warn(
@@ -188,7 +189,8 @@ function normalizeExpectation(
   if (absent && present.length > 0) {
     n.error(
       `${p}.absent`,
-      `'absent: true' matches on the event type only; it cannot be combined with ${present.map((k) => `'${k}'`).join(', ')}`,
+      `'absent: true' matches on the event type only; it cannot be combined with ` +
+        `${present.map((k) => `'${k}'`).join(', ')}`,
     );
   }
   const exp: Expectation = {
@@ -245,7 +247,8 @@ function normalizeEval(criterion: string, declared: EventName, exp: Expectation,
   if (!(JUDGEABLE_EVENTS as readonly string[]).includes(declared)) {
     n.warn(
       `${p}.eval`,
-      `the judge only makes sense on the bot's replies and calls (${JUDGEABLE_EVENTS.join(', ')}); on ${declared} it will run but is unlikely to be meaningful`,
+      `the judge only makes sense on the bot's replies and calls (${JUDGEABLE_EVENTS.join(', ')}); ` +
+        `on ${declared} it will run but is unlikely to be meaningful`,
     );
   }
 }

@@ -316,7 +316,10 @@ function pipecatScalarTags(tags: Tags): Tags {
     tag: 'tag:yaml.org,2002:float',
     default: true,
     identify: (v) => typeof v === 'number',
-    test: /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?|[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/,
+    test: new RegExp(
+      String.raw`^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?|[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?|` +
+        String.raw`[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`,
+    ),
     resolve: (s) => {
       const t = s.replace(/_/g, '').toLowerCase();
       if (t.endsWith('.inf')) return t.startsWith('-') ? -Infinity : Infinity;

@@ -101,6 +101,15 @@ export type Spec =
   | OneOfSpec
   | RefSpec;
 
+/** The shorthands the field tables are written in (fields.ts, service-fields.ts, file-fields.ts). */
+export const ref = (name: string, spec: Spec): RefSpec => ({ kind: 'ref', name, spec });
+export const str = (description: string, extra: Partial<Extract<Spec, { kind: 'string' }>> = {}): Spec => ({
+  kind: 'string',
+  description,
+  ...extra,
+});
+export const text = (description: string): Spec => str(description, { nonEmpty: true });
+
 export function deref(spec: Spec): Exclude<Spec, RefSpec> {
   let s: Spec = spec;
   while (s.kind === 'ref') s = s.spec;

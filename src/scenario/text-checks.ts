@@ -38,7 +38,8 @@ export function normalizeTextChecks(
     if (!REPLY_EVENTS.includes(declared)) {
       n.error(
         `${p}.expected_text`,
-        `expected_text is the reference of the bot's word error rate (bot_wer): it belongs on a reply (${REPLY_EVENTS.join(', ')}), not ${declared}`,
+        `expected_text is the reference of the bot's word error rate (bot_wer): it belongs on a reply ` +
+          `(${REPLY_EVENTS.join(', ')}), not ${declared}`,
       );
     } else exp.expected_text = raw.expected_text;
   }
@@ -89,7 +90,8 @@ export function normalizeTurnChecks(
     if (metric === 'user_wer' && user.modality === 'text') {
       n.warn(
         where,
-        "user_wer needs the bot's user_transcription of the caller's speech, but user.modality is text (typed turns are not transcribed): unless the bot reports one, this bound fails as not measurable",
+        "user_wer needs the bot's user_transcription of the caller's speech, but user.modality is text (typed turns " +
+          'are not transcribed): unless the bot reports one, this bound fails as not measurable',
       );
     }
     if (metric === 'bot_wer' && turn.expected_text === undefined && !onReplies && !n.hasErrorAt(`${p}.expected_text`)) {

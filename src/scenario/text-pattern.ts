@@ -55,7 +55,8 @@ export function parseTextPattern(source: string): TextPattern | PatternProblem {
   if (nested !== null) {
     return {
       problem:
-        `the quantified group at character ${nested + 1} holds an unbounded quantifier (like (a+)+), which can take exponential time on a long reply; ` +
+        `the quantified group at character ${nested + 1} holds an unbounded quantifier (like (a+)+), ` +
+        `which can take exponential time on a long reply; ` +
         'quantify the inner part or the group, not both',
     };
   }

@@ -2,6 +2,17 @@ import type { Diagnostic, SourceLocation } from './diagnostics.js';
 import type { EventName, MarkerKind } from './events.js';
 import type { TextCheckFields, WerAssertions } from './check-types.js';
 import type { DtmfMode, DtmfTones, ScenarioConditions } from './condition-types.js';
+import type { JudgeConfig, LlmConfig, UserConfig } from './service-types.js';
+
+export type {
+  JudgeConfig,
+  JudgeEvalConfig,
+  LlmConfig,
+  Modality,
+  SpeechConfig,
+  TranscriptionConfig,
+  UserConfig,
+} from './service-types.js';
 
 /**
  * The normalized model: snake_case like the YAML (it is what `validate --json`
@@ -33,13 +44,18 @@ interface LoadedBase {
  * `unrunnableFactories`) unless a flag (`--judge`, `--tts`, `--stt`) replaces the block.
  */
 export interface CodeHook {
-  /** The block that names it: `user.speech`, `judge.transcription`, `judge.eval`, `judge.eval.explainer` or `simulator`. */
+  /**
+   * The block that names it: `user.speech`, `judge.transcription`, `judge.eval`, `judge.eval.explainer` or `simulator`.
+   */
   block: string;
   /** The value as written. */
   factory: string;
   /** `node`: an ES module earshot can import. `python`: a dotted Python path, data only. */
   runtime: 'node' | 'python';
-  /** Module to import: an absolute path when written as a relative or absolute path, else a package specifier (or the Python module). */
+  /**
+   * Module to import: an absolute path when written as a relative or absolute path, else a package specifier (or the
+   * Python module).
+   */
   module: string;
   /** Export to call (`default` when none is named). */
   export: string;
@@ -119,7 +135,10 @@ export interface Turn {
   send_after?: SendAfter;
   expect: Expectation[];
   latency?: LatencyAssertions;
-  /** earshot extension: what the bot should answer this turn, the reference of `bot_wer` (or on one of its replies' expectations). */
+  /**
+   * earshot extension: what the bot should answer this turn, the reference of `bot_wer` (or on one of its replies'
+   * expectations).
+   */
   expected_text?: string;
   /** earshot extension: bounds on the turn's `user_wer` / `bot_wer`. */
   wer?: WerAssertions;
@@ -136,78 +155,6 @@ export interface Turn {
   backchannel?: { text: string; after_ms: number };
   /** earshot extension: whether the bot may stop for the backchannel (the assertion; absent: measured only). */
   yielded?: boolean;
-}
-
-/** `user.speech`: the TTS that speaks the user's turns. Extra keys pass through to a factory. */
-export interface SpeechConfig {
-  service?: string;
-  voice?: string;
-  model?: string;
-  language?: string;
-  /** Speaking rate (Kokoro), pauses included. */
-  speed?: number;
-  sample_rate?: number;
-  api_key?: string;
-  factory?: string;
-  [extra: string]: unknown;
-}
-
-/** `judge.transcription`: the STT for the bot's audio. */
-export interface TranscriptionConfig {
-  service: string;
-  model?: string;
-  language?: string;
-  padding_secs: number;
-  device?: string;
-  compute_type?: string;
-  factory?: string;
-  [extra: string]: unknown;
-}
-
-/** `judge.eval` and a simulation's `simulator`: an LLM service. */
-export interface LlmConfig {
-  service: string;
-  model?: string;
-  endpoint?: string;
-  extra?: Record<string, unknown>;
-  api_key?: string;
-  factory?: string;
-  [more: string]: unknown;
-}
-
-export type Modality = 'text' | 'audio';
-
-export interface UserConfig {
-  modality: Modality;
-  speech?: SpeechConfig;
-}
-
-/**
- * `judge.eval`: the LLM (or, with `factory:`, the classifier) that decides
- * verdicts, and the explainer that gives reasons for the doubtful ones.
- */
-export interface JudgeEvalConfig extends LlmConfig {
-  /**
-   * The LLM asked for the reason behind a `no` or an unsure verdict; `false`
-   * for verdicts without reasons. Omitted: the judging LLM, or the default
-   * LLM when a factory builds the classifier.
-   */
-  explainer?: LlmConfig | false;
-  /** A verdict less sure than this (0..1) is explained too; 0: only `no`s; above 1: every verdict. */
-  explain_below: number;
-  /** Whether a reply may be judged `continue` (still working toward its answer); false: yes or no only. */
-  allow_continue: boolean;
-}
-
-export interface JudgeConfig {
-  modality: Modality;
-  eval: JudgeEvalConfig;
-  /** Present exactly when `modality` is audio. */
-  transcription?: TranscriptionConfig;
-  /** earshot extension: a second STT that checks the first (the second entry of a `transcription:` list). */
-  transcription_check?: TranscriptionConfig;
-  /** earshot extension: word error rate between the two transcripts above which they disagree (default 0.3). */
-  transcription_disagreement?: number;
 }
 
 interface RunnableBase extends LoadedBase {
@@ -315,7 +262,10 @@ export interface Simulation extends RunnableBase {
   max_duration_s: number;
   max_silence_s: number;
   runs: number;
-  /** Success rate over the runs needed to pass. Gone from Pipecat's newest format (every run must pass): 1 unless an old file sets it. */
+  /**
+   * Success rate over the runs needed to pass. Gone from Pipecat's newest format (every run must pass): 1 unless an old
+   * file sets it.
+   */
   pass_threshold: number;
   /** earshot extension: GAIA-style scorecard; absent when the file has none. */
   scorecard?: ScorecardSpec;

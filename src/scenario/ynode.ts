@@ -127,14 +127,16 @@ export class Expander {
     if (this.nodes > this.options.limits.maxNodes) {
       this.fail(
         loc,
-        `document expands to more than ${this.options.limits.maxNodes} nodes (aliases or includes repeated too often: a YAML bomb?)`,
+        `document expands to more than ${this.options.limits.maxNodes} nodes ` +
+          `(aliases or includes repeated too often: a YAML bomb?)`,
       );
       return false;
     }
     if (this.chars > this.options.limits.maxExpandedChars) {
       this.fail(
         loc,
-        `document expands to more than ${this.options.limits.maxExpandedChars} characters of text (aliases or includes repeated too often: a YAML bomb?)`,
+        `document expands to more than ${this.options.limits.maxExpandedChars} characters of text ` +
+          `(aliases or includes repeated too often: a YAML bomb?)`,
       );
       return false;
     }
@@ -163,7 +165,8 @@ export class Expander {
     if (node.tag && !STANDARD_TAGS.has(node.tag)) {
       return this.fail(
         loc,
-        `unsupported tag ${node.tag.replace('tag:yaml.org,2002:', '!!')} (only !include and the standard YAML tags are allowed)`,
+        `unsupported tag ${node.tag.replace('tag:yaml.org,2002:', '!!')} ` +
+          `(only !include and the standard YAML tags are allowed)`,
       );
     }
     if (isMap(node)) {
@@ -228,7 +231,8 @@ export class Expander {
       if (typeof value === 'string') return { ...base, type: 'str', value };
       return this.fail(
         loc,
-        `unsupported YAML value (${node.tag ?? typeof value}); scenario files hold strings, numbers, booleans, mappings and lists`,
+        `unsupported YAML value (${node.tag ?? typeof value}); scenario files hold strings, numbers, booleans, ` +
+          `mappings and lists`,
       );
     }
     return this.fail(loc, 'unsupported YAML node');
@@ -282,7 +286,8 @@ export class Expander {
     if (!this.options.allowOutsideRoot && !isInside(this.options.root, real)) {
       return this.fail(
         loc,
-        `!include ${target} resolves to ${real}, outside the scenario root ${this.options.root} (pass --allow-outside-root to allow it)`,
+        `!include ${target} resolves to ${real}, outside the scenario root ${this.options.root} ` +
+          `(pass --allow-outside-root to allow it)`,
       );
     }
     if (this.includeStack.includes(real)) {

@@ -15,7 +15,9 @@ export interface RefbotChildOptions {
   /** How long the bot may take to accept connections (default 30 s). */
   spawnTimeoutMs?: number;
   signal?: AbortSignal;
-  /** Names the bot in the error when it does not start, e.g. `calibrate: the reference bot (protobuf, delay 300 ms)`. */
+  /**
+   * Names the bot in the error when it does not start, e.g. `calibrate: the reference bot (protobuf, delay 300 ms)`.
+   */
   label?: string;
 }
 

@@ -16,57 +16,86 @@ export const SIMULATION_JS = String.raw`
     if (e.kind === 'caller') return el('li', { class: 'caller' }, [at, el('b', { text: 'Caller' }), ' ', e.text]);
     if (e.kind === 'bot') return el('li', { class: 'bot' }, [at, el('b', { text: 'Bot' }), ' ', e.text]);
     if (e.kind === 'call') {
-      var call = (e.name || '(unnamed)') + (e.args ? ' ' + JSON.stringify(e.args) : '') + (e.cancelled ? ' (cancelled)' : '');
+      var call = (e.name || '(unnamed)') + (e.args ? ' ' + JSON.stringify(e.args) : '') +
+        (e.cancelled ? ' (cancelled)' : '');
       return el('li', { class: 'call' }, [at, el('b', { text: 'Function call' }), ' ', el('code', { text: call })]);
     }
-    return el('li', { class: 'hangup' }, [at, el('b', { text: 'Caller hung up' }), ' (' + (e.success ? 'succeeded' : 'gave up') + ') ', e.reason]);
+    return el('li', { class: 'hangup' },
+      [at, el('b', { text: 'Caller hung up' }), ' (' + (e.success ? 'succeeded' : 'gave up') + ') ', e.reason]);
   }
   function metricRow(m) {
-    var value = m.kind === 'measured' ? (m.value === null || m.value === undefined ? '–' : String(m.value)) : pct(m.score);
+    var value = m.kind === 'measured'
+      ? (m.value === null || m.value === undefined ? '–' : String(m.value))
+      : pct(m.score);
     var bounds = m.kind === 'measured'
-      ? [m.min_value !== undefined ? '≥ ' + m.min_value : '', m.max_value !== undefined ? '≤ ' + m.max_value : ''].filter(Boolean).join(', ')
+      ? [m.min_value !== undefined ? '≥ ' + m.min_value : '', m.max_value !== undefined ? '≤ ' + m.max_value : '']
+        .filter(Boolean).join(', ')
       : m.min_score !== undefined ? '≥ ' + pct(m.min_score) : '';
     var evidence = [m.reason];
     if (m.verdicts && m.verdicts.length) {
       evidence.push(el('details', null, [el('summary', { text: m.verdicts.length + ' reply verdict(s)' }),
-        el('ul', { class: 'verdicts' }, m.verdicts.map(function (v) { return el('li', null, ['reply ' + v.turn + ' ', verdictBadge(v.verdict), ' ' + v.reason]); }))]));
+        el('ul', { class: 'verdicts' }, m.verdicts.map(function (v) {
+          return el('li', null, ['reply ' + v.turn + ' ', verdictBadge(v.verdict), ' ' + v.reason]);
+        }))]));
     }
-    return el('tr', null, [el('td', null, passBadge(m.passed)), el('td', null, el('code', { text: m.name })), el('td', { text: m.kind }),
-      el('td', { class: 'num', text: value }), el('td', { class: 'num', text: bounds }), el('td', null, evidence)]);
+    return el('tr', null, [el('td', null, passBadge(m.passed)), el('td', null, el('code', { text: m.name })),
+      el('td', { text: m.kind }), el('td', { class: 'num', text: value }), el('td', { class: 'num', text: bounds }),
+      el('td', null, evidence)]);
   }
   function scorecardTable(card) {
     return el('table', { class: 'scorecard' }, [
-      el('thead', null, el('tr', null, ['Dimension', 'Weight', 'Score', 'Judge said', 'Reason'].map(function (h) { return el('th', { text: h }); }))),
+      el('thead', null, el('tr', null, ['Dimension', 'Weight', 'Score', 'Judge said', 'Reason'].map(function (h) {
+        return el('th', { text: h });
+      }))),
       el('tbody', null, card.dimensions.map(function (d) {
-        return el('tr', null, [el('td', { text: d.dimension.replace('_', ' ') }), el('td', { class: 'num', text: pct(d.weight) }),
-          el('td', { class: 'num', text: d.score === null ? '–' : String(d.score) }), el('td', { class: 'num', text: d.judge_score === null ? '–' : String(d.judge_score) }),
-          el('td', null, [d.reason, d.cap ? el('div', { class: 'note', text: 'capped at ' + d.cap.max + ': ' + d.cap.reason }) : null])]);
+        return el('tr', null, [el('td', { text: d.dimension.replace('_', ' ') }),
+          el('td', { class: 'num', text: pct(d.weight) }),
+          el('td', { class: 'num', text: d.score === null ? '–' : String(d.score) }),
+          el('td', { class: 'num', text: d.judge_score === null ? '–' : String(d.judge_score) }),
+          el('td', null, [d.reason,
+            d.cap ? el('div', { class: 'note', text: 'capped at ' + d.cap.max + ': ' + d.cap.reason }) : null])]);
       })),
-      el('tfoot', null, el('tr', null, [el('th', { text: 'Total' }), el('td'), el('td', { class: 'num', text: card.total.toFixed(2) + ' / 10' }),
+      el('tfoot', null, el('tr', null, [el('th', { text: 'Total' }), el('td'),
+        el('td', { class: 'num', text: card.total.toFixed(2) + ' / 10' }),
         el('td', { class: 'num', text: 'pass at ' + card.pass_threshold }),
-        el('td', null, [passBadge(card.passed), card.expected_answer !== undefined ? ' expected answer: ' + (card.expected_answer === null ? '(none: the bot must say it does not know)' : card.expected_answer) : ''])])),
+        el('td', null, [passBadge(card.passed), card.expected_answer !== undefined
+          ? ' expected answer: ' +
+            (card.expected_answer === null ? '(none: the bot must say it does not know)' : card.expected_answer)
+          : ''])])),
     ]);
   }
   function signalItem(s) {
     return el('li', null, [passBadge(s.passed), ' ', el('code', { text: s.signal }), ' ' + s.reason,
-      s.assertions ? el('ul', null, s.assertions.map(function (a) { return el('li', null, [verdictBadge(a.verdict), ' ' + a.claim + ': ' + a.reason]); })) : null]);
+      s.assertions ? el('ul', null, s.assertions.map(function (a) {
+        return el('li', null, [verdictBadge(a.verdict), ' ' + a.claim + ': ' + a.reason]);
+      })) : null]);
   }
   function simulationView(s) {
     var box = el('div', { class: 'simulation' });
     add(box, el('h3', { text: 'Simulated call' }));
-    add(box, el('p', { class: 'meta' }, [passBadge(s.passed), ' ended by ', el('code', { class: 'ended-by', text: s.ended_by }), ': ' + s.end_detail,
+    add(box, el('p', { class: 'meta' }, [passBadge(s.passed), ' ended by ',
+      el('code', { class: 'ended-by', text: s.ended_by }), ': ' + s.end_detail,
       ' · ' + s.persona_turns + ' caller turn(s) · ' + s.duration_s + ' s · caller played by ' + s.simulator]));
-    add(box, el('p', { class: 'goal' }, ['Goal ', verdictBadge(s.success.verdict), ' ', el('q', { text: s.success.criterion }), ' ' + s.success.reason]));
+    add(box, el('p', { class: 'goal' }, ['Goal ', verdictBadge(s.success.verdict), ' ',
+      el('q', { text: s.success.criterion }), ' ' + s.success.reason]));
     add(box, el('ol', { class: 'conversation' }, s.transcript.map(conversationLine)));
     if (s.metrics.length) {
       add(box, el('h4', { text: 'Metrics' }));
       add(box, el('table', { class: 'sim-metrics' }, [
-        el('thead', null, el('tr', null, ['', 'Metric', 'Kind', 'Score', 'Bound', 'Evidence'].map(function (h) { return el('th', { text: h }); }))),
+        el('thead', null, el('tr', null, ['', 'Metric', 'Kind', 'Score', 'Bound', 'Evidence'].map(function (h) {
+          return el('th', { text: h });
+        }))),
         el('tbody', null, s.metrics.map(metricRow)),
       ]));
     }
-    if (s.scorecard) { add(box, el('h4', { text: 'Scorecard (earshot extension)' })); add(box, scorecardTable(s.scorecard)); }
-    if (s.signals) { add(box, el('h4', { text: 'Success signals (earshot extension)' })); add(box, el('ul', { class: 'signals' }, s.signals.map(signalItem))); }
+    if (s.scorecard) {
+      add(box, el('h4', { text: 'Scorecard (earshot extension)' }));
+      add(box, scorecardTable(s.scorecard));
+    }
+    if (s.signals) {
+      add(box, el('h4', { text: 'Success signals (earshot extension)' }));
+      add(box, el('ul', { class: 'signals' }, s.signals.map(signalItem)));
+    }
     return box;
   }
 `;

@@ -1,4 +1,5 @@
 import { SIMULATION_JS } from './client-simulation.js';
+import { TIMELINE_JS } from './client-timeline.js';
 
 /**
  * The report's script, inlined into report.html. Plain ES2017 for the browser: it
@@ -64,7 +65,9 @@ export const CLIENT_JS = String.raw`(function () {
   }
 ${SIMULATION_JS}
   function failureText(f) {
-    var where = f.turn_index === null ? '' : ' turn ' + (f.turn_index + 1) + (f.expectation_index === null ? '' : '.' + (f.expectation_index + 1));
+    var where = f.turn_index === null
+      ? ''
+      : ' turn ' + (f.turn_index + 1) + (f.expectation_index === null ? '' : '.' + (f.expectation_index + 1));
     return f.kind + where + (f.event ? ' ' + f.event : '') + ': ' + f.reason;
   }
 
@@ -91,12 +94,16 @@ ${SIMULATION_JS}
   ];
   var state = { filter: 'all', query: '' };
   var buttons = FILTERS.map(function (f) {
-    var b = el('button', { type: 'button', class: 'filter ' + f[0], 'data-filter': f[0], 'aria-pressed': f[0] === 'all' ? 'true' : 'false' },
-      [f[1] + ' ', el('span', { class: 'count', text: f[2] })]);
+    var b = el('button', {
+      type: 'button', class: 'filter ' + f[0], 'data-filter': f[0], 'aria-pressed': f[0] === 'all' ? 'true' : 'false',
+    }, [f[1] + ' ', el('span', { class: 'count', text: f[2] })]);
     b.addEventListener('click', function () { state.filter = f[0]; applyFilter(); });
     return b;
   });
-  var search = el('input', { type: 'search', id: 'search', placeholder: 'Filter by name, file or bot', 'aria-label': 'Filter by name, file or bot' });
+  var search = el('input', {
+    type: 'search', id: 'search', placeholder: 'Filter by name, file or bot',
+    'aria-label': 'Filter by name, file or bot',
+  });
   search.addEventListener('input', function () { state.query = search.value.trim().toLowerCase(); applyFilter(); });
   var shown = el('span', { class: 'shown', id: 'shown' });
   add(app, el('nav', { class: 'filters', 'aria-label': 'Filter by status' }, buttons.concat([search, shown])));
@@ -121,16 +128,20 @@ ${SIMULATION_JS}
     tbody.appendChild(row);
   });
   add(app, el('table', { class: 'summary', id: 'summary-table' }, [
-    el('thead', null, el('tr', null, ['Status', 'Scenario', 'Bot', 'Run', 'Turns', 'Duration', 'First failure'].map(function (h) { return el('th', { text: h }); }))),
+    el('thead', null, el('tr', null, ['Status', 'Scenario', 'Bot', 'Run', 'Turns', 'Duration', 'First failure']
+      .map(function (h) { return el('th', { text: h }); }))),
     tbody,
   ]));
 
   if (s.scenarios.some(function (o) { return o.runs > 1; })) {
     add(app, el('h2', { text: 'Across repeats' }));
     add(app, el('table', { class: 'outcomes', id: 'outcomes-table' }, [
-      el('thead', null, el('tr', null, ['Outcome', 'Scenario', 'Bot', 'Runs', 'Pass rate', 'Duration p50', 'Failure kinds'].map(function (h) { return el('th', { text: h }); }))),
+      el('thead', null, el('tr', null, [
+        'Outcome', 'Scenario', 'Bot', 'Runs', 'Pass rate', 'Duration p50', 'Failure kinds',
+      ].map(function (h) { return el('th', { text: h }); }))),
       el('tbody', null, s.scenarios.map(function (o) {
-        var kinds = Object.keys(o.failure_kinds).map(function (k) { return k + ' ×' + o.failure_kinds[k]; }).join(', ');
+        var kinds = Object.keys(o.failure_kinds).map(function (k) { return k + ' ×' + o.failure_kinds[k]; })
+          .join(', ');
         return el('tr', { 'data-outcome': o.outcome }, [
           el('td', null, badge(o.outcome)), el('td', { text: o.name }), el('td', { text: o.bot || '' }),
           el('td', { class: 'num', text: o.runs }), el('td', { class: 'num', text: pct(o.pass_rate) }),
@@ -154,9 +165,17 @@ ${SIMULATION_JS}
     METRICS.forEach(function (pair) {
       if (typeof m[pair[0]] === 'number') add(dl, [el('dt', { text: pair[1] }), el('dd', { text: fmtMs(m[pair[0]]) })]);
     });
-    [['yielded', 'yielded'], ['takeover', 'took the pause'], ['backchannel_yielded', 'yielded to backchannel']].forEach(function (p) { if (typeof m[p[0]] === 'boolean') add(dl, [el('dt', { text: p[1] }), el('dd', { text: m[p[0]] ? 'yes' : 'no' })]); });
-    if (typeof m.talk_over_ms === 'number' && m.talk_over_ms > 0) add(dl, [el('dt', { text: 'talk-over' }), el('dd', { text: fmtMs(m.talk_over_ms) })]);
-    if (typeof m.word_error_rate === 'number') add(dl, [el('dt', { text: 'WER' }), el('dd', { text: (m.word_error_rate * 100).toFixed(1) + '%' })]);
+    [
+      ['yielded', 'yielded'], ['takeover', 'took the pause'], ['backchannel_yielded', 'yielded to backchannel'],
+    ].forEach(function (p) {
+      if (typeof m[p[0]] === 'boolean') add(dl, [el('dt', { text: p[1] }), el('dd', { text: m[p[0]] ? 'yes' : 'no' })]);
+    });
+    if (typeof m.talk_over_ms === 'number' && m.talk_over_ms > 0) {
+      add(dl, [el('dt', { text: 'talk-over' }), el('dd', { text: fmtMs(m.talk_over_ms) })]);
+    }
+    if (typeof m.word_error_rate === 'number') {
+      add(dl, [el('dt', { text: 'WER' }), el('dd', { text: (m.word_error_rate * 100).toFixed(1) + '%' })]);
+    }
     var bm = m.bot_metrics;
     if (bm && typeof bm === 'object') {
       Object.keys(bm).forEach(function (service) {
@@ -173,7 +192,8 @@ ${SIMULATION_JS}
     }
     var tok = m.bot_tokens;
     if (tok && typeof tok.total_tokens === 'number') {
-      add(dl, [el('dt', { text: 'tokens' }), el('dd', { text: tok.prompt_tokens + ' in · ' + tok.completion_tokens + ' out' })]);
+      add(dl, [el('dt', { text: 'tokens' }),
+        el('dd', { text: tok.prompt_tokens + ' in · ' + tok.completion_tokens + ' out' })]);
     }
     return el('td', { class: 'metrics' }, dl.childNodes.length ? dl : '–');
   }
@@ -184,7 +204,9 @@ ${SIMULATION_JS}
       var f = failures.filter(function (x) { return x.expectation_index === e.index; })[0];
       add(ul, el('li', { class: e.status }, [
         badge(e.status), ' ', el('code', { text: e.event }),
-        typeof e.matched_after_ms === 'number' ? el('span', { class: 'dim', text: ' after ' + fmtMs(e.matched_after_ms) }) : null,
+        typeof e.matched_after_ms === 'number'
+          ? el('span', { class: 'dim', text: ' after ' + fmtMs(e.matched_after_ms) })
+          : null,
         f ? el('div', { class: 'failure', text: f.kind + ': ' + f.reason }) : null,
         e.inconclusive ? doubt(e.inconclusive) : null,
         e.text !== undefined ? el('blockquote', { class: 'said', text: e.text }) : null,
@@ -197,10 +219,17 @@ ${SIMULATION_JS}
     return el('td', null, ul);
   }
 
-  /** Why earshot could not hear the bot reliably: each reading's verdict, both transcripts, the segment's span and audio. */
+  /**
+   * Why earshot could not hear the bot reliably: each reading's verdict, both transcripts, the segment's span and
+   * audio.
+   */
   function doubt(x) {
     return el('div', { class: 'doubt' }, [x.kinds.join(', ') + ': ' + x.reason].concat(x.segments.map(function (g) {
-      return el('div', null, [fmtMs(g.start_ms) + '–' + fmtMs(g.end_ms) + ': heard ' + JSON.stringify(g.transcript) + (g.check_transcript !== undefined ? ', check heard ' + JSON.stringify(g.check_transcript) : '') + ' ', g.snippet ? el('a', { href: g.snippet, text: 'segment audio' }) : null]);
+      return el('div', null, [
+        fmtMs(g.start_ms) + '–' + fmtMs(g.end_ms) + ': heard ' + JSON.stringify(g.transcript) +
+          (g.check_transcript !== undefined ? ', check heard ' + JSON.stringify(g.check_transcript) : '') + ' ',
+        g.snippet ? el('a', { href: g.snippet, text: 'segment audio' }) : null,
+      ]);
     })));
   }
 
@@ -212,12 +241,16 @@ ${SIMULATION_JS}
       var from = typeof t.started_at_ms === 'number' ? t.started_at_ms : null;
       var to = next && typeof next.started_at_ms === 'number' ? next.started_at_ms : Infinity;
       var within = from === null ? [] : r.events.filter(function (e) { return e.at_ms >= from && e.at_ms < to; });
-      var heard = within.filter(function (e) { return e.name === 'user_transcription'; }).map(function (e) { return e.text; });
+      var heard = within.filter(function (e) { return e.name === 'user_transcription'; })
+        .map(function (e) { return e.text; });
       var said = [];
       for (var k = 0; k < BOT_TEXT.length && said.length === 0; k++) {
         said = within.filter(function (e) { return e.name === BOT_TEXT[k]; }).map(function (e) { return e.text; });
       }
-      if (said.length === 0) said = t.expectations.filter(function (e) { return e.text !== undefined; }).map(function (e) { return e.text; });
+      if (said.length === 0) {
+        said = t.expectations.filter(function (e) { return e.text !== undefined; })
+          .map(function (e) { return e.text; });
+      }
       add(ol, el('li', null, [
         el('div', { class: 'caller' }, [el('b', { text: 'Caller: ' }), inputText(t)]),
         heard.length ? el('div', { class: 'heard' }, [el('b', { text: 'Bot heard: ' }), heard.join(' ')]) : null,
@@ -232,19 +265,29 @@ ${SIMULATION_JS}
     var general = r.failures.filter(function (f) { return f.turn_index === null; });
     var body = [];
     body.push(el('p', { class: 'meta' }, [
-      el('code', { text: r.file }), r.bot ? ' · bot ' + r.bot : '', ' · started ' + r.started_at, ' · ' + fmtMs(r.duration_ms),
-    ].concat(r.links.map(function (l) { return [' · ', el('a', { href: l.href, text: l.label })]; }).reduce(function (a, b) { return a.concat(b); }, []))));
+      el('code', { text: r.file }), r.bot ? ' · bot ' + r.bot : '', ' · started ' + r.started_at,
+      ' · ' + fmtMs(r.duration_ms),
+    ].concat(r.links.map(function (l) { return [' · ', el('a', { href: l.href, text: l.label })]; })
+      .reduce(function (a, b) { return a.concat(b); }, []))));
     if (r.error) body.push(el('p', { class: 'failure', text: 'error: ' + r.error }));
-    if (general.length) body.push(el('ul', { class: 'failures' }, general.map(function (f) { return el('li', { class: 'failure', text: failureText(f) }); })));
+    if (general.length) {
+      body.push(el('ul', { class: 'failures' }, general.map(function (f) {
+        return el('li', { class: 'failure', text: failureText(f) });
+      })));
+    }
     if (r.simulation) body.push(simulationView(r.simulation));
     body.push(timeline(r));
     body.push(el('h3', { text: 'Turns' }));
     body.push(el('table', { class: 'turns' }, [
-      el('thead', null, el('tr', null, ['#', 'Status', 'Sent', 'Duration', 'Expectations', 'Metrics'].map(function (h) { return el('th', { text: h }); }))),
+      el('thead', null, el('tr', null, ['#', 'Status', 'Sent', 'Duration', 'Expectations', 'Metrics'].map(function (h) {
+        return el('th', { text: h });
+      }))),
       el('tbody', null, r.turns.map(function (t) {
         return el('tr', { class: t.status }, [
           el('td', { class: 'num', text: t.index + 1 }), el('td', null, badge(t.status)),
-          el('td', null, [inputText(t)].concat((t.notes || []).map(function (n) { return el('div', { class: 'note', text: n }); }))),
+          el('td', null, [inputText(t)].concat((t.notes || []).map(function (n) {
+            return el('div', { class: 'note', text: n });
+          }))),
           el('td', { class: 'num', text: fmtMs(t.duration_ms) }),
           expectationsCell(t, turnFailures(t)), metricsCell(t.metrics),
         ]);
@@ -252,15 +295,23 @@ ${SIMULATION_JS}
     ]));
     body.push(el('h3', { text: 'Transcript' }));
     body.push(transcript(r));
-    var ev = el('details', { class: 'events' }, [el('summary', { text: 'All events (' + r.events.length + (r.events_omitted ? ', ' + r.events_omitted + ' more not shown' : '') + ')' })]);
+    var ev = el('details', { class: 'events' }, [el('summary', {
+      text: 'All events (' + r.events.length +
+        (r.events_omitted ? ', ' + r.events_omitted + ' more not shown' : '') + ')',
+    })]);
     add(ev, el('table', null, el('tbody', null, r.events.map(function (e) {
-      var detail = e.text !== undefined ? e.text : e.function_name !== undefined ? e.function_name + (e.args ? ' ' + JSON.stringify(e.args) : '') : '';
-      return el('tr', null, [el('td', { class: 'num', text: fmtMs(e.at_ms) }), el('td', null, el('code', { text: e.name })), el('td', { text: detail })]);
+      var detail = e.text !== undefined
+        ? e.text
+        : e.function_name !== undefined ? e.function_name + (e.args ? ' ' + JSON.stringify(e.args) : '') : '';
+      return el('tr', null, [el('td', { class: 'num', text: fmtMs(e.at_ms) }),
+        el('td', null, el('code', { text: e.name })), el('td', { text: detail })]);
     }))));
     body.push(ev);
     var det = el('details', { class: 'scenario-details' }, [
-      el('summary', null, [badge(r.status), ' ', el('span', { class: 'name', text: r.name }), r.bot ? el('span', { class: 'dim', text: ' [' + r.bot + ']' }) : null,
-        runLabel(r) ? el('span', { class: 'dim', text: ' ' + runLabel(r) }) : null, el('span', { class: 'dim', text: ' · ' + fmtMs(r.duration_ms) })]),
+      el('summary', null, [badge(r.status), ' ', el('span', { class: 'name', text: r.name }),
+        r.bot ? el('span', { class: 'dim', text: ' [' + r.bot + ']' }) : null,
+        runLabel(r) ? el('span', { class: 'dim', text: ' ' + runLabel(r) }) : null,
+        el('span', { class: 'dim', text: ' · ' + fmtMs(r.duration_ms) })]),
     ].concat(body));
     if (r.status === 'failed' || r.status === 'error') det.open = true;
     var sec = el('section', { class: 'scenario', id: r.id, 'data-status': r.status, 'data-outcome': r.outcome }, det);
@@ -269,106 +320,7 @@ ${SIMULATION_JS}
   }
 
   // ---- timeline: turns, both audio channels, events, and a playhead on one time axis -------
-  var W = 1000, LEFT = 120, RIGHT = 990;
-
-  function decode(b64) {
-    var bin = atob(b64), out = new Int8Array(bin.length);
-    for (var i = 0; i < bin.length; i++) out[i] = (bin.charCodeAt(i) << 24) >> 24;
-    return out;
-  }
-  function niceStep(spanMs) {
-    var steps = [100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000];
-    for (var i = 0; i < steps.length; i++) if (spanMs / steps[i] <= 12) return steps[i];
-    return 1200000;
-  }
-
-  function timeline(r) {
-    var end = r.timeline_end_ms;
-    var x = function (t) { return LEFT + (Math.max(0, Math.min(end, t)) / end) * (RIGHT - LEFT); };
-    var names = [];
-    r.events.forEach(function (e) { if (names.indexOf(e.name) < 0) names.push(e.name); });
-    var rec = r.recording;
-    var env = rec && rec.envelope;
-    var lanes = [{ kind: 'turns', h: 20 }];
-    if (env) {
-      for (var c = 0; c < env.channels.length; c++) lanes.push({ kind: 'wave', channel: c, h: 44 });
-    }
-    names.forEach(function (n) { lanes.push({ kind: 'event', name: n, h: 14 }); });
-    var AXIS = 18, y = AXIS;
-    lanes.forEach(function (l) { l.y = y; y += l.h + 4; });
-    var H = y + 2;
-    var root = svg('svg', { class: 'timeline', viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': 'Timeline of ' + r.name });
-    var step = niceStep(end);
-    for (var t = 0; t <= end; t += step) {
-      add(root, [svg('line', { class: 'grid', x1: x(t), x2: x(t), y1: AXIS - 4, y2: H }), svg('text', { class: 'tick', x: x(t) + 2, y: 11, text: fmtMs(t) })]);
-    }
-    lanes.forEach(function (l) {
-      var mid = l.y + l.h / 2;
-      if (l.kind === 'turns') {
-        add(root, svg('text', { class: 'lane', x: 4, y: mid + 4, text: 'turns' }));
-        r.turns.forEach(function (tn) {
-          if (typeof tn.started_at_ms !== 'number') return;
-          var x0 = x(tn.started_at_ms), x1 = Math.max(x0 + 2, x(tn.started_at_ms + tn.duration_ms));
-          add(root, svg('rect', { class: 'turn ' + tn.status, x: x0, y: l.y, width: x1 - x0, height: l.h }, svg('title', { text: 'turn ' + (tn.index + 1) + ' · ' + tn.status + ' · ' + inputText(tn) })));
-          add(root, svg('text', { class: 'turn-label', x: x0 + 3, y: mid + 4, text: 'T' + (tn.index + 1) }));
-          var m = tn.metrics || {};
-          if (typeof m.user_speech_end_at_ms === 'number' && typeof m.bot_audio_onset_at_ms === 'number') {
-            add(root, svg('line', { class: 'v2v', x1: x(m.user_speech_end_at_ms), x2: x(m.bot_audio_onset_at_ms), y1: l.y + l.h - 2, y2: l.y + l.h - 2 },
-              svg('title', { text: 'voice-to-voice ' + fmtMs(m.bot_audio_onset_at_ms - m.user_speech_end_at_ms) })));
-          }
-        });
-      } else if (l.kind === 'wave') {
-        add(root, svg('text', { class: 'lane', x: 4, y: mid + 4, text: l.channel === 0 ? 'caller audio' : l.channel === 1 ? 'bot audio' : 'channel ' + (l.channel + 1) }));
-        var packed = decode(env.channels[l.channel]);
-        var n = env.buckets, top = [], bottom = [];
-        for (var b = 0; b < n; b++) {
-          var bx = x(rec.started_at_ms + ((b + 0.5) / n) * env.duration_ms).toFixed(1);
-          top.push(bx + ',' + (mid - (packed[b * 2 + 1] / 127) * (l.h / 2)).toFixed(1));
-          bottom.push(bx + ',' + (mid - (packed[b * 2] / 127) * (l.h / 2) + 0.5).toFixed(1));
-        }
-        add(root, svg('polygon', { class: 'wave ch' + l.channel, points: top.concat(bottom.reverse()).join(' ') }));
-      } else {
-        add(root, svg('text', { class: 'lane', x: 4, y: mid + 4, text: l.name }));
-        r.events.forEach(function (e) {
-          if (e.name !== l.name) return;
-          var label = e.name + ' @ ' + fmtMs(e.at_ms) + (e.text !== undefined ? ': ' + e.text : e.function_name ? ': ' + e.function_name : '');
-          add(root, svg('rect', { class: 'event', x: x(e.at_ms) - 1, y: l.y + 1, width: 3, height: l.h - 2 }, svg('title', { text: label })));
-        });
-      }
-    });
-    var start = rec ? rec.started_at_ms : 0;
-    var head = svg('line', { class: 'playhead', x1: x(start), x2: x(start), y1: 0, y2: H, 'data-time-ms': start });
-    add(root, head);
-    var wrap = el('div', { class: 'media' }, root);
-    if (!rec) return wrap;
-    if (rec.note) add(wrap, el('p', { class: 'note', text: rec.note }));
-    var audio = el('audio', { controls: '', preload: 'metadata', src: rec.src });
-    var readout = el('span', { class: 'readout', text: fmtMs(start) });
-    add(wrap, el('div', { class: 'player' }, [audio, readout]));
-    var raf = 0;
-    function sync() {
-      var t = start + audio.currentTime * 1000;
-      var px = x(t);
-      head.setAttribute('x1', px); head.setAttribute('x2', px); head.setAttribute('data-time-ms', t.toFixed(1));
-      readout.textContent = fmtMs(t);
-    }
-    function loop() { sync(); raf = audio.paused ? 0 : requestAnimationFrame(loop); }
-    audio.addEventListener('timeupdate', sync);
-    audio.addEventListener('seeked', sync);
-    audio.addEventListener('play', function () { if (!raf) raf = requestAnimationFrame(loop); });
-    root.addEventListener('click', function (ev) {
-      var ctm = root.getScreenCTM();
-      if (!ctm) return;
-      var p = root.createSVGPoint();
-      p.x = ev.clientX; p.y = ev.clientY;
-      var sx = p.matrixTransform(ctm.inverse()).x;
-      var t = ((sx - LEFT) / (RIGHT - LEFT)) * end;
-      if (t < start) t = start;
-      audio.currentTime = (t - start) / 1000;
-      sync();
-    });
-    return wrap;
-  }
+${TIMELINE_JS}
 
   var details = el('main', { id: 'scenarios' });
   data.results.forEach(function (r) { var sec = section(r); sections.push(sec); details.appendChild(sec); });
@@ -383,7 +335,9 @@ ${SIMULATION_JS}
     }
     rows.forEach(function (row) { row.hidden = !match(row); if (!row.hidden) visible++; });
     sections.forEach(function (sec) { sec.hidden = !match(sec); });
-    buttons.forEach(function (b) { b.setAttribute('aria-pressed', b.getAttribute('data-filter') === state.filter ? 'true' : 'false'); });
+    buttons.forEach(function (b) {
+      b.setAttribute('aria-pressed', b.getAttribute('data-filter') === state.filter ? 'true' : 'false');
+    });
     shown.textContent = visible + ' of ' + rows.length + ' shown';
   }
   function openFromHash() {

@@ -47,7 +47,8 @@ export function parseConditionSweep(value: string): ConditionSweep {
   const key = ALIASES[name] ?? name;
   if (!NUMERIC_KEYS.includes(key)) {
     throw new UsageError(
-      `--sweep-condition ${value}: expected NAME=V1,V2,... with NAME one of ${[...Object.keys(ALIASES), ...NUMERIC_KEYS].join(', ')}`,
+      `--sweep-condition ${value}: expected NAME=V1,V2,... ` +
+        `with NAME one of ${[...Object.keys(ALIASES), ...NUMERIC_KEYS].join(', ')}`,
     );
   }
   const parts = value
@@ -64,7 +65,8 @@ export function parseConditionSweep(value: string): ConditionSweep {
       parseConditionFlags([`${key}=${p}`]);
     } catch (err) {
       throw new UsageError(
-        `--sweep-condition ${value}: level ${JSON.stringify(p)}: ${err instanceof Error ? err.message.replace(/^--condition [^:]+: /, '') : String(err)}`,
+        `--sweep-condition ${value}: level ${JSON.stringify(p)}: ` +
+          `${err instanceof Error ? err.message.replace(/^--condition [^:]+: /, '') : String(err)}`,
       );
     }
   }
@@ -74,11 +76,14 @@ export function parseConditionSweep(value: string): ConditionSweep {
   return { name, key, values };
 }
 
-/** A copy of the scenario at one level: the condition set on the scenario and on every turn that has its own conditions. */
+/**
+ * A copy of the scenario at one level: the condition set on the scenario and on every turn that has its own conditions.
+ */
 export function withConditionLevel(scenario: Scenario, sweep: ConditionSweep, level: number): Scenario {
   if (scenario.user.modality !== 'audio') {
     throw new UsageError(
-      `${scenario.file}: --sweep-condition degrades the caller's audio; scenario ${scenario.name} types its turns (user.modality: text)`,
+      `${scenario.file}: --sweep-condition degrades the caller's audio; scenario ${scenario.name} types its turns ` +
+        `(user.modality: text)`,
     );
   }
   const overrides = parseConditionFlags([`${sweep.key}=${level}`]) as ConditionOverrides;
@@ -108,7 +113,9 @@ export interface BenchConditionSweep {
   points: ConditionPoint[];
 }
 
-/** The condition curve: per level (in the order given), pass rate, voice-to-voice latency and the bot's word error rate. */
+/**
+ * The condition curve: per level (in the order given), pass rate, voice-to-voice latency and the bot's word error rate.
+ */
 export function conditionPoints(
   runs: ReadonlyArray<{ level?: number; result: ScenarioResult }>,
   sweep: ConditionSweep,

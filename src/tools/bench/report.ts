@@ -45,7 +45,9 @@ export interface MetricSummary {
 export interface SweepRunPoint {
   run: number;
   status: ScenarioResult['status'];
-  /** Whether the bot's audio stopped within the yield window; null when no bot audio was playing as the user started. */
+  /**
+   * Whether the bot's audio stopped within the yield window; null when no bot audio was playing as the user started.
+   */
   yielded: boolean | null;
   interruption_ms: number | null;
   /** A `bot_interrupted` event arrived in the turn (what a text-mode run can tell). */
@@ -217,8 +219,11 @@ export function renderBenchReport(report: BenchReport, options: { ascii?: boolea
       ? ` × ${report.condition_sweep.points.length} levels`
       : '';
   lines.push(
-    `bench: ${report.scenario.name} × ${report.repeat}${per} (concurrency ${report.concurrency}) against ${report.url} (${report.wire}): ` +
-      `${report.passed} passed, ${report.failed} failed, ${report.errors} errors${report.inconclusive ? `, ${report.inconclusive} inconclusive` : ''} in ${(report.duration_ms / 1000).toFixed(1)} s`,
+    `bench: ${report.scenario.name} × ${report.repeat}${per} (concurrency ${report.concurrency}) ` +
+      `against ${report.url} (${report.wire}): ` +
+      `${report.passed} passed, ${report.failed} failed, ` +
+      `${report.errors} errors${report.inconclusive ? `, ${report.inconclusive} inconclusive` : ''} in ` +
+      `${(report.duration_ms / 1000).toFixed(1)} s`,
   );
   lines.push('');
   const head = ['metric', 'count', 'p50_ms', 'p90_ms', 'p95_ms', 'p99_ms', 'max_ms'];

@@ -31,7 +31,8 @@ export class SweepRangeError extends UsageError {
 export class NoBargeInTurnError extends UsageError {
   constructor(readonly file: string) {
     super(
-      `${file}: --sweep-interrupt needs a barge-in turn: a turn whose send_after names an event (e.g. send_after: {event: bot_audio_started, delay_ms: 800}); this scenario has none`,
+      `${file}: --sweep-interrupt needs a barge-in turn: a turn whose send_after names an event ` +
+        `(e.g. send_after: {event: bot_audio_started, delay_ms: 800}); this scenario has none`,
     );
     this.name = 'NoBargeInTurnError';
   }

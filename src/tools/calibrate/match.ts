@@ -187,7 +187,8 @@ export function matchRun(
       if (options.bargeInInPause && stop && !stop.inPause) {
         s.truth_ms = null;
         s.note =
-          'the barge-in did not start in a sentence pause with the bot stopping there (the scenario timing missed the pause on this machine)';
+          'the barge-in did not start in a sentence pause with the bot stopping there ' +
+          '(the scenario timing missed the pause on this machine)';
       }
       finish(s);
       samples.push(s);

@@ -16,7 +16,8 @@ export function parseDelayList(text: string): number[] {
     const n = p === '' ? Number.NaN : Number(p);
     if (!Number.isFinite(n) || n < 0)
       throw new CalibrationSetupError(
-        `--delays ${JSON.stringify(text)}: ${JSON.stringify(p)} is not a number of ms >= 0 (expected e.g. 0,300,800,1500)`,
+        `--delays ${JSON.stringify(text)}: ${JSON.stringify(p)} is not a number of ms >= 0 ` +
+          `(expected e.g. 0,300,800,1500)`,
       );
     if (out.includes(n)) throw new CalibrationSetupError(`--delays ${JSON.stringify(text)}: ${n} is listed twice`);
     out.push(n);
@@ -60,7 +61,10 @@ export function describeMachine(): MachineInfo {
   };
 }
 
-/** Where the errors come from: per codec and metric, the median offset of each edge, earshot − bot, on the shared clock. */
+/**
+ * Where the errors come from: per codec and metric, the median offset of each edge, earshot − bot, on the shared
+ * clock.
+ */
 export interface ErrorSource {
   codec: string;
   metric: string;
@@ -110,20 +114,23 @@ export function renderCalibration(outcome: CalibrationOutcome): string {
     const width = Math.max(...sources.map((s) => `${s.codec}  ${s.metric}`.length));
     for (const s of sources)
       lines.push(
-        `  ${`${s.codec}  ${s.metric}`.padEnd(width)}  user edge ${fmt(s.user_edge_p50_ms)} ms  bot edge ${fmt(s.bot_edge_p50_ms)} ms`,
+        `  ${`${s.codec}  ${s.metric}`.padEnd(width)}  user edge ${fmt(s.user_edge_p50_ms)} ms  bot edge ` +
+          `${fmt(s.bot_edge_p50_ms)} ms`,
       );
     lines.push('');
   }
   const unmatched = outcome.samples.filter((s) => s.error_ms === null);
   for (const s of unmatched.slice(0, 10)) {
     lines.push(
-      `missing: ${s.codec} delay ${s.delay_ms} ms run ${s.run}${s.turn_index === null ? '' : ` turn ${s.turn_index + 1}`} ${s.metric}: ${s.note ?? 'no pair'}`,
+      `missing: ${s.codec} delay ${s.delay_ms} ms run ${s.run}` +
+        `${s.turn_index === null ? '' : ` turn ${s.turn_index + 1}`} ${s.metric}: ${s.note ?? 'no pair'}`,
     );
   }
   if (unmatched.length > 10) lines.push(`missing: … and ${unmatched.length - 10} more (see --json)`);
   const cores = describeMachine().cores;
   lines.push(
-    `machine load (1-minute average) ${outcome.load_average.start[0]} at the start, ${outcome.load_average.end[0]} at the end, on ${cores} cores`,
+    `machine load (1-minute average) ${outcome.load_average.start[0]} at the start, ` +
+      `${outcome.load_average.end[0]} at the end, on ${cores} cores`,
   );
   if (outcome.interrupted)
     lines.push('calibration INTERRUPTED: the table covers only the configurations that finished');
@@ -138,7 +145,10 @@ export function renderCalibration(outcome: CalibrationOutcome): string {
   return lines.join('\n');
 }
 
-/** What `--json FILE` holds: the table rows (`n`, `p50_ms`, `p95_ms`, `max_ms`, ...) and everything needed to reproduce and diagnose it. */
+/**
+ * What `--json FILE` holds: the table rows (`n`, `p50_ms`, `p95_ms`, `max_ms`, ...) and everything needed to reproduce
+ * and diagnose it.
+ */
 export function calibrationJson(
   outcome: CalibrationOutcome,
   command: string,

@@ -41,8 +41,9 @@ export function calibrationScenario(afterMs: number = BARGE_IN_AFTER_MS): string
   return CALIBRATION_SCENARIO.replace(`delay_ms: ${BARGE_IN_AFTER_MS}`, `delay_ms: ${afterMs}`);
 }
 
-export const CALIBRATION_SCENARIO = `# earshot calibrate: one voice-to-voice turn, then a barge-in that also gets an answer.
-name: calibration
+export const CALIBRATION_SCENARIO =
+  '# earshot calibrate: one voice-to-voice turn, then a barge-in that also gets an answer.\n' +
+  `name: calibration
 
 user:
   modality: audio

@@ -84,13 +84,19 @@ export interface TruthReply {
 export interface TruthStop {
   reply: number;
   reason: string;
-  /** End of the bot's audio (its last audible sample, or in a pause its last frame) − start of the interrupting voiced speech; barge-in stops only. */
+  /**
+   * End of the bot's audio (its last audible sample, or in a pause its last frame) − start of the interrupting voiced
+   * speech; barge-in stops only.
+   */
   interruptionMs: number | null;
   /** When the last audible sample finished playing, epoch scale. */
   audibleEndEpochMs: number | null;
   /** When the last frame finished playing (the end of the bot's stream), epoch scale. */
   stoppedEpochMs: number | null;
-  /** The user began after the last audible sample: the bot stopped in a pause, and `interruptionMs` runs to the stream's end. */
+  /**
+   * The user began after the last audible sample: the bot stopped in a pause, and `interruptionMs` runs to the stream's
+   * end.
+   */
   inPause: boolean;
   seq: number;
 }

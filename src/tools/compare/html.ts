@@ -94,18 +94,23 @@ export function renderCompareHtml(report: CompareReport): string {
 export const COMPARE_STYLE_CSS = String.raw`
 :root { color-scheme: light dark; --fg: #1d2329; --dim: #667; --bg: #fff; --line: #dde1e6; --panel: #f6f8fa;
   --bad: #cf222e; --good: #1a7f37; --moved: #9a6700; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --dim: #8b949e; --bg: #0d1117; --line: #30363d; --panel: #161b22;
-  --bad: #f85149; --good: #3fb950; --moved: #d29922; } }
-body { margin: 0; padding: 1rem 1.5rem 3rem; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
+@media (prefers-color-scheme: dark) {
+  :root { --fg: #e6edf3; --dim: #8b949e; --bg: #0d1117; --line: #30363d; --panel: #161b22;
+    --bad: #f85149; --good: #3fb950; --moved: #d29922; } }
+body { margin: 0; padding: 1rem 1.5rem 3rem; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif;
+  color: var(--fg); background: var(--bg); }
 h1 { font-size: 1.4rem; margin: 0 0 .3rem; } .dim { color: var(--dim); } p { margin: .2rem 0; }
 .filters { display: flex; gap: .4rem; margin: .8rem 0; flex-wrap: wrap; }
-.filters button { border: 1px solid var(--line); background: var(--panel); color: var(--fg); border-radius: 999px; padding: .2rem .8rem; cursor: pointer; font: inherit; }
+.filters button { border: 1px solid var(--line); background: var(--panel); color: var(--fg); border-radius: 999px;
+  padding: .2rem .8rem; cursor: pointer; font: inherit; }
 .filters button[aria-pressed="true"] { border-color: var(--fg); font-weight: 600; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: .3rem .5rem; border-bottom: 1px solid var(--line); }
 th { background: var(--panel); font-weight: 600; } td.num { white-space: nowrap; font-variant-numeric: tabular-nums; }
-.badge { display: inline-block; min-width: 5.5rem; text-align: center; border-radius: 4px; padding: 0 .35rem; font-size: 12px; font-weight: 600; color: #fff; background: var(--dim); }
-.badge.regressed { background: var(--bad); } .badge.improved { background: var(--good); } .badge.changed { background: var(--moved); }
+.badge { display: inline-block; min-width: 5.5rem; text-align: center; border-radius: 4px; padding: 0 .35rem;
+  font-size: 12px; font-weight: 600; color: #fff; background: var(--dim); }
+.badge.regressed { background: var(--bad); } .badge.improved { background: var(--good); }
+.badge.changed { background: var(--moved); }
 svg.bar line.zero { stroke: var(--dim); } svg.bar line.limit { stroke: var(--dim); stroke-dasharray: 2 2; }
 svg.bar line.ci { stroke: var(--fg); stroke-width: 3; } svg.bar circle { fill: var(--fg); }
 `;
@@ -137,7 +142,8 @@ export const COMPARE_CLIENT_JS = String.raw`(function () {
     s.appendChild(svg('line', { class: 'ci', x1: x(b.low), x2: x(b.high), y1: H / 2, y2: H / 2 }));
     s.appendChild(svg('circle', { cx: x(b.estimate), cy: H / 2, r: 3 }));
     var title = svg('title', {});
-    title.textContent = 'median shift ' + Math.round(b.estimate) + ' ms, 95% interval ' + Math.round(b.low) + ' to ' + Math.round(b.high) + ' ms; threshold ±' + Math.round(b.threshold) + ' ms';
+    title.textContent = 'median shift ' + Math.round(b.estimate) + ' ms, 95% interval ' + Math.round(b.low) +
+      ' to ' + Math.round(b.high) + ' ms; threshold ±' + Math.round(b.threshold) + ' ms';
     s.appendChild(title);
     return s;
   }
@@ -149,7 +155,9 @@ export const COMPARE_CLIENT_JS = String.raw`(function () {
   app.appendChild(filters);
   var table = el('table');
   var head = el('tr');
-  ['', 'scenario', 'where', 'what', 'base', 'new', 'change (95% CI)', '', 'p'].forEach(function (h) { head.appendChild(el('th', h)); });
+  ['', 'scenario', 'where', 'what', 'base', 'new', 'change (95% CI)', '', 'p'].forEach(function (h) {
+    head.appendChild(el('th', h));
+  });
   table.appendChild(head);
   var rendered = data.rows.map(function (r) {
     var tr = el('tr');
@@ -188,7 +196,11 @@ export const COMPARE_CLIENT_JS = String.raw`(function () {
     filters.appendChild(b);
   });
   show(counts.regressed ? 'regressed' : 'all');
-  [['Only in the base (not compared)', data.only_in_base], ['Only in the new run (not compared)', data.only_in_new], ['Warnings', data.warnings]].forEach(function (section) {
+  [
+    ['Only in the base (not compared)', data.only_in_base],
+    ['Only in the new run (not compared)', data.only_in_new],
+    ['Warnings', data.warnings]
+  ].forEach(function (section) {
     if (!section[1].length) return;
     app.appendChild(el('h2', section[0]));
     var list = el('ul');

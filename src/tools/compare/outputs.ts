@@ -41,7 +41,8 @@ export const COMPARE_OUTPUTS: Readonly<Record<string, CompareOutput>> = Object.f
         .slice(0, MAX_ANNOTATIONS)) {
         const title = workflowEscape(`earshot compare: ${row.scenario.name} regressed`, true);
         const message = workflowEscape(
-          `${turnLabel(row.turn)} ${row.what}: ${row.base} → ${row.new}, change ${row.change}${row.p ? `, p ${row.p}` : ''}`,
+          `${turnLabel(row.turn)} ${row.what}: ${row.base} → ${row.new}, ` +
+            `change ${row.change}${row.p ? `, p ${row.p}` : ''}`,
         );
         ctx.stdout.write(`::error file=${workflowEscape(row.scenario.file, true)},title=${title}::${message}\n`);
       }

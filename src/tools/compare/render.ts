@@ -25,7 +25,8 @@ export function renderCompareList(report: CompareReport): string {
       .join('  ')
       .trimEnd();
   const lines = [
-    `earshot compare: ${terminalSafe(report.base.source)} (${report.base.results} results) → ${terminalSafe(report.new.source)} (${report.new.results} results)`,
+    `earshot compare: ${terminalSafe(report.base.source)} (${report.base.results} results) ` +
+      `→ ${terminalSafe(report.new.source)} (${report.new.results} results)`,
     `rule: ${ruleText(report)}`,
   ];
   for (const s of report.scenarios) {
@@ -33,7 +34,8 @@ export function renderCompareList(report: CompareReport): string {
     const pairing = s.matched_by === 'name' ? ', paired by name' : '';
     lines.push(
       '',
-      `${verdictWord(s.verdict)}  ${terminalSafe(s.name, 120)}${bot}  (${terminalSafe(s.file, 200)}; ${s.base_runs} → ${s.new_runs} runs${pairing})`,
+      `${verdictWord(s.verdict)}  ${terminalSafe(s.name, 120)}${bot}  (${terminalSafe(s.file, 200)}; ` +
+        `${s.base_runs} → ${s.new_runs} runs${pairing})`,
     );
     rows.forEach((r, i) => {
       if (r.scenario === s) lines.push(`  ${pad(cells[i])}`);
@@ -72,9 +74,13 @@ export function renderCompareMarkdown(report: CompareReport): string {
   const rows = compareRows(report);
   const notable = notableRows(rows);
   const head = [
-    `## ${report.ok ? '✅' : '❌'} earshot compare: ${report.counts.regressed === 0 ? 'no regression' : `${report.counts.regressed} scenario${report.counts.regressed === 1 ? '' : 's'} regressed`}`,
+    `## ${report.ok ? '✅' : '❌'} earshot compare: ` +
+      (report.counts.regressed === 0
+        ? 'no regression'
+        : `${report.counts.regressed} scenario${report.counts.regressed === 1 ? '' : 's'} regressed`),
     '',
-    `${headline(report)} · base ${t(report.base.source, 120)} (${report.base.results} results) → new ${t(report.new.source, 120)} (${report.new.results} results)`,
+    `${headline(report)} · base ${t(report.base.source, 120)} (${report.base.results} results) ` +
+      `→ new ${t(report.new.source, 120)} (${report.new.results} results)`,
     '',
     `<sub>${t(ruleText(report), 400)}</sub>`,
     '',
@@ -84,7 +90,8 @@ export function renderCompareMarkdown(report: CompareReport): string {
     '|---|---|---|---|---|---|---|---|',
   ];
   const line = (r: CompareRow): string =>
-    `| ${ICON[r.verdict]} | ${t(r.scenario.name, 80)} | ${turnLabel(r.turn)} | \`${r.what}\` | ${r.base} | ${r.new} | ${r.change} | ${r.p} |`;
+    `| ${ICON[r.verdict]} | ${t(r.scenario.name, 80)} | ${turnLabel(r.turn)} | ` +
+    `\`${r.what}\` | ${r.base} | ${r.new} | ${r.change} | ${r.p} |`;
   const tail: string[] = [];
   for (const [title, refs] of [
     ['Only in the base', report.only_in_base],

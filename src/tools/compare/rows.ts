@@ -77,7 +77,8 @@ function metricRow(scenario: ScenarioComparison, turn: number, m: MetricComparis
   const change =
     m.shift_ms === null
       ? '–'
-      : `${signed(m.shift_ms, 0)} ms${m.shift_pct === null ? '' : ` (${signed(m.shift_pct, 1)}%)`}${m.ci95 ? ` [${signed(m.ci95.low, 0)}, ${signed(m.ci95.high, 0)}]` : ''}`;
+      : `${signed(m.shift_ms, 0)} ms${m.shift_pct === null ? '' : ` (${signed(m.shift_pct, 1)}%)`}` +
+        `${m.ci95 ? ` [${signed(m.ci95.low, 0)}, ${signed(m.ci95.high, 0)}]` : ''}`;
   return {
     scenario,
     turn,
@@ -152,5 +153,8 @@ export function headline(report: CompareReport): string {
 /** The rule the verdicts follow, in words. */
 export function ruleText(report: CompareReport): string {
   const s = report.settings;
-  return `a latency regression is a Mann–Whitney p < ${s.alpha} and a median shift beyond ${s.threshold_pct}% and ${s.threshold_ms} ms; a pass-rate regression, a 95% interval of the change wholly below 0`;
+  return (
+    `a latency regression is a Mann–Whitney p < ${s.alpha} and a median shift beyond ${s.threshold_pct}% and ` +
+    `${s.threshold_ms} ms; a pass-rate regression, a 95% interval of the change wholly below 0`
+  );
 }

@@ -36,7 +36,8 @@ export function runCompare(options: RunCompareOptions): CompareReport {
         .map((s) => s.name)
         .join(', ') + (list.length > 5 ? ', …' : '');
     throw new UsageError(
-      `${options.base} and ${options.next} have no scenario in common (base: ${names(base.scenarios)}; new: ${names(next.scenarios)})`,
+      `${options.base} and ${options.next} have no scenario in common ` +
+        `(base: ${names(base.scenarios)}; new: ${names(next.scenarios)})`,
     );
   }
   writeCompareOutputs(report, options.reporter ?? 'list', {

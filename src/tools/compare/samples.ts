@@ -104,7 +104,8 @@ function resultsPath(input: string): string {
   if (looksLikeBenchReport(input)) {
     throw new CompareInputError(
       input,
-      'is a bench --json report: it holds percentiles, not the samples compare tests; run bench with --out DIR and compare those folders',
+      'is a bench --json report: it holds percentiles, not the samples compare tests; run bench with --out DIR and ' +
+        'compare those folders',
     );
   }
   return input;
@@ -196,7 +197,10 @@ function countTurn(turn: TurnSamples, status: TurnStatus): void {
   }
 }
 
-/** Runs that say something about passing: every run but the skipped and inconclusive ones (an error is a run that did not pass). */
+/**
+ * Runs that say something about passing: every run but the skipped and inconclusive ones (an error is a run that did
+ * not pass).
+ */
 export function ratedRuns(counts: RunCounts): number {
   return counts.passed + counts.failed + counts.error;
 }

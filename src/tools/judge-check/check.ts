@@ -111,7 +111,8 @@ export async function runJudgeCheck(options: JudgeCheckOptions): Promise<JudgeCh
       outcomes[index] = outcome;
       done++;
       options.onProgress?.(
-        `[${done}/${set.cases.length}] ${c.id}: expected ${c.expected}, got ${outcome.got}${outcome.got === c.expected ? '' : ' ✗'}`,
+        `[${done}/${set.cases.length}] ${c.id}: expected ${c.expected}, ` +
+          `got ${outcome.got}${outcome.got === c.expected ? '' : ' ✗'}`,
       );
     },
     options.signal,
