@@ -8,21 +8,12 @@ import { defineConfig } from 'vitest/config';
 // - `integration`: everything under test/ (bots in subprocesses, the refbot,
 //   Silero VAD, PocketSphinx, Flite corpora, the built CLI, Chromium, the packed
 //   package), two files at a time alongside `unit` under `npm test`.
-// - `realtime`: the few files that assert on real-time latency (a bot's
-//   voice-to-voice answer, microphone pacing, calibration), afterwards and one
-//   file at a time, so another file's bots and recognizers do not stretch what
-//   they measure. Their own concurrency (several sessions in one file) is what
-//   they test.
-const REALTIME = [
-  'test/e2e/audio.e2e.test.ts',
-  'test/e2e/bench.e2e.test.ts',
-  'test/e2e/wires.e2e.test.ts',
-  'test/e2e/compare.e2e.test.ts',
-  'test/refbot/audio.test.ts',
-  'test/integration/session/media/mic.test.ts',
-  'test/integration/pacing/thread-pacer.test.ts',
-  'test/integration/refbot/light.test.ts',
-];
+// - `realtime`: the files that assert on real-time latency (a bot's
+//   voice-to-voice answer, microphone pacing, calibration), named
+//   `*.realtime.test.ts`, afterwards and one file at a time, so another file's
+//   bots and recognizers do not stretch what they measure. Their own
+//   concurrency (several sessions in one file) is what they test.
+const REALTIME = ['test/**/*.realtime.test.ts'];
 
 export default defineConfig({
   test: {

@@ -55,7 +55,8 @@ import { Pacer } from '../src/audio/index.js';
 import { ThreadPacer } from '../src/pacing/index.js';
 import { loadFileSync, type Scenario } from '../src/scenario/index.js';
 import type { ScenarioResult } from '../src/results/index.js';
-import { AudioEngine, runSession } from '../src/session/index.js';
+import { runSession } from '../src/drivers/index.js';
+import { AudioEngine } from '../src/session/index.js';
 import { cpuStallUs, threadCpuMs } from './machine.js';
 import {
   delayMs,

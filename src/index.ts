@@ -27,11 +27,17 @@ export { runSuite } from './runner/index.js';
 export type { SuiteOptions } from './runner/index.js';
 /** What `runSuite` returns: a run's outcome plus the plan it ran. */
 export type { SuiteOutcome } from './runner/index.js';
-/** Loads scenario files and folders, simulations included (`Runnable`: a `Scenario` or a `Simulation`), and their warnings. */
+/**
+ * Loads scenario files and folders, simulations included (`Runnable`: a `Scenario` or a `Simulation`), and their
+ * warnings.
+ */
 export { loadRunnables } from './runner/index.js';
 /** What `loadRunnables` returns: every scenario and simulation in file order, and the files' warnings. */
 export type { LoadedRunnables } from './runner/index.js';
-/** `--category` / `--severity` as `RunScenariosOptions.filter` / `SuiteOptions.filter` (earshot extension, GAIA's fields). */
+/**
+ * `--category` / `--severity` as `RunScenariosOptions.filter` / `SuiteOptions.filter` (earshot extension, GAIA's
+ * fields).
+ */
 export type { RunnableFilter } from './runner/index.js';
 
 // Simulated callers.
@@ -40,14 +46,26 @@ export type { RunnableFilter } from './runner/index.js';
  * simulation's `persona` and `goal` until it hangs up (`end_call`) or a cap ends the call, then the
  * judge scores the whole conversation. The result's `simulation` holds the transcript and every score.
  */
-export { runSimulation } from './session/index.js';
-/** Session settings of `runSimulation`: the bot's `url`, wire, media for audio modality, `simulatorOverride` / `judgeOverride` (`openai:MODEL[@URL]`). */
+export { runSimulation } from './drivers/index.js';
+/**
+ * Session settings of `runSimulation`: the bot's `url`, wire, media for audio modality, `simulatorOverride` /
+ * `judgeOverride` (`openai:MODEL[@URL]`).
+ */
 export type { SessionOptions, SessionOutcome } from './session/index.js';
-/** What builds the caller and the judge of `runSimulation`: overrides as `LlmConfig` blocks, `--allow-code`, seeded jitter, timeouts. */
-export type { SimulationSetup } from './session/index.js';
-/** A simulation file's scenario, as loaded: persona, goal, success, metrics, caps, runs, and earshot's scorecard and success signals. */
+/**
+ * What builds the caller and the judge of `runSimulation`: overrides as `LlmConfig` blocks, `--allow-code`, seeded
+ * jitter, timeouts.
+ */
+export type { SimulationSetup } from './drivers/index.js';
+/**
+ * A simulation file's scenario, as loaded: persona, goal, success, metrics, caps, runs, and earshot's scorecard and
+ * success signals.
+ */
 export type { Simulation, Runnable, LlmConfig } from './scenario/index.js';
-/** A simulation's part of its result: the conversation (`SimulationEntry`), how it ended, and every score with its evidence. */
+/**
+ * A simulation's part of its result: the conversation (`SimulationEntry`), how it ended, and every score with its
+ * evidence.
+ */
 export type { SimulationResult, SimulationEntry, SimulationEndReason } from './results/index.js';
 
 /** `earshot merge`: shard output dirs in, one result set and its reports out. */
@@ -80,7 +98,10 @@ export type { RefbotHandle } from './refbot/index.js';
 export type { RefbotExit } from './refbot/index.js';
 
 // Reporters.
-/** The built-in reporters by name (`list`, `dot`, `json`, `jsonl`, `junit`, `html`, `github`): the names `reporter` takes. */
+/**
+ * The built-in reporters by name (`list`, `dot`, `json`, `jsonl`, `junit`, `html`, `github`): the names `reporter`
+ * takes.
+ */
 export { REPORTERS } from './report/index.js';
 /** A reporter of your own, passed in `reporters`: every hook optional, called in run order. */
 export type { Reporter } from './report/index.js';
@@ -92,13 +113,19 @@ export type { ScenarioStart } from './report/index.js';
 // Results: values, serialized as they are into results.jsonl (snake_case, units in names).
 /** One scenario run: status, turns, failures, events, artifacts. */
 export type { ScenarioResult } from './results/index.js';
-/** `passed`, `failed`, `inconclusive` (earshot could not hear the bot reliably), `skipped` or `error` (earshot itself could not finish the scenario). */
+/**
+ * `passed`, `failed`, `inconclusive` (earshot could not hear the bot reliably), `skipped` or `error` (earshot itself
+ * could not finish the scenario).
+ */
 export type { ScenarioStatus } from './results/index.js';
 /** One turn: what was sent, each expectation's result, latency metrics. */
 export type { TurnResult } from './results/index.js';
 /** One expectation of a turn: passed, failed, inconclusive or not run, and what matched it. */
 export type { ExpectationResult } from './results/index.js';
-/** Why an expectation is inconclusive: each reading's verdict and the segments of bot speech in doubt (transcripts, span, WAV). */
+/**
+ * Why an expectation is inconclusive: each reading's verdict and the segments of bot speech in doubt (transcripts,
+ * span, WAV).
+ */
 export type { InconclusiveCheck, HearingEvidence } from './results/index.js';
 /** A failure of the bot under test, as a value: `kind`, where (turn, expectation) and why. */
 export type { Failure } from './results/index.js';
@@ -108,7 +135,10 @@ export type { FailureKind } from './results/index.js';
 export type { RunSummary } from './results/index.js';
 /** One scenario's outcome across its repeats, in `RunSummary.scenarios`. */
 export type { ScenarioOutcome } from './results/index.js';
-/** The exit status the CLI gives a run's summary: 0 passed, 1 something failed, 3 nothing failed but something was inconclusive. */
+/**
+ * The exit status the CLI gives a run's summary: 0 passed, 1 something failed, 3 nothing failed but something was
+ * inconclusive.
+ */
 export { exitCodeOf } from './results/index.js';
 /** An event the session observed, with its time on the session clock (`at_ms`); narrow it by `name`. */
 export type { EarshotEvent } from './results/index.js';
@@ -126,7 +156,10 @@ export type { EventName } from './scenario/index.js';
 export type { ScenarioConditions } from './scenario/index.js';
 
 // Channel conditions.
-/** The caller's audio as the bot would receive it through channel conditions: pure, seeded, chunk-wise (same seed, same bytes). */
+/**
+ * The caller's audio as the bot would receive it through channel conditions: pure, seeded, chunk-wise (same seed, same
+ * bytes).
+ */
 export { applyConditions } from './audio/index.js';
 /** The conditions `applyConditions` takes (the scenario block's shape). */
 export type { ChannelConditions } from './audio/index.js';

@@ -2,9 +2,12 @@ import type { Command } from 'commander';
 import type { AudioEngineOptions } from '../session/index.js';
 import { resolve } from 'node:path';
 import { parseConditionFlags, type ConditionOverrides } from '../scenario/index.js';
+import { STT_PROVIDERS, TTS_PROVIDERS } from '../speech/index.js';
 import { nonNegativeInt, nonNegativeNumber } from './options.js';
 
 const collect = (value: string, all: string[]): string[] => [...all, value];
+/** A provider table's names, for a flag's help. */
+const names = (table: Readonly<Record<string, unknown>>): string => Object.keys(table).join(', ');
 
 /** A noise WAV named on the command line is relative to the working directory. */
 function resolveNoisePath(o: ConditionOverrides): ConditionOverrides {
@@ -32,15 +35,18 @@ export function addAudioFlags(command: Command): Command {
   return command
     .option(
       '--tts <name[:voice]>',
-      "speak every user turn with this TTS instead of the scenario's user.speech (flite, kokoro; e.g. flite:slt)",
+      `speak every user turn with this TTS instead of the scenario's user.speech (${names(TTS_PROVIDERS)}; ` +
+        'e.g. flite:slt)',
     )
     .option(
       '--stt <name[:model]>',
-      "transcribe the bot with this STT instead of the scenario's judge.transcription (sphinx, whisper, moonshine; e.g. whisper:base.en)",
+      `transcribe the bot with this STT instead of the scenario's judge.transcription (${names(STT_PROVIDERS)}; ` +
+        'e.g. whisper:base.en)',
     )
     .option(
       '--stt-check <name[:model]>',
-      'a second STT checks the first: a reply the two hear differently is inconclusive, not failed (replaces a second judge.transcription entry)',
+      'a second STT checks the first: a reply the two hear differently is inconclusive, not failed (replaces a ' +
+        'second judge.transcription entry)',
     )
     .option(
       '--stt-disagreement <wer>',
@@ -56,7 +62,8 @@ export function addAudioFlags(command: Command): Command {
     .option('--no-cache', 'synthesize every user utterance afresh (no TTS cache)')
     .option(
       '--condition <key=value>',
-      "a channel condition on the caller's audio for the whole run, over each scenario's (repeatable): noise.snr_db=10, noise.type=pink, telephony.codec=mulaw, loss.rate=0.05",
+      "a channel condition on the caller's audio for the whole run, over each scenario's (repeatable): " +
+        'noise.snr_db=10, noise.type=pink, telephony.codec=mulaw, loss.rate=0.05',
       collect,
       [],
     )

@@ -1,11 +1,21 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { parseJudgeOverride } from '../judge/index.js';
 import { parseCategories, parseSeverities, type RunnableFilter } from '../runner/index.js';
-import { parseSimulatorOverride } from '../simulate/index.js';
-import type { ScenarioSeverity } from '../scenario/index.js';
+import {
+  LLM_OVERRIDE_SERVICES,
+  parseLlmOverride,
+  type LlmConfig,
+  type LlmOverrideFlag,
+  type ScenarioSeverity,
+} from '../scenario/index.js';
 import { FUNCTION_CALL_REPORT_LEVELS, type CodecName, type FunctionCallReportLevel } from '../protocol/index.js';
-import { DEFAULT_BOT_INPUT_RATE, HANDSHAKE_MODES, type BotEnables, type HandshakeMode } from '../session/index.js';
-import { nonNegativeInt, positiveInt, secondsToMs } from './options.js';
+import {
+  DEFAULT_BOT_INPUT_RATE,
+  HANDSHAKE_MODES,
+  type BotEnables,
+  type HandshakeMode,
+  type SessionSettingsOptions,
+} from '../session/index.js';
+import { nonNegativeInt, positiveInt, secondsToMs, wireOption } from './options.js';
 
 /** What the bot under test is and takes, beyond its URL: every command that talks to bots. */
 export interface WireFlags {
@@ -22,7 +32,8 @@ export function addWireFlags(command: Command): Command {
     .addOption(
       new Option(
         '--handshake <mode>',
-        'rtvi (client-ready → bot-ready), or none for a bot without RTVI that only speaks audio frames (--wire protobuf)',
+        'rtvi (client-ready → bot-ready), or none for a bot without RTVI that only speaks audio frames ' +
+          '(--wire protobuf)',
       )
         .choices([...HANDSHAKE_MODES])
         .default('rtvi'),
@@ -41,26 +52,24 @@ export function addWireFlags(command: Command): Command {
     )
     .option(
       '--bot-vad-events',
-      'the bot sends raw VAD events itself (RTVIObserverParams(vad_user_speaking_enabled=True)), for wires that cannot ask (protobuf)',
+      'the bot sends raw VAD events itself (RTVIObserverParams(vad_user_speaking_enabled=True)), for wires ' +
+        'that cannot ask (protobuf)',
     )
     .option(
       '--bot-llm-markers',
-      "the bot reports its LLM's markers itself (RTVIObserverParams(bot_llm_marker_enabled=True)), for wires that cannot ask (protobuf)",
+      "the bot reports its LLM's markers itself (RTVIObserverParams(bot_llm_marker_enabled=True)), for wires " +
+        'that cannot ask (protobuf)',
     )
     .option(
       '--barge-in-gap-ms <ms>',
-      "a pause in the bot's speech up to this long still counts as it talking, while its speaking window is open (default 1000)",
+      "a pause in the bot's speech up to this long still counts as it talking, while its speaking window is " +
+        'open (default 1000)',
       nonNegativeInt,
     );
 }
 
 /** The session settings the wire flags carry. */
-export function wireSettings(flags: WireFlags): {
-  handshake: HandshakeMode;
-  botInputRate: number;
-  botEnables?: BotEnables;
-  bargeInGapMs?: number;
-} {
+export function wireSettings(flags: WireFlags): SessionSettingsOptions {
   const bot: BotEnables = {
     ...(flags.botReportLevel !== undefined ? { reportLevel: flags.botReportLevel } : {}),
     ...(flags.botVadEvents ? { vadEvents: true } : {}),
@@ -87,7 +96,7 @@ export interface BotFlags extends WireFlags {
 export function addBotFlags(command: Command): Command {
   const bot = command
     .requiredOption('--url <ws-url>', 'the bot WebSocket URL, e.g. ws://127.0.0.1:7860')
-    .addOption(new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'))
+    .addOption(wireOption())
     .option('--timeout <seconds>', 'default within_ms for expectations without one (default 60)', secondsToMs)
     .option('--connect-timeout <seconds>', 'how long to retry connecting (default 10)', secondsToMs)
     .option('--handshake-timeout <seconds>', 'how long to wait for bot-ready (default 10)', secondsToMs)
@@ -105,19 +114,23 @@ export interface TrustFlags {
   allowCode?: boolean;
   /** A folder, or false for --no-judge-cache. */
   judgeCache?: string | false;
-  /** `--judge SERVICE:MODEL[@URL]`: the judge in place of every file's judge.eval. */
-  judge?: string;
+  /** `--judge SERVICE:MODEL[@URL]`, parsed: the judge in place of every file's judge.eval. */
+  judge?: LlmConfig;
 }
 
-/** Commander parser for `--judge`: checked up front, kept as written (the session parses it again where it applies it). */
-export function judgeOverride(value: string): string {
-  try {
-    parseJudgeOverride(value);
-  } catch (err) {
-    throw new InvalidArgumentError((err as Error).message.replace(/^--judge \S+: /, ''));
-  }
-  return value;
+/** Commander parser for an LLM flag (`--judge`, `--simulator`): parsed here, once, into its `LlmConfig`. */
+export function llmFlag(flag: LlmOverrideFlag): (value: string) => LlmConfig {
+  return (value) => {
+    try {
+      return parseLlmOverride(flag, value);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message.replace(/^--\S+ \S+: /, ''));
+    }
+  };
 }
+
+/** How an LLM flag is written, from the services it takes. */
+const LLM_SYNTAX = LLM_OVERRIDE_SERVICES.map((s) => `${s}:MODEL[@URL]`).join(', ');
 
 export function addTrustFlags(command: Command): Command {
   return command
@@ -125,51 +138,42 @@ export function addTrustFlags(command: Command): Command {
     .option('--allow-code', 'load factory: code hooks named by scenarios')
     .option(
       '--judge <service:model[@url]>',
-      "judge every eval: with this LLM instead of the scenario's judge.eval (openai:MODEL[@URL], ollama:MODEL[@URL]; e.g. openai:gpt-4o-mini@http://127.0.0.1:8000/v1)",
-      judgeOverride,
+      `judge every eval: with this LLM instead of the scenario's judge.eval (${LLM_SYNTAX}; ` +
+        'e.g. openai:gpt-4o-mini@http://127.0.0.1:8000/v1)',
+      llmFlag('--judge'),
     )
     .option('--judge-cache <dir>', 'judge verdict cache folder (default ~/.cache/earshot/judge)')
     .option('--no-judge-cache', 'ask the judge every time (no verdict cache)');
 }
 
-/** The session settings these flags carry (each left out when its flag was not given). */
-export function sessionSettings(flags: BotFlags & TrustFlags): ReturnType<typeof wireSettings> & {
-  codec: CodecName;
-  connectTimeoutMs?: number;
-  handshakeTimeoutMs?: number;
-  sendAfterMaxWaitMs?: number;
-  judgeCacheDir?: string;
-  noJudgeCache: boolean;
-  judgeOverride?: string;
-} {
+/** What the trust flags say of every session: code hooks, the judge and its cache. */
+export function trustSettings(flags: TrustFlags): SessionSettingsOptions {
+  return {
+    ...(flags.allowCode ? { allowCode: true } : {}),
+    ...(flags.judge !== undefined ? { judgeOverride: flags.judge } : {}),
+    ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
+    noJudgeCache: flags.judgeCache === false,
+  };
+}
+
+/** Every session setting the flags of a command that talks to a running bot carry (each only when given). */
+export function sessionSettings(flags: BotFlags & TrustFlags): SessionSettingsOptions {
   return {
     ...wireSettings(flags),
+    ...trustSettings(flags),
     codec: flags.wire,
     ...(flags.connectTimeout ? { connectTimeoutMs: flags.connectTimeout } : {}),
     ...(flags.handshakeTimeout ? { handshakeTimeoutMs: flags.handshakeTimeout } : {}),
     ...(flags.sendAfterTimeout ? { sendAfterMaxWaitMs: flags.sendAfterTimeout } : {}),
-    ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
-    noJudgeCache: flags.judgeCache === false,
-    ...(flags.judge !== undefined ? { judgeOverride: flags.judge } : {}),
   };
 }
 
 /** `--simulator` and the GAIA filters: the commands that run simulations (run, suite). */
 export interface SimulationFlags {
-  /** `--simulator SERVICE:MODEL[@URL]`: the caller's LLM in place of every simulation's simulator:. */
-  simulator?: string;
+  /** `--simulator SERVICE:MODEL[@URL]`, parsed: the caller's LLM in place of every simulation's simulator:. */
+  simulator?: LlmConfig;
   category?: string[];
   severity?: ScenarioSeverity[];
-}
-
-/** Commander parser for `--simulator`: checked up front, kept as written (the session parses it again where it applies it). */
-export function simulatorOverride(value: string): string {
-  try {
-    parseSimulatorOverride(value);
-  } catch (err) {
-    throw new InvalidArgumentError((err as Error).message.replace(/^--simulator \S+: /, ''));
-  }
-  return value;
 }
 
 function usage<T>(parse: (v: string) => T): (v: string) => T {
@@ -192,7 +196,8 @@ export function addFilterFlags(command: Command): Command {
     )
     .option(
       '--severity <list>',
-      "only scenarios whose severity: is one of these: critical, high, medium, low, comma-separated (earshot extension, GAIA's field)",
+      'only scenarios whose severity: is one of these: critical, high, medium, low, comma-separated (earshot ' +
+        "extension, GAIA's field)",
       usage(parseSeverities),
     );
 }
@@ -200,8 +205,9 @@ export function addFilterFlags(command: Command): Command {
 export function addSimulationFlags(command: Command): Command {
   command.option(
     '--simulator <service:model[@url]>',
-    "play every simulation's caller with this LLM instead of its simulator: block (openai:MODEL[@URL], ollama:MODEL[@URL]; e.g. ollama:llama3.2:3b)",
-    simulatorOverride,
+    `play every simulation's caller with this LLM instead of its simulator: block (${LLM_SYNTAX}; ` +
+      'e.g. ollama:llama3.2:3b)',
+    llmFlag('--simulator'),
   );
   return addFilterFlags(command);
 }

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CodeNotAllowedError, FactoryError } from './errors.js';
+import { EarshotError } from './errors.js';
 
 /**
- * `factory:` in a scenario names a JavaScript module and one of its exports
+ * CODE HOOKS. `factory:` in a scenario names a JavaScript module and one of its exports
  * that builds a custom provider: `./providers/my-tts.js#createTts` (the
  * default export when there is no `#name`). Importing it runs the scenario
  * author's code, so it happens only when the user said so (`--allow-code`).
@@ -78,4 +78,24 @@ export async function buildCustomProvider<T>(
     throw new FactoryError(ref, `must return an object with a ${requiredMethod}() method`);
   }
   return made as T & Record<string, unknown>;
+}
+
+/** A scenario asked to run its own code (`factory:`) without the user's consent. */
+export class CodeNotAllowedError extends EarshotError {
+  constructor(readonly factory: string) {
+    super(`factory '${factory}' runs code from the scenario; pass --allow-code to allow it`, { exitCode: 2 });
+    this.name = 'CodeNotAllowedError';
+  }
+}
+
+/** A `factory:` module that cannot be loaded or does not return a provider. */
+export class FactoryError extends EarshotError {
+  constructor(
+    readonly factory: string,
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(`factory '${factory}': ${message}`, { ...options, exitCode: 2 });
+    this.name = 'FactoryError';
+  }
 }

@@ -19,7 +19,6 @@ export type {
   VerdictValue,
 } from './types.js';
 export { createJudge, EXPLAINER_FAILED, JUDGE_ASKS, type CreateJudgeOptions } from './judge.js';
-export { JUDGE_OVERRIDE_SERVICES, parseJudgeOverride } from './override.js';
 export { ConversationLog, latestReply, latestReplyText } from './conversation.js';
 export { JudgeConfigError, JudgeError, isJudgeError, type JudgeErrorCode } from './errors.js';
 export { parseVerdict, readJsonObject, type ParsedVerdict } from './parse.js';

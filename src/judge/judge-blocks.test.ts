@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../core/errors.js';
 import {
   judgeRules,
   readJudgePrompt,
@@ -14,7 +13,6 @@ import {
 import { ConversationLog } from './conversation.js';
 import { JudgeError } from './errors.js';
 import { createJudge, EXPLAINER_FAILED, JUDGE_ASKS, type CreateJudgeOptions } from './judge.js';
-import { parseJudgeOverride } from './override.js';
 import { JUDGE_CALL_SYSTEM_PROMPT, JUDGE_FINAL_SYSTEM_PROMPT, JUDGE_SYSTEM_PROMPT } from './prompt.js';
 import { resolveJudgeService } from './services.js';
 import type { JudgeClassifier, Verdict } from './types.js';
@@ -190,47 +188,5 @@ describe('judge.eval blocks', () => {
       }),
     );
     expect(no.verdict).toBe('no');
-  });
-});
-
-describe('--judge SERVICE:MODEL[@URL]', () => {
-  it('parses openai and ollama judges, an Ollama model with colons, and an endpoint', () => {
-    expect(parseJudgeOverride('openai:gpt-4o-mini')).toEqual({ service: 'openai', model: 'gpt-4o-mini' });
-    expect(parseJudgeOverride('openai:gpt-4o-mini@http://127.0.0.1:8000/v1')).toEqual({
-      service: 'openai',
-      model: 'gpt-4o-mini',
-      endpoint: 'http://127.0.0.1:8000/v1',
-    });
-    expect(parseJudgeOverride('ollama:gemma3:4b')).toEqual({ service: 'ollama', model: 'gemma3:4b' });
-    expect(parseJudgeOverride('Ollama:gemma3:4b@http://gpu:11434')).toEqual({
-      service: 'ollama',
-      model: 'gemma3:4b',
-      endpoint: 'http://gpu:11434',
-    });
-  });
-
-  it('refuses what it cannot use with a usage error naming the flag', () => {
-    for (const [value, why] of [
-      ['gpt-4o', 'no service'],
-      ['typesafe:jev', "unknown service 'typesafe'"],
-      ['openai:', 'no model'],
-      ['openai:m@not a url', "'not a url' is not a URL"],
-      ['openai:m@ftp://x/v1', 'the URL must be http(s), got ftp:'],
-    ]) {
-      const err = (() => {
-        try {
-          parseJudgeOverride(value);
-        } catch (e) {
-          return e;
-        }
-        return null;
-      })();
-      expect(err).toBeInstanceOf(UsageError);
-      expect((err as Error).message).toMatch(
-        new RegExp(
-          `^--judge ${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${why.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(expected`,
-        ),
-      );
-    }
   });
 });

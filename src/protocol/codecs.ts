@@ -6,6 +6,9 @@ import { UnknownCodecError } from './errors.js';
 import { evalClientCodec, evalServerCodec } from './eval-codec.js';
 import { protobufClientCodec, protobufServerCodec } from './protobuf-codec.js';
 
+/** The wire a session speaks unless told otherwise: Pipecat's eval transport. */
+export const DEFAULT_CODEC: CodecName = 'pipecat-eval';
+
 export const CODECS: Readonly<Record<CodecName, CodecFactory>> = {
   'pipecat-eval': {
     description:

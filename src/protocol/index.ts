@@ -31,7 +31,7 @@ export {
   type WireCodec,
   type WirePayload,
 } from './codec.js';
-export { CODECS, getCodec } from './codecs.js';
+export { CODECS, DEFAULT_CODEC, getCodec } from './codecs.js';
 export { PIPECAT_FRAMES_SCHEMA } from './protobuf-codec.js';
 export { buildEvalUrl, parseBotUrl, parseEvalFlags, type EvalConnectFlags } from './eval-url.js';
 export { ClientMessages } from './builders.js';

@@ -12,7 +12,9 @@ import { monotonicClock, type Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import { PreciseTimerDriver, type TimerDriver } from '../core/timers.js';
 import {
+  CODEC_NAMES,
   type CodecName,
+  DEFAULT_CODEC,
   FUNCTION_CALL_REPORT_LEVELS,
   type FunctionCallReportLevel,
   isCodecName,
@@ -134,9 +136,9 @@ export interface RefbotHandle {
 }
 
 export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHandle> {
-  const wire = options.wire ?? 'pipecat-eval';
+  const wire = options.wire ?? DEFAULT_CODEC;
   if (!isCodecName(wire))
-    throw new RefbotOptionError('wire', `expected pipecat-eval or protobuf, got "${String(wire)}"`);
+    throw new RefbotOptionError('wire', `expected ${CODEC_NAMES.join(' or ')}, got "${String(wire)}"`);
   const faults = Array.isArray(options.faults)
     ? parseFaults(options.faults)
     : ((options.faults as Faults | undefined) ?? {});

@@ -5,6 +5,7 @@ export * from './simulation.js';
 export * from './turn-metrics.js';
 export * from './identity.js';
 export * from './errors.js';
+export { errorResult, failure, type ErrorResultBase, type FailureSite } from './failure.js';
 export { redactDeep } from './redact-value.js';
 export { ResultsWriter, RESULTS_FILE, SUMMARY_FILE, type ResultsWriterOptions } from './writer.js';
 export { readResultsFile, readResultsDir, type ResultsFile } from './reader.js';

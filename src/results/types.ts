@@ -19,7 +19,10 @@ export const FAILURE_KINDS = [
   'timeout',
   /** A turn with `takeover: false` whose pause the bot took (or `takeover: true` it did not). */
   'takeover',
-  /** A turn with `yielded: false` whose bot stopped talking for the caller's backchannel (or `yielded: true` it talked over). */
+  /**
+   * A turn with `yielded: false` whose bot stopped talking for the caller's backchannel (or `yielded: true` it talked
+   * over).
+   */
   'backchannel_yield',
   'judge_no',
   'judge_continue',
@@ -42,7 +45,10 @@ export const FAILURE_KINDS = [
   'handshake_timeout',
   /** The judge answered nothing usable (Pipecat: a simulation's goal left unanswered). */
   'judge_no_verdict',
-  /** Something the harness needs, not the bot, failed or cannot run (Pipecat's `error`): a Python `factory:`, an event earshot cannot observe. */
+  /**
+   * Something the harness needs, not the bot, failed or cannot run (Pipecat's `error`): a Python `factory:`, an event
+   * earshot cannot observe.
+   */
   'error',
   'bot_disconnected',
   'protocol_error',
@@ -53,10 +59,9 @@ export const FAILURE_KINDS = [
   'wer_exceeded',
   /** earshot itself threw (a bug or an interrupted step). */
   'harness_error',
-  // Simulations (results/simulation.ts): scenario-level, turn_index null.
+  // Simulations (results/simulation.ts): scenario-level, turn_index null; `judge_no_verdict` above is theirs too.
   'cut_short',
   'goal_not_met',
-  'judge_no_verdict',
   'out_of_range',
   'function_calls_mismatch',
   'scorecard_below_threshold',
@@ -98,7 +103,10 @@ export interface ExpectationResult {
   inconclusive?: InconclusiveCheck;
 }
 
-/** A failure as Pipecat's `EvalAssertionFailure` writes it: -1 for "no expectation", `error` for earshot's harness errors. */
+/**
+ * A failure as Pipecat's `EvalAssertionFailure` writes it: -1 for "no expectation", `error` for earshot's harness
+ * errors.
+ */
 export interface PipecatFailure {
   turn_index: number;
   expectation_index: number;
@@ -166,7 +174,10 @@ export interface ScenarioResult {
   conditions?: {
     seed: number;
     applied: ScenarioConditions;
-    /** SHA-256 of each degraded utterance's samples, by turn index (a backchannel's as `<turn>.backchannel`): the same seed gives the same hashes. */
+    /**
+     * SHA-256 of each degraded utterance's samples, by turn index (a backchannel's as `<turn>.backchannel`): the same
+     * seed gives the same hashes.
+     */
     audio_sha256?: Record<string, string>;
   };
   /** Every event the session observed, in arrival order (for timelines). */

@@ -1,16 +1,16 @@
 import { writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { ScenarioStart } from '../report/index.js';
 import type { ScenarioResult } from '../results/index.js';
-import type { SessionOptions } from '../session/index.js';
-import type { RunContext } from './execute.js';
 
 /** `runs/2026-11-30T22-45-01` — sortable, filesystem-safe. */
 export function defaultOutDir(now = new Date()): string {
   return join('runs', now.toISOString().slice(0, 19).replace(/:/g, '-'));
 }
 
-/** A file name for a scenario's artifacts: its name (`weather/rain` → `weather__rain`), made safe, with the run's ordinal to keep it unique. */
+/**
+ * A file name for a scenario's artifacts: its name (`weather/rain` → `weather__rain`), made safe, with the run's
+ * ordinal to keep it unique.
+ */
 export function artifactStem(name: string, ordinal: number): string {
   return `${String(ordinal + 1).padStart(3, '0')}-${safeName(name, 80) || 'scenario'}`;
 }
@@ -21,29 +21,6 @@ export function safeName(name: string, max: number): string {
     .replace(/\//g, '__')
     .replace(/[^A-Za-z0-9._-]+/g, '_')
     .slice(0, max);
-}
-
-/**
- * What every session of a run is given by the run (media, trust, clock,
- * secrets, signal, progress to the reporters, the recording beside
- * results.jsonl as `<stem>.wav`); the run source adds the bot's URL and its own.
- */
-export function sessionOptions(
-  ctx: RunContext,
-  info: ScenarioStart,
-  stem: string,
-  echo?: (line: string) => void,
-): Omit<SessionOptions, 'url'> {
-  return {
-    ...ctx.session,
-    recordingPath: join(ctx.outDir, `${stem}.wav`),
-    redactor: ctx.redactor,
-    clock: ctx.clock,
-    env: ctx.env,
-    signal: ctx.signal,
-    onProgress: (p) => ctx.onProgress(info, p),
-    ...(echo ? { traceEcho: echo } : {}),
-  };
 }
 
 /**

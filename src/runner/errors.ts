@@ -16,7 +16,8 @@ export class NoRunsError extends UsageError {
     if (filters.kind !== undefined) parts.push(`-k ${filters.kind}`);
     if (filters.selection) parts.push(filters.selection);
     const given = parts.length ? ` match ${parts.join(' and ')}` : ' are listed';
-    const known = `bots: ${available.bots.join(', ') || '(none)'}; scenarios: ${available.scenarios.join(', ') || '(none)'}`;
+    const known =
+      `bots: ${available.bots.join(', ') || '(none)'}; ` + `scenarios: ${available.scenarios.join(', ') || '(none)'}`;
     super(`${manifest}: no runs${given} (${known})`);
     this.name = 'NoRunsError';
     this.manifest = manifest;

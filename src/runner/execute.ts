@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { monotonicClock, type Clock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import { Redactor } from '../core/redact.js';
 import {
   createReporters,
@@ -9,14 +9,18 @@ import {
   type TerminalStream,
 } from '../report/index.js';
 import type { RunSummary, ScenarioResult } from '../results/index.js';
-import { AudioEngine, type AudioEngineOptions, type SessionOptions, type SessionProgress } from '../session/index.js';
+import {
+  AudioEngine,
+  withMedia,
+  type AudioEngineOptions,
+  type SessionProgress,
+  type SessionSettings,
+} from '../session/index.js';
 import { runPool, type PoolCap, type StartStagger } from './pool.js';
 import { systemTimers, type TimerDriver } from '../core/timers.js';
 
-/** What every runner (`earshot run`, `earshot suite`) takes besides its own inputs. */
-export interface RunnerIo {
-  env?: NodeJS.ProcessEnv;
-  clock?: Clock;
+/** Where a run's output goes, and what stops it. */
+export interface RunnerStreams {
   stdout?: TerminalStream;
   stderr?: TerminalStream;
   signal?: AbortSignal;
@@ -25,18 +29,17 @@ export interface RunnerIo {
   reporters?: readonly Reporter[];
 }
 
-/** Session settings a runner gives every session; the run source adds the bot's URL and what is its own. */
-export type SessionDefaults = Omit<
-  SessionOptions,
-  'url' | 'onProgress' | 'signal' | 'stopBot' | 'redactor' | 'clock' | 'env' | 'recordingPath'
->;
+/** What every runner (`earshot run`, `earshot suite`) takes besides its own inputs. */
+export interface RunnerIo extends RunnerStreams {
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+}
 
 /** What a run source is given to run one planned run. */
 export interface RunContext {
   outDir: string;
-  session: SessionDefaults;
-  env: NodeJS.ProcessEnv;
-  clock: Clock;
+  /** Every session's settings, resolved once for the run (run-config.ts), the run's audio engine in them. */
+  settings: SessionSettings;
   redactor: Redactor;
   signal?: AbortSignal;
   /** With `--verbose`: writes one debug trace line to stderr (the source prefixes what it must). */
@@ -58,7 +61,7 @@ export interface RunSource<T> {
   close?(): void;
 }
 
-export interface ExecuteOptions<T> extends RunnerIo {
+export interface ExecuteOptions<T> extends RunnerStreams {
   /** The planned runs, in the order they start. */
   runs: readonly T[];
   source: RunSource<T>;
@@ -75,12 +78,11 @@ export interface ExecuteOptions<T> extends RunnerIo {
   title: string;
   /** `I/N` when this is one shard of a larger run. */
   shard?: string;
-  allowCode?: boolean;
-  triggerDisconnect?: boolean;
-  session?: Omit<SessionDefaults, 'triggerDisconnect'>;
+  /** The sessions' settings, resolved once by the runner (run-config.ts). */
+  settings: SessionSettings;
   /**
    * Audio settings (`--tts`, `--stt`, `--record`, `--cache-dir`, `--no-cache`): one AudioEngine (one
-   * pacer) serves every concurrent run unless `session.media` is given; it is closed at the end.
+   * pacer) serves every concurrent run unless the settings carry a media factory; it is closed at the end.
    */
   audio?: AudioEngineOptions;
 }
@@ -102,8 +104,7 @@ export interface RunOutcome {
  * also after an earshot fault, which is thrown once everything is closed.
  */
 export async function executeRuns<T>(options: ExecuteOptions<T>): Promise<RunOutcome> {
-  const clock = options.clock ?? monotonicClock;
-  const env = options.env ?? process.env;
+  const { clock, env } = options.settings;
   const redactor = new Redactor(env);
   const { outDir, runs, source } = options;
   const stderr = options.stderr ?? process.stderr;
@@ -115,7 +116,8 @@ export async function executeRuns<T>(options: ExecuteOptions<T>): Promise<RunOut
   let failed: { failure: unknown } | null;
   try {
     // Before anything is written: a bad --tts/--stt is a usage error.
-    engine = options.session?.media ? null : new AudioEngine({ allowCode: options.allowCode, clock, ...options.audio });
+    const { settings } = options;
+    engine = settings.media ? null : new AudioEngine({ allowCode: settings.allowCode, clock, ...options.audio });
     await mkdir(outDir, { recursive: true });
     reporters = createReporters(options.reporter ?? 'list', {
       outDir,
@@ -139,14 +141,7 @@ export async function executeRuns<T>(options: ExecuteOptions<T>): Promise<RunOut
     const progress: Promise<void>[] = [];
     const ctx: RunContext = {
       outDir,
-      session: {
-        ...(engine ? { media: engine.media } : {}),
-        ...options.session,
-        ...(options.allowCode ? { allowCode: true } : {}),
-        ...(options.triggerDisconnect ? { triggerDisconnect: true } : {}),
-      },
-      env,
-      clock,
+      settings: engine ? withMedia(options.settings, engine.media) : options.settings,
       redactor,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.verbose ? { echo: (line: string) => void stderr.write(`${line}\n`) } : {}),

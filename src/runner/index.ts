@@ -10,11 +10,12 @@ export {
   type RunContext,
   type RunnerIo,
   type RunOutcome,
+  type RunnerStreams,
   type RunSource,
-  type SessionDefaults,
 } from './execute.js';
+export { resolveRunSettings, sessionFor, type RunSettingsInput } from './run-config.js';
 export { runPool, type PoolCap } from './pool.js';
-export { artifactStem, defaultOutDir, keepArtifacts, safeName, sessionOptions } from './artifacts.js';
+export { artifactStem, defaultOutDir, keepArtifacts, safeName } from './artifacts.js';
 export {
   runScenarios,
   loadScenarios,

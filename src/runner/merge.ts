@@ -44,7 +44,8 @@ export async function mergeRuns(options: MergeRunsOptions): Promise<MergeRunsOut
   const unusable = options.dirs.filter((dir) => !existsSync(join(dir, RESULTS_FILE)));
   if (unusable.length) {
     throw new UsageError(
-      `not a run output dir (no ${RESULTS_FILE}): ${unusable.join(', ')}; pass the folders given to --out of each shard`,
+      `not a run output dir (no ${RESULTS_FILE}): ${unusable.join(', ')}; pass the folders given to --out of ` +
+        'each shard',
     );
   }
   const env = options.env ?? process.env;
@@ -56,7 +57,8 @@ export async function mergeRuns(options: MergeRunsOptions): Promise<MergeRunsOut
   const warnings = [...merged.warnings];
   if (missing.length)
     warnings.push(
-      `shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} missing from the inputs: the merged result set is incomplete`,
+      `shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} missing from the inputs: the merged ` +
+        'result set is incomplete',
     );
   await mkdir(outDir, { recursive: true });
   const reporters = createReporters(options.reporter ?? 'list', {

@@ -22,11 +22,16 @@ import { selectShard, type ShardSpec } from './shard.js';
  */
 
 export interface PlannedRun {
-  /** Position in the manifest's full expansion (before filters and sharding); keeps artifact names unique across shards. */
+  /**
+   * Position in the manifest's full expansion (before filters and sharding); keeps artifact names unique across shards.
+   */
   ordinal: number;
   /** The entry's `bot:` as written. */
   bot: string;
-  /** The entry's label (`name:`, default `bot`): what results, `-p`, artifact names and the entry's own concurrency key on. */
+  /**
+   * The entry's label (`name:`, default `bot`): what results, `-p`, artifact names and the entry's own concurrency key
+   * on.
+   */
   label: string;
   /** `bot` resolved against `bots_dir`. */
   bot_path: string;
@@ -56,7 +61,10 @@ export type ScenarioKind = Runnable['kind'];
 export interface PlanOptions {
   /** `-p`: only entries whose label (`name:`) or `bot:` contains this. */
   pattern?: string;
-  /** `-s`: only this scenario: its `<file>/<scenario>` name, either half of it, the manifest's name for its file, or a glob (see `scenarioMatches`). */
+  /**
+   * `-s`: only this scenario: its `<file>/<scenario>` name, either half of it, the manifest's name for its file, or a
+   * glob (see `scenarioMatches`).
+   */
   scenario?: string;
   /** `-k`: only scenarios of this kind. */
   kind?: ScenarioKind;
@@ -98,7 +106,10 @@ export function runKey(run: Pick<PlannedRun, 'file' | 'id' | 'label' | 'repeat_i
  */
 export const SIMULATION_WEIGHT_TURNS = 6;
 
-/** Cost estimate for balancing shards: a scenario's turns; a simulation's `max_turns`, capped (SIMULATION_WEIGHT_TURNS). Machine-independent. */
+/**
+ * Cost estimate for balancing shards: a scenario's turns; a simulation's `max_turns`, capped (SIMULATION_WEIGHT_TURNS).
+ * Machine-independent.
+ */
 export function runWeight(run: Pick<PlannedRun, 'loaded'>): number {
   return run.loaded.kind === 'script'
     ? Math.max(1, run.loaded.turns.length)
@@ -146,7 +157,9 @@ type Pair = Omit<PlannedRun, 'ordinal' | 'repeat_index'> & { count: number };
 
 export function planSuite(manifest: Manifest, options: PlanOptions = {}): SuitePlan {
   const repeat = options.repeat ?? manifest.repeat;
-  if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`repeat must be a whole number ≥ 1, got ${repeat}`);
+  if (!Number.isInteger(repeat) || repeat < 1) {
+    throw new UsageError(`repeat must be a whole number ≥ 1, got ${repeat}`);
+  }
   // Pipecat: a repeat set anywhere (flag or manifest), 1 included, replaces a simulation's own `runs:`.
   const repeatGiven = options.repeat !== undefined || manifest.locations.repeat !== undefined;
   const expansion = expandManifest(manifest, {

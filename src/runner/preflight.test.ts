@@ -23,24 +23,28 @@ describe('runWarnings', () => {
   it('warns when a text scenario runs before an audio one against one Pipecat eval bot (skip_tts stays on)', async () => {
     const text = await files.load(TEXT, 'typed.yaml');
     const audio = await files.load(AUDIO(16000), 'spoken.yaml');
-    const [warning, ...rest] = runWarnings([text, audio], { codec: 'pipecat-eval', oneBot: true });
+    const [warning, ...rest] = runWarnings(
+      [text, audio],
+      { codec: 'pipecat-eval', botInputRate: 16000 },
+      { oneBot: true },
+    );
     expect(rest).toEqual([]);
     expect(warning).toMatch(
       /spoken\.yaml: warning: runs after the text scenario .*typed\.yaml against one Pipecat eval bot, which keeps skip_tts on after a text session/,
     );
     expect(warning).toContain('`earshot suite`');
     // Audio first, a bot per scenario, or the protobuf wire (no skip_tts flag): nothing to warn about.
-    expect(runWarnings([audio, text], { codec: 'pipecat-eval', oneBot: true })).toEqual([]);
-    expect(runWarnings([text, audio], { codec: 'pipecat-eval', oneBot: false })).toEqual([]);
-    expect(runWarnings([text, audio], { codec: 'protobuf', oneBot: true })).toEqual([]);
+    expect(runWarnings([audio, text], { codec: 'pipecat-eval', botInputRate: 16000 }, { oneBot: true })).toEqual([]);
+    expect(runWarnings([text, audio], { codec: 'pipecat-eval', botInputRate: 16000 }, { oneBot: false })).toEqual([]);
+    expect(runWarnings([text, audio], { codec: 'protobuf', botInputRate: 16000 }, { oneBot: true })).toEqual([]);
   });
 
   it("warns once per scenario whose speech rate differs from the bot's input rate", async () => {
     const audio = await files.load(AUDIO(24000), 'wide.yaml');
-    expect(runWarnings([audio, audio], { codec: 'protobuf', oneBot: true })).toEqual([
+    expect(runWarnings([audio, audio], { codec: 'protobuf', botInputRate: 16000 }, { oneBot: true })).toEqual([
       expect.stringMatching(/wide\.yaml:2:77: warning: user\.speech\.sample_rate: 24000 Hz differs/),
     ]);
-    expect(runWarnings([audio], { codec: 'protobuf', oneBot: true, botInputRate: 24000 })).toEqual([]);
+    expect(runWarnings([audio], { codec: 'protobuf', botInputRate: 24000 }, { oneBot: true })).toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@ import {
   type Diagnostic,
   type Runnable,
 } from '../scenario/index.js';
-import { DEFAULT_BOT_INPUT_RATE, sampleRateWarning, type SessionOptions } from '../session/index.js';
+import { sampleRateWarning, type SessionSettings } from '../session/index.js';
 
 /**
  * What every runner checks and says before its first session starts, and
@@ -19,17 +19,19 @@ import { DEFAULT_BOT_INPUT_RATE, sampleRateWarning, type SessionOptions } from '
  * the run; and the hint a refused connection needs.
  */
 
-/** What the run's flags replace: `--judge` the judge (`judge.eval`), `--simulator` the caller's LLM, `--tts` the user's voice, `--stt` the transcriber. */
-export function replacedBlocks(options: {
-  judge?: string;
-  simulator?: string;
-  audio?: { tts?: string; stt?: string };
-}): string[] {
+/**
+ * What the run's flags replace: `--judge` the judge (`judge.eval`), `--simulator` the caller's LLM, `--tts` the
+ * user's voice, `--stt` the transcriber.
+ */
+export function replacedBlocks(
+  settings: Pick<SessionSettings, 'judge' | 'simulatorOverride'>,
+  audio: { tts?: string; stt?: string } = {},
+): string[] {
   const blocks: string[] = [];
-  if (options.judge !== undefined) blocks.push('judge.eval');
-  if (options.simulator !== undefined) blocks.push('simulator');
-  if (options.audio?.tts !== undefined) blocks.push('user.speech');
-  if (options.audio?.stt !== undefined) blocks.push('judge.transcription');
+  if (settings.judge.override !== null) blocks.push('judge.eval');
+  if (settings.simulatorOverride !== null) blocks.push('simulator');
+  if (audio.tts !== undefined) blocks.push('user.speech');
+  if (audio.stt !== undefined) blocks.push('judge.transcription');
   return blocks;
 }
 
@@ -48,31 +50,31 @@ export function printWarnings(
   for (const line of unique([...warningLines(diagnostics, cwd), ...runLines])) stderr.write(`${line}\n`);
 }
 
-export interface PreflightSettings {
-  codec: NonNullable<SessionOptions['codec']>;
-  botInputRate?: number;
-  /** Every scenario meets the same bot process (`earshot run`). */
-  oneBot: boolean;
-  /** For shorter paths (as the files' warnings print them). */
-  cwd?: string;
-}
-
-/** Warnings about running these scenarios against a real bot, one line each (`file:line:col: warning: …` where a field is to blame). */
-export function runWarnings(scenarios: readonly Runnable[], settings: PreflightSettings): string[] {
-  const rate = settings.botInputRate ?? DEFAULT_BOT_INPUT_RATE;
+/**
+ * Warnings about running these scenarios against a real bot, one line each (`file:line:col: warning: …` where a
+ * field is to blame). `oneBot`: every scenario meets the same bot process (`earshot run`); `cwd` shortens paths as
+ * the files' warnings print them.
+ */
+export function runWarnings(
+  scenarios: readonly Runnable[],
+  settings: Pick<SessionSettings, 'codec' | 'botInputRate'>,
+  { oneBot, cwd }: { oneBot: boolean; cwd?: string },
+): string[] {
   const out: string[] = [];
   for (const s of scenarios) {
-    const w = sampleRateWarning(s, rate, settings.cwd);
+    const w = sampleRateWarning(s, settings.botInputRate, cwd);
     if (w) out.push(w);
   }
-  if (settings.oneBot && settings.codec === 'pipecat-eval') {
+  if (oneBot && settings.codec === 'pipecat-eval') {
     const text = scenarios.findIndex((s) => s.judge.modality === 'text');
     const audio = text < 0 ? undefined : scenarios.slice(text + 1).find((s) => s.judge.modality === 'audio');
     if (audio) {
-      const path = (file: string): string => displayPath(file, settings.cwd);
+      const path = (file: string): string => displayPath(file, cwd);
       out.push(
-        `${path(audio.file)}: warning: runs after the text scenario ${path(scenarios[text].file)} against one Pipecat eval bot, which keeps skip_tts on after a text session ` +
-          '(a Pipecat bug): it may stay silent here. Give each scenario a bot of its own (`earshot suite`), or run the audio scenarios in a run of their own',
+        `${path(audio.file)}: warning: runs after the text scenario ${path(scenarios[text].file)} against one ` +
+          'Pipecat eval bot, which keeps skip_tts on after a text session ' +
+          '(a Pipecat bug): it may stay silent here. Give each scenario a bot of its own (`earshot suite`), or ' +
+          'run the audio scenarios in a run of their own',
       );
     }
   }
@@ -115,8 +117,13 @@ export function explainRefusedReconnect(result: ScenarioResult, earlierConnected
   const failure = result.failures.find((f) => f.kind === 'connect_failed');
   if (!failure) return;
   failure.reason += stopBot
-    ? "; the bot accepted the previous scenario's connection, and --stop-bot asked it to shut down when that scenario ended. Without --stop-bot it stays up, or use `earshot suite` (a bot of its own for each scenario)"
-    : "; the bot accepted the previous scenario's connection and refuses this one: it probably ended when that client disconnected (Pipecat's examples cancel the pipeline in on_client_disconnected, which its WebSocket transport fires on every disconnect). Use `earshot suite` (a bot of its own for each scenario), or keep the pipeline alive in the bot's disconnect handler";
+    ? "; the bot accepted the previous scenario's connection, and --stop-bot asked it to shut down when that " +
+      'scenario ended. Without --stop-bot it stays up, or use `earshot suite` (a bot of its own for each ' +
+      'scenario)'
+    : "; the bot accepted the previous scenario's connection and refuses this one: it probably ended when that " +
+      "client disconnected (Pipecat's examples cancel the pipeline in on_client_disconnected, which its " +
+      'WebSocket transport fires on every disconnect). Use `earshot suite` (a bot of its own for each scenario), ' +
+      "or keep the pipeline alive in the bot's disconnect handler";
 }
 
 /**

@@ -1,7 +1,8 @@
 import { errorMessage } from '../core/errors.js';
-import type { ScenarioResult, TurnResult } from '../results/index.js';
+import { errorResult, type TurnResult } from '../results/index.js';
 import type { Runnable, Scenario } from '../scenario/index.js';
-import { runSession, runSimulation, type SessionOptions, type SessionOutcome } from '../session/index.js';
+import { runSession, runSimulation } from '../drivers/index.js';
+import type { SessionConfig, SessionOutcome } from '../session/index.js';
 
 /**
  * The session a runnable gets, by its kind: a script's turns, or a simulated
@@ -11,26 +12,17 @@ import { runSession, runSimulation, type SessionOptions, type SessionOutcome } f
  * said in the result and its trace, never a crash of the whole run; only an
  * abort throws.
  */
-export async function runRunnable(scenario: Runnable, options: SessionOptions): Promise<SessionOutcome> {
-  if (scenario.kind === 'script') return runSession(scenario, options);
+export async function runRunnable(scenario: Runnable, config: SessionConfig): Promise<SessionOutcome> {
+  if (scenario.kind === 'script') return runSession(scenario, config);
   const started = new Date().toISOString();
   try {
-    return await runSimulation(scenario, options);
+    return await runSimulation(scenario, config);
   } catch (err) {
-    if (options.signal?.aborted) throw err;
+    if (config.signal?.aborted) throw err;
     const reason = `the simulation could not start: ${errorMessage(err)}`;
-    const result: ScenarioResult = {
-      name: scenario.name,
-      file: scenario.file,
-      status: 'error',
-      started_at: started,
-      duration_ms: 0,
-      turns: [],
-      failures: [{ kind: 'harness_error', turn_index: null, expectation_index: null, event: null, reason }],
-      error: reason,
-      ...(options.run ? { run: options.run } : {}),
-    };
-    return { result: options.redactor ? options.redactor.value(result) : result, trace: `${reason}\n` };
+    const base = { name: scenario.name, file: scenario.file, started_at: started, duration_ms: 0, turns: [] };
+    const result = errorResult(config.run ? { ...base, run: config.run } : base, reason);
+    return { result: config.redactor.value(result), trace: `${reason}\n` };
   }
 }
 

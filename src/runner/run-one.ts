@@ -4,11 +4,19 @@ import { dirname, join, relative } from 'node:path';
 import { errorMessage } from '../core/errors.js';
 import type { Redactor } from '../core/redact.js';
 import type { ScenarioStart } from '../report/index.js';
-import type { Failure, FailureKind, ScenarioResult, ScenarioRun } from '../results/index.js';
+import {
+  errorResult,
+  failure,
+  type Failure,
+  type FailureKind,
+  type ScenarioResult,
+  type ScenarioRun,
+} from '../results/index.js';
 import { BotProcess, describeExit, expandSpawn, type PortAllocator, type ReadyOutcome } from '../bots/index.js';
-import { keepArtifacts, safeName, sessionOptions } from './artifacts.js';
+import { keepArtifacts, safeName } from './artifacts.js';
 import type { RunContext, RunSource } from './execute.js';
 import type { PlannedRun } from './plan.js';
+import { sessionFor } from './run-config.js';
 import { notRunTurns, runRunnable } from './run-kind.js';
 
 /**
@@ -24,7 +32,6 @@ export interface BotSettings {
   host: string;
   selfCommand?: readonly string[];
   spawnTimeoutMs: number;
-  connectTimeoutMs?: number;
   stopTimeoutMs: number;
   termTimeoutMs: number;
 }
@@ -58,7 +65,9 @@ export class SpawnedBots implements RunSource<PlannedRun> {
     });
   }
 
-  /** Last resort: kills every bot still alive (an uncaught error, process.exit). Bound, to serve as an 'exit' listener. */
+  /**
+   * Last resort: kills every bot still alive (an uncaught error, process.exit). Bound, to serve as an 'exit' listener.
+   */
   readonly close = (): void => {
     this.live.forEach((b) => {
       b.killNow();
@@ -111,11 +120,15 @@ export function runInfo(run: PlannedRun, extra: Partial<ScenarioRun> = {}, shard
 export function runStem(run: PlannedRun, repeat: number): string {
   const bot = (name: string): string => name.replace(/\.[A-Za-z0-9]+$/, '').replace(/[^A-Za-z0-9._-]+/g, '_');
   const label = run.label !== run.bot ? `__${run.label.replace(/[^A-Za-z0-9._-]+/g, '_')}` : '';
-  const base = `${bot(run.bot)}${label}__${safeName(run.id, 100)}${repeat > 1 || run.repeat_index > 0 ? `__r${run.repeat_index}` : ''}`;
+  const base =
+    `${bot(run.bot)}${label}__${safeName(run.id, 100)}` +
+    `${repeat > 1 || run.repeat_index > 0 ? `__r${run.repeat_index}` : ''}`;
   return `${String(run.ordinal + 1).padStart(3, '0')}-${base.slice(0, 120) || 'run'}`;
 }
 
-/** Runs one scenario or simulation against its own bot. Returns null when a signal interrupted it (nothing finished). */
+/**
+ * Runs one scenario or simulation against its own bot. Returns null when a signal interrupted it (nothing finished).
+ */
 async function runOne(
   run: PlannedRun,
   stem: string,
@@ -124,7 +137,7 @@ async function runOne(
 ): Promise<ScenarioResult | null> {
   const scenario = run.loaded;
   const startedAt = new Date().toISOString();
-  const t0 = ctx.clock.now();
+  const t0 = ctx.settings.clock.now();
   const logFile = join(ctx.outDir, `${stem}.bot.log`);
   const artifacts = { bot_log: relative(ctx.outDir, logFile) };
   const notStarted = (reason: string, withLog: boolean): ScenarioResult => ({
@@ -132,17 +145,9 @@ async function runOne(
     file: run.file,
     status: 'failed',
     started_at: startedAt,
-    duration_ms: Math.round(ctx.clock.now() - t0),
+    duration_ms: Math.round(ctx.settings.clock.now() - t0),
     turns: notRunTurns(scenario),
-    failures: [
-      {
-        kind: 'connect_failed',
-        turn_index: null,
-        expectation_index: null,
-        event: null,
-        reason: ctx.redactor.text(reason),
-      },
-    ],
+    failures: [failure('connect_failed', ctx.redactor.text(reason))],
     ...(withLog ? { artifacts } : {}),
     run: runInfo(run, {}, ctx.shard),
   });
@@ -165,14 +170,14 @@ async function runOne(
       // Pipecat runs a bot with a runner body in the body's folder, so paths inside it resolve there.
       cwd: run.runner_body !== undefined ? dirname(run.runner_body) : undefined,
       env: {
-        ...ctx.env,
+        ...ctx.settings.env,
         EARSHOT_BOT: run.bot,
         EARSHOT_SCENARIO: run.id,
         EARSHOT_REPEAT_INDEX: String(run.repeat_index),
         EARSHOT_PORT: String(port),
       },
       logFile,
-      clock: ctx.clock,
+      clock: ctx.settings.clock,
     });
     ctx.live.add(bot);
     const spawned = `bot: spawned ${[cmd.command, ...cmd.args].map(quoteArg).join(' ')} (pid ${bot.pid ?? '?'})`;
@@ -198,20 +203,14 @@ async function runOne(
 
     let outcome: Awaited<ReturnType<typeof runRunnable>> | ReturnType<typeof harnessError>;
     try {
-      outcome = await runRunnable(scenario, {
-        ...sessionOptions(ctx, info, stem, ctx.say),
-        url,
-        connectTimeoutMs: ctx.bots.connectTimeoutMs,
-        ...(run.handshake !== undefined ? { handshake: run.handshake } : {}),
-        stopBot: true,
-        run: runInfo(run, { url }, ctx.shard),
-      });
+      const session = { url, handshake: run.handshake, stopBot: true, run: runInfo(run, { url }, ctx.shard) };
+      outcome = await runRunnable(scenario, sessionFor(ctx, info, stem, session, ctx.say));
     } catch (err) {
       if (ctx.signal?.aborted) throw err;
-      outcome = harnessError(run, info, startedAt, Math.round(ctx.clock.now() - t0), err, ctx.shard);
+      outcome = harnessError(run, info, startedAt, Math.round(ctx.settings.clock.now() - t0), err, ctx.shard);
     }
     // A bot without RTVI was not asked to stop: no point waiting for it to leave by itself.
-    const stop = await stopBot(bot, ctx, (run.handshake ?? ctx.session.handshake) === 'none');
+    const stop = await stopBot(bot, ctx, (run.handshake ?? ctx.settings.handshake) === 'none');
     const result: ScenarioResult = { ...outcome.result, name: info.name, file: run.file };
     if (stop.how === 'exited') explainCrash(result.failures, run.bot, bot, ctx.redactor);
     ctx.say?.(stop.line);
@@ -229,7 +228,10 @@ async function runOne(
   }
 }
 
-/** The body file passed as `--runner-body`: the entry's file, or its inline `data:` written beside the results as `<stem>.body.json` (as Pipecat does). */
+/**
+ * The body file passed as `--runner-body`: the entry's file, or its inline `data:` written beside the results as
+ * `<stem>.body.json` (as Pipecat does).
+ */
 async function runnerBodyFile(run: PlannedRun, outDir: string, stem: string): Promise<string | undefined> {
   if (run.runner_body_data === undefined) return run.runner_body;
   const file = join(outDir, `${stem}.body.json`);
@@ -250,7 +252,7 @@ interface StopNote {
 
 async function stopBot(bot: BotProcess, ctx: OneRunContext, hurry: boolean): Promise<StopNote> {
   const early = bot.exitInfo !== null;
-  const t0 = ctx.clock.now();
+  const t0 = ctx.settings.clock.now();
   const interrupted = hurry || ctx.signal?.aborted === true;
   const graceMs = interrupted ? Math.min(INTERRUPT_GRACE_MS, ctx.bots.stopTimeoutMs) : ctx.bots.stopTimeoutMs;
   const out = await bot.stop({ graceMs, termGraceMs: ctx.bots.termTimeoutMs });
@@ -258,8 +260,9 @@ async function stopBot(bot: BotProcess, ctx: OneRunContext, hurry: boolean): Pro
     out.how === 'exited'
       ? early
         ? `had already ${describeExit(out.exit)}`
-        : `${describeExit(out.exit)} ${Math.round(ctx.clock.now() - t0)} ms after the session ended`
-      : `did not exit within ${graceMs} ms; stopped with ${out.how}${out.how === 'SIGKILL' ? ` after SIGTERM went unanswered for ${ctx.bots.termTimeoutMs} ms` : ''}`;
+        : `${describeExit(out.exit)} ${Math.round(ctx.settings.clock.now() - t0)} ms after the session ended`
+      : `did not exit within ${graceMs} ms; stopped with ` +
+        `${out.how}${out.how === 'SIGKILL' ? ` after SIGTERM went unanswered for ${ctx.bots.termTimeoutMs} ms` : ''}`;
   return { how: out.how, early, line: `bot: ${how}${out.strays ? '; leftover processes of its group killed' : ''}` };
 }
 
@@ -297,16 +300,16 @@ function harnessError(
   shard?: string,
 ) {
   const reason = `harness error: ${errorMessage(err)}`;
-  const result: ScenarioResult = {
-    name: info.name,
-    file: run.file,
-    status: 'error',
-    started_at: startedAt,
-    duration_ms: durationMs,
-    turns: notRunTurns(run.loaded),
-    failures: [{ kind: 'harness_error', turn_index: null, expectation_index: null, event: null, reason }],
-    error: reason,
-    run: runInfo(run, {}, shard),
-  };
+  const result = errorResult(
+    {
+      name: info.name,
+      file: run.file,
+      started_at: startedAt,
+      duration_ms: durationMs,
+      turns: notRunTurns(run.loaded),
+      run: runInfo(run, {}, shard),
+    },
+    reason,
+  );
   return { result, trace: `${reason}\n`, recording: undefined as string | undefined };
 }

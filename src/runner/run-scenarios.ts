@@ -1,10 +1,11 @@
 import { UsageError } from '../core/errors.js';
 import type { ScenarioResult } from '../results/index.js';
 import { formatDiagnostic, validatePaths, type Diagnostic, type Runnable, type Scenario } from '../scenario/index.js';
-import type { AudioEngineOptions } from '../session/index.js';
-import { artifactStem, defaultOutDir, keepArtifacts, sessionOptions } from './artifacts.js';
-import { executeRuns, type RunnerIo, type RunOutcome, type RunSource, type SessionDefaults } from './execute.js';
+import type { AudioEngineOptions, SessionSettingsOptions } from '../session/index.js';
+import { artifactStem, defaultOutDir, keepArtifacts } from './artifacts.js';
+import { executeRuns, type RunnerIo, type RunOutcome, type RunSource } from './execute.js';
 import { explainRefusedReconnect, printWarnings, refuseUnrunnable, replacedBlocks, runWarnings } from './preflight.js';
+import { resolveRunSettings, sessionFor } from './run-config.js';
 import { runRunnable } from './run-kind.js';
 import { selectRunnables, type RunnableFilter } from './select.js';
 
@@ -21,10 +22,13 @@ export interface RunScenariosOptions extends RunnerIo {
   strict?: boolean;
   /**
    * `--judge openai:MODEL[@URL]` / `--judge ollama:MODEL`: replaces every scenario's judge (so a
-   * Python `factory:` judge is no obstacle); given to each session as `judgeOverride`.
+   * Python `factory:` judge is no obstacle).
    */
   judge?: string;
-  /** `--simulator openai:MODEL[@URL]` / `ollama:MODEL[@URL]`: the caller's LLM in place of every simulation's `simulator:`. */
+  /**
+   * `--simulator openai:MODEL[@URL]` / `ollama:MODEL[@URL]`: the caller's LLM in place of every simulation's
+   * `simulator:`.
+   */
   simulator?: string;
   /** `--category` / `--severity` (earshot extensions, GAIA's fields): only the scenarios that match. */
   filter?: RunnableFilter;
@@ -38,7 +42,8 @@ export interface RunScenariosOptions extends RunnerIo {
    * replaces `runs:`, as in a suite.
    */
   repeat?: number;
-  session?: Omit<SessionDefaults, 'triggerDisconnect'>;
+  /** What every session shares (wire, timeouts, media...); the flags above win over it. */
+  session?: SessionSettingsOptions;
   /**
    * Audio settings (`--tts`, `--stt`, `--record`, `--cache-dir`, `--no-cache`): the run makes one
    * AudioEngine from them (unless `session.media` is given) and closes it at the end. Recordings go
@@ -95,7 +100,10 @@ export function loadRunnables(paths: readonly string[], opts: LoadScenariosOptio
   return { scenarios, warnings };
 }
 
-/** Loads scenario files and folders: every scripted scenario of each, in order; a simulation is a usage error here (load it with `loadRunnables`). */
+/**
+ * Loads scenario files and folders: every scripted scenario of each, in order; a simulation is a usage error here (load
+ * it with `loadRunnables`).
+ */
 export function loadScenarios(paths: readonly string[], opts: LoadScenariosOptions = {}): Scenario[] {
   const { scenarios } = loadRunnables(paths, opts);
   const simulations = scenarios.filter((s) => s.kind === 'simulation');
@@ -124,19 +132,20 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
   const scenarios = options.filter
     ? selectRunnables(loaded.scenarios, options.filter, options.paths.join(', '))
     : loaded.scenarios;
-  if (options.stopBot && options.session?.handshake === 'none') {
+  const settings = resolveRunSettings(options);
+  if (options.stopBot && settings.handshake === 'none') {
     throw new UsageError(
-      '--stop-bot: a bot without RTVI (--handshake none) cannot be asked to stop; stop it yourself, or run it under `earshot suite`',
+      '--stop-bot: a bot without RTVI (--handshake none) cannot be asked to stop; ' +
+        'stop it yourself, or run it under `earshot suite`',
     );
   }
-  const codec = options.session?.codec ?? 'pipecat-eval';
   printWarnings(
     warnings,
     options.stderr ?? process.stderr,
     cwd,
-    runWarnings(scenarios, { codec, botInputRate: options.session?.botInputRate, oneBot: true, cwd }),
+    runWarnings(scenarios, settings, { oneBot: true, cwd }),
   );
-  refuseUnrunnable(scenarios, replacedBlocks(options), cwd);
+  refuseUnrunnable(scenarios, replacedBlocks(settings, options.audio), cwd);
   const repeat = options.repeat ?? 1;
   if (!Number.isInteger(repeat) || repeat < 1)
     throw new UsageError(`--repeat must be a whole number ≥ 1, got ${repeat}`);
@@ -159,11 +168,7 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
     // One bot serves them all: a second session at once would talk over the first.
     concurrency: 1,
     title: 'earshot run',
-    session: {
-      ...options.session,
-      ...(options.judge !== undefined ? { judgeOverride: options.judge } : {}),
-      ...(options.simulator !== undefined ? { simulatorOverride: options.simulator } : {}),
-    },
+    settings,
   });
 }
 
@@ -192,12 +197,8 @@ function runningBot(url: string, stopBot: boolean): RunSource<ListedRun> {
       };
       let outcome: Awaited<ReturnType<typeof runRunnable>>;
       try {
-        outcome = await runRunnable(scenario, {
-          ...sessionOptions(ctx, info, stem, ctx.echo),
-          url,
-          stopBot,
-          ...(Object.keys(run).length ? { run } : {}),
-        });
+        const bot = { url, stopBot, ...(Object.keys(run).length ? { run } : {}) };
+        outcome = await runRunnable(scenario, sessionFor(ctx, info, stem, bot));
       } catch (err) {
         if (ctx.signal?.aborted) return null;
         throw err;

@@ -2,10 +2,10 @@ import { availableParallelism } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { formatDiagnostic, loadManifest, ScenarioError, type Manifest } from '../scenario/index.js';
-import type { AudioEngineOptions } from '../session/index.js';
+import type { AudioEngineOptions, SessionSettingsOptions } from '../session/index.js';
 import { checkSpawnTemplate, PortAllocator } from '../bots/index.js';
 import { defaultOutDir } from './artifacts.js';
-import { executeRuns, type RunnerIo, type RunOutcome, type SessionDefaults } from './execute.js';
+import { executeRuns, type RunnerIo, type RunOutcome } from './execute.js';
 import {
   executionOrder,
   planSuite,
@@ -17,6 +17,7 @@ import {
 import { previousDurations } from './durations.js';
 import type { PoolCap } from './pool.js';
 import { printWarnings, refuseUnrunnable, replacedBlocks, runWarnings } from './preflight.js';
+import { resolveRunSettings } from './run-config.js';
 import { SpawnedBots, type BotSettings } from './run-one.js';
 import type { RunnableFilter } from './select.js';
 import { formatShard, parseShard, type ShardSpec } from './shard.js';
@@ -38,7 +39,10 @@ export interface SuiteOptions extends RunnerIo {
   manifest: string;
   /** `-p`: only bots whose `bot:` contains this. */
   pattern?: string;
-  /** `-s`: only this scenario: its `<file>/<scenario>` name, either half of it, the manifest's name for its file, or a glob. */
+  /**
+   * `-s`: only this scenario: its `<file>/<scenario>` name, either half of it, the manifest's name for its file, or a
+   * glob.
+   */
   scenario?: string;
   /** `-k`: only scenarios of this kind (`script` or `simulation`). */
   kind?: ScenarioKind;
@@ -48,10 +52,13 @@ export interface SuiteOptions extends RunnerIo {
   strict?: boolean;
   /**
    * `--judge openai:MODEL[@URL]` / `--judge ollama:MODEL`: replaces every scenario's judge (so a
-   * Python `factory:` judge is no obstacle); given to each session as `judgeOverride`.
+   * Python `factory:` judge is no obstacle).
    */
   judge?: string;
-  /** `--simulator openai:MODEL[@URL]` / `ollama:MODEL[@URL]`: the caller's LLM in place of every simulation's `simulator:`. */
+  /**
+   * `--simulator openai:MODEL[@URL]` / `ollama:MODEL[@URL]`: the caller's LLM in place of every simulation's
+   * `simulator:`.
+   */
   simulator?: string;
   /** `--category` / `--severity` (earshot extensions, GAIA's fields): only the scenarios that match. */
   filter?: RunnableFilter;
@@ -76,13 +83,19 @@ export interface SuiteOptions extends RunnerIo {
   spawnTimeoutMs?: number;
   /** WebSocket connect budget once the port accepts connections (the session's default when unset). */
   connectTimeoutMs?: number;
-  /** How long a bot may take to exit after eval-cancel (disconnect-bot on protobuf) before SIGTERM (default 10 s, as Pipecat). */
+  /**
+   * How long a bot may take to exit after eval-cancel (disconnect-bot on protobuf) before SIGTERM (default 10 s, as
+   * Pipecat).
+   */
   stopTimeoutMs?: number;
   /** How long after SIGTERM before SIGKILL (default 5 s). */
   termTimeoutMs?: number;
   /** Bot spawns per core per this many ms at most (default DEFAULT_SPAWN_STAGGER_MS; 0: all at once). */
   spawnStaggerMs?: number;
-  /** Order the runs longest first by this run's earlier durations (default: read from earlier results beside the output folder; an empty map: by turns). */
+  /**
+   * Order the runs longest first by this run's earlier durations (default: read from earlier results beside the output
+   * folder; an empty map: by turns).
+   */
   knownDurations?: KnownDurations;
   /** Host the bots are reached on (default `localhost`, as Pipecat). */
   host?: string;
@@ -92,7 +105,11 @@ export interface SuiteOptions extends RunnerIo {
   allowOutsideRoot?: boolean;
   allowCode?: boolean;
   triggerDisconnect?: boolean;
-  session?: Omit<SessionDefaults, 'triggerDisconnect' | 'run' | 'connectTimeoutMs'>;
+  /**
+   * What every session shares (wire, timeouts, media...); the flags above win over it, and `connectTimeoutMs`
+   * above is the suite's.
+   */
+  session?: SessionSettingsOptions;
   /**
    * Audio settings (`--tts`, `--stt`, `--record`, `--cache-dir`, `--no-cache`): one AudioEngine
    * (one pacer) serves every concurrent run; recordings go beside results.jsonl as `<stem>.wav`.
@@ -119,9 +136,8 @@ export async function loadSuiteManifest(
   } catch (err) {
     if (err instanceof ScenarioError) {
       const errors = err.diagnostics.filter((d) => d.severity === 'error');
-      throw new UsageError(
-        `invalid manifest:\n${(errors.length ? errors : err.diagnostics).map((d) => formatDiagnostic(d, { cwd: options.cwd })).join('\n')}`,
-      );
+      const shown = (errors.length ? errors : err.diagnostics).map((d) => formatDiagnostic(d, { cwd: options.cwd }));
+      throw new UsageError(`invalid manifest:\n${shown.join('\n')}`);
     }
     throw err;
   }
@@ -177,14 +193,11 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
   const plan = await prepareSuite(options);
   const { manifest, shard } = plan;
   const runnables = [...new Set(plan.runs.map((r) => r.loaded))];
-  const codec = options.session?.codec ?? 'pipecat-eval';
-  printWarnings(
-    plan.warnings,
-    options.stderr ?? process.stderr,
-    cwd,
-    runWarnings(runnables, { codec, botInputRate: options.session?.botInputRate, oneBot: false, cwd }),
-  );
-  refuseUnrunnable(runnables, replacedBlocks(options), cwd);
+  // A bot is spawned ready to connect: the suite's own connect budget, the session's default when unset.
+  const settings = resolveRunSettings(options, { connectTimeoutMs: options.connectTimeoutMs });
+  const warnings = runWarnings(runnables, settings, { oneBot: false, cwd });
+  printWarnings(plan.warnings, options.stderr ?? process.stderr, cwd, warnings);
+  refuseUnrunnable(runnables, replacedBlocks(settings, options.audio), cwd);
   const spawn = options.spawn ?? manifest.spawn;
   const usesBot = checkSpawnTemplate(spawn).has('bot');
   const concurrency = options.concurrency ?? manifest.concurrency;
@@ -199,7 +212,6 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
     spawnTimeoutMs: options.spawnTimeoutMs ?? DEFAULT_SPAWN_TIMEOUT_MS,
     stopTimeoutMs: options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS,
     termTimeoutMs: options.termTimeoutMs ?? DEFAULT_TERM_TIMEOUT_MS,
-    ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
     ...(options.selfCommand ? { selfCommand: options.selfCommand } : {}),
   };
   const source = new SpawnedBots(
@@ -229,11 +241,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
       title: relative(cwd, manifest.file) || manifest.file,
       shard: shardText,
       audio: { ...options.audio, ...(record !== undefined ? { record } : {}) },
-      session: {
-        ...options.session,
-        ...(options.judge !== undefined ? { judgeOverride: options.judge } : {}),
-        ...(options.simulator !== undefined ? { simulatorOverride: options.simulator } : {}),
-      },
+      settings,
     });
     return { ...outcome, plan };
   } finally {
@@ -241,7 +249,9 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
   }
 }
 
-/** An entry's own `concurrency:` caps the runs under its label; a label listed twice keeps the lower cap, as Pipecat. */
+/**
+ * An entry's own `concurrency:` caps the runs under its label; a label listed twice keeps the lower cap, as Pipecat.
+ */
 function entryCaps(runs: readonly PlannedRun[]): (run: PlannedRun) => PoolCap | undefined {
   const caps = new Map<string, number>();
   for (const r of runs)

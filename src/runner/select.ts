@@ -56,7 +56,8 @@ export function parseSeverities(value: string): ScenarioSeverity[] {
   const bad = list.filter((l) => !(SCENARIO_SEVERITIES as readonly string[]).includes(l));
   if (list.length === 0 || bad.length) {
     throw new UsageError(
-      `--severity "${value}": expected ${SCENARIO_SEVERITIES.join(', ')} (comma-separated)${bad.length ? `, got ${bad.join(', ')}` : ''}`,
+      `--severity "${value}": expected ${SCENARIO_SEVERITIES.join(', ')} ` +
+        `(comma-separated)${bad.length ? `, got ${bad.join(', ')}` : ''}`,
     );
   }
   return list as ScenarioSeverity[];

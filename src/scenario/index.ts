@@ -41,6 +41,12 @@ export { generateSchema, schemaText, writeSchemas, SCHEMA_FILES, type SchemaFile
 export { scenarioRef } from './manifest.js';
 export { unrunnableFactories } from './hooks.js';
 export {
+  formatLlmOverride,
+  LLM_OVERRIDE_SERVICES,
+  parseLlmOverride,
+  type LlmOverrideFlag,
+} from './llm-override.js';
+export {
   expandManifest,
   type ExpandedEntry,
   type ExpandedScenario,

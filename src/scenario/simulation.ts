@@ -10,7 +10,7 @@ import { normalizeConditionFields } from './conditions.js';
  * and `weight`/`pass_threshold` are gone: still read, with a deprecation
  * warning), plus earshot's `scorecard:` and `success_signals:`
  * (simulation-extensions.ts). The simulated caller that runs them is
- * `session/simulation-driver.ts`.
+ * `drivers/simulation/simulation-driver.ts`.
  */
 
 export type SimulationBody = Omit<

@@ -1,9 +1,9 @@
 import type { Clock } from '../core/clock.js';
 import type { ClientConnection, ClientMessages } from '../protocol/index.js';
+import { failure } from '../results/failure.js';
 import type { Failure } from '../results/types.js';
 import type { Runnable } from '../scenario/index.js';
-import { DeadlineError, QueueClosedError, type EventQueue } from './event-queue.js';
-import type { EventTranslator } from './translator.js';
+import { DeadlineError, QueueClosedError, type EventQueue, type EventTranslator } from '../events/index.js';
 import { appendToContextProblem, checkWire, formatProblems, type WirePlan, type WireSettings } from './wire-check.js';
 
 export interface BotControlDeps {
@@ -19,7 +19,10 @@ export interface BotControlDeps {
   log: (line: string) => void;
 }
 
-/** The control for this scenario on this wire, or the located errors of what the wire cannot serve (checked before connecting). */
+/**
+ * The control for this scenario on this wire, or the located errors of what the wire cannot serve (checked before
+ * connecting).
+ */
 export function prepareControl(d: Omit<BotControlDeps, 'plan'>): BotControl | string {
   const check = checkWire(d.scenario, d.wire);
   if (check.problems.length) return formatProblems(check.problems);
@@ -54,13 +57,7 @@ export class BotControl {
           ? `the bot closed the connection before bot-ready: ${err.why}`
           : `bot-ready not received within ${d.handshakeTimeoutMs}ms`;
       d.log(`handshake: failed: ${reason}`);
-      return {
-        kind: err instanceof QueueClosedError ? err.kind : 'handshake_timeout',
-        turn_index: null,
-        expectation_index: null,
-        event: null,
-        reason,
-      };
+      return failure(err instanceof QueueClosedError ? err.kind : 'handshake_timeout', reason);
     }
   }
 
@@ -88,7 +85,8 @@ export class BotControl {
       }
       for (const m of messages) conn.send(d.messages.appendToContext(m));
       d.log(
-        `send: append-to-context × ${messages.length} (the bot predates Pipecat 1.0: appended to its context, not replacing it)`,
+        `send: append-to-context × ${messages.length} (the bot predates Pipecat 1.0: appended to its context, ` +
+          'not replacing it)',
       );
     }
     return null;

@@ -1,99 +1,181 @@
-import type { EvalConfigure, EvalConnectFlags, FunctionCallReportLevel } from '../protocol/index.js';
-import type { Runnable } from '../scenario/index.js';
+import { monotonicClock, type Clock } from '../core/clock.js';
+import { Redactor } from '../core/redact.js';
+import { SystemTimerDriver, type TimerDriver } from '../core/timers.js';
+import { DEFAULT_CODEC, type CodecName } from '../protocol/index.js';
+import type { ScenarioResult } from '../results/types.js';
+import { parseLlmOverride, type LlmConfig, type LlmOverrideFlag } from '../scenario/index.js';
+import type { MediaFactory } from './media.js';
+import { DEFAULT_BOT_INPUT_RATE } from './media/speech-specs.js';
+import type { SessionOptions, SessionSettingsOptions } from './options.js';
+import type { SessionProgress } from './progress.js';
+import type { BotEnables, HandshakeMode } from './wire-check.js';
+
+/** The wire a session speaks unless told otherwise (the codec table's default). */
+export { DEFAULT_CODEC };
+
+/** How long a connect is retried before `connect_failed`. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** bot-ready must arrive within this (Pipecat's hard gate). */
+export const BOT_READY_TIMEOUT_MS = 10_000;
+/** An event-anchored `send_after` waits at most this long for its event (Pipecat's `SEND_AFTER_MAX_WAIT_S`). */
+export const SEND_AFTER_MAX_WAIT_MS = 30_000;
+/**
+ * How long a turn waits for the bot to finish speaking before it sends (Pipecat's `BOT_QUIET_MAX_WAIT_S`, 30 s): a
+ * reply is still spoken after its first sentence satisfied the previous turn, and a turn sent over it would have that
+ * tail transcribed as its own reply.
+ */
+export const BOT_QUIET_MAX_WAIT_MS = 30_000;
+/** Longest wait, after a turn's expectations, for the metrics its `latency:` (or `wer:`) block bounds. */
+export const DEFAULT_LATENCY_WAIT_MS = 5000;
 
 /**
- * What a scenario asks of the bot, derived once from the file: the URL flags,
- * the `eval-configure` message (only when needed), and which services the
- * harness must build.
+ * ONE CONFIG, RESOLVED ONCE. What every session of a run shares, with every
+ * default filled in and the `--judge` / `--simulator` overrides parsed into
+ * their typed form. A runner resolves it once at its start
+ * (`resolveSessionSettings`); each session adds its own bot and bookkeeping
+ * (`sessionConfig`); the runtime and the drivers only read it. The defaults
+ * live here and nowhere else.
  */
-
-const CALL_EVENTS = new Set(['function_call', 'function_call_stopped']);
-const VAD_EVENTS = new Set(['vad_user_started_speaking', 'vad_user_stopped_speaking']);
-
-export function usesEval(scenario: Runnable): boolean {
-  return scenario.kind === 'script' && scenario.turns.some((t) => t.expect.some((e) => e.eval !== undefined));
+export interface SessionSettings {
+  readonly codec: CodecName;
+  readonly handshake: HandshakeMode;
+  /** What the bot enables itself where the wire cannot ask. */
+  readonly botEnables: BotEnables | undefined;
+  readonly botInputRate: number;
+  /** Pauses in the bot's speech bridged while its speaking window is open; undefined: the timeline's default. */
+  readonly bargeInGapMs: number | undefined;
+  readonly connectTimeoutMs: number;
+  readonly handshakeTimeoutMs: number;
+  readonly maxPayloadBytes: number | undefined;
+  readonly sendAfterMaxWaitMs: number;
+  readonly botQuietMaxWaitMs: number;
+  readonly latencyWaitMs: number;
+  readonly triggerDisconnect: boolean;
+  readonly allowCode: boolean;
+  readonly judge: JudgeSettings;
+  /** `--simulator`: the caller's LLM in place of every simulation's `simulator:` block. */
+  readonly simulatorOverride: LlmConfig | null;
+  /** Builds the audio side of audio-modality scenarios; null: such a scenario is an error. */
+  readonly media: MediaFactory | null;
+  readonly env: NodeJS.ProcessEnv;
+  readonly clock: Clock;
+  readonly timers: TimerDriver;
 }
 
-/**
- * `full` when any call expectation checks `args` or carries an `eval:` (the
- * judge is asked about the call's arguments: Pipecat's rule), or when the
- * scenario both asserts calls and uses `eval:` elsewhere (earshot's judge
- * prompt shows the calls); `name` when one only names a function; otherwise
- * nothing is asked and the bot's default holds.
- */
-export function requiredReportLevel(scenario: Runnable): FunctionCallReportLevel | null {
-  // A simulation's judge reads every call by name and arguments, and its measures compare them.
-  if (scenario.kind === 'simulation') return 'full';
-  let needsName = false;
-  let assertsCalls = false;
-  for (const turn of scenario.turns) {
-    for (const exp of turn.expect) {
-      if (!CALL_EVENTS.has(exp.event)) continue;
-      assertsCalls = true;
-      if (exp.eval !== undefined) return 'full';
-      for (const call of exp.calls ?? []) {
-        if (call.args !== undefined) return 'full';
-        if (call.name !== undefined) needsName = true;
-      }
-    }
-  }
-  if (assertsCalls && usesEval(scenario)) return 'full';
-  return needsName ? 'name' : null;
+export interface JudgeSettings {
+  /** `--judge`: the judge in place of every file's `judge.eval` (and its factory and explainer). */
+  readonly override: LlmConfig | null;
+  /** Where verdicts are cached; undefined: the judge's default folder. Ignored when `cache` is false. */
+  readonly cacheDir: string | undefined;
+  readonly cache: boolean;
 }
 
-export function needsVadEvents(scenario: Runnable): boolean {
-  return (
-    scenario.kind === 'script' &&
-    scenario.turns.some(
-      (t) =>
-        (t.send_after?.event !== undefined && VAD_EVENTS.has(t.send_after.event)) ||
-        t.expect.some((e) => VAD_EVENTS.has(e.event)),
-    )
-  );
+/** One session's config: the shared settings, the bot it talks to, and where its artifacts and progress go. */
+export interface SessionConfig extends SessionSettings {
+  readonly url: string;
+  readonly stopBot: boolean;
+  readonly recordingPath: string | undefined;
+  /** Shared by the session and its conclusion; the runtime adds the scenario's keys. */
+  readonly redactor: Redactor;
+  readonly signal: AbortSignal | undefined;
+  readonly onProgress: ((progress: SessionProgress) => void) | undefined;
+  readonly traceEcho: ((line: string) => void) | undefined;
+  readonly run: ScenarioResult['run'] | undefined;
 }
 
-/**
- * Whether the scenario reads the LLM's markers, which a bot reports only when
- * asked: an `llm_marker` expectation (Pipecat's rule), or a `send_after`
- * anchored on one (which would otherwise never fire).
- */
-export function needsMarkerEvents(scenario: Runnable): boolean {
-  return (
-    scenario.kind === 'script' &&
-    scenario.turns.some((t) => t.send_after?.event === 'llm_marker' || t.expect.some((e) => e.event === 'llm_marker'))
-  );
+/** The bot one session talks to, and what its run source says of it. */
+export interface SessionBot {
+  url: string;
+  /** Ask the bot to shut down when the scenario ends (`--stop-bot`; a suite's spawned bots always). */
+  stopBot?: boolean;
+  /** A suite manifest entry's own handshake, over the run's. */
+  handshake?: HandshakeMode;
+  /** Extra bookkeeping copied into the result (`run:`). */
+  run?: ScenarioResult['run'];
 }
 
-export function evalConfigure(scenario: Runnable): EvalConfigure | null {
-  const level = requiredReportLevel(scenario);
-  const vad = needsVadEvents(scenario);
-  const markers = needsMarkerEvents(scenario);
-  if (level === null && !vad && !markers) return null;
-  const config: EvalConfigure = {};
-  if (level !== null) config.function_call_report_level = { '*': level };
-  if (vad) config.vad_user_speaking = true;
-  if (markers) config.bot_llm_marker = true;
-  return config;
+/** Where one session's recording, secrets, progress and trace go. */
+export interface SessionIo {
+  recordingPath?: string;
+  redactor?: Redactor;
+  signal?: AbortSignal;
+  onProgress?: (progress: SessionProgress) => void;
+  traceEcho?: (line: string) => void;
 }
 
-export interface ModeFlags {
-  /** The bot speaks (judge modality audio); in text modality its TTS is skipped, greeting included. */
-  botAudio: boolean;
-  /** The harness is the microphone (user modality audio). */
-  userAudio: boolean;
+const RESOLVED = new WeakSet<object>();
+
+/** Resolves what every session of a run shares: defaults filled in, overrides parsed (a bad one is a UsageError). */
+export function resolveSessionSettings(options: SessionSettingsOptions | SessionSettings): SessionSettings {
+  if (RESOLVED.has(options)) return options as SessionSettings;
+  return resolve(options as SessionSettingsOptions);
 }
 
-export function modeOf(scenario: Runnable): ModeFlags {
-  return { botAudio: scenario.judge.modality === 'audio', userAudio: scenario.user.modality === 'audio' };
-}
-
-export function connectFlags(scenario: Runnable, opts: { triggerDisconnect?: boolean }): EvalConnectFlags {
-  const mode = modeOf(scenario);
-  return {
-    skipTts: !mode.botAudio,
-    userAudio: mode.userAudio,
-    // Captured whenever the bot speaks: `response` transcripts, measured onsets and the recording all need it.
-    captureBotAudio: mode.botAudio,
-    triggerDisconnect: opts.triggerDisconnect === true || scenario.trigger_disconnect,
+function resolve(options: SessionSettingsOptions): SessionSettings {
+  const clock = options.clock ?? monotonicClock;
+  const settings: SessionSettings = {
+    codec: options.codec ?? DEFAULT_CODEC,
+    handshake: options.handshake ?? 'rtvi',
+    botEnables: options.botEnables,
+    botInputRate: options.botInputRate ?? DEFAULT_BOT_INPUT_RATE,
+    bargeInGapMs: options.bargeInGapMs,
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    handshakeTimeoutMs: options.handshakeTimeoutMs ?? BOT_READY_TIMEOUT_MS,
+    maxPayloadBytes: options.maxPayloadBytes,
+    sendAfterMaxWaitMs: options.sendAfterMaxWaitMs ?? SEND_AFTER_MAX_WAIT_MS,
+    botQuietMaxWaitMs: options.botQuietMaxWaitMs ?? BOT_QUIET_MAX_WAIT_MS,
+    latencyWaitMs: options.latencyWaitMs ?? DEFAULT_LATENCY_WAIT_MS,
+    triggerDisconnect: options.triggerDisconnect === true,
+    allowCode: options.allowCode === true,
+    judge: Object.freeze({
+      override: llmOverride('--judge', options.judgeOverride),
+      cacheDir: options.judgeCacheDir,
+      cache: options.noJudgeCache !== true,
+    }),
+    simulatorOverride: llmOverride('--simulator', options.simulatorOverride),
+    media: options.media ?? null,
+    env: options.env ?? process.env,
+    clock,
+    timers: options.timers ?? new SystemTimerDriver(clock),
   };
+  return frozen(settings);
+}
+
+/** One session's config from the run's resolved settings: no default is decided twice. */
+export function sessionConfig(settings: SessionSettings, bot: SessionBot, io: SessionIo = {}): SessionConfig {
+  return frozen({
+    ...settings,
+    handshake: bot.handshake ?? settings.handshake,
+    url: bot.url,
+    stopBot: bot.stopBot === true,
+    run: bot.run,
+    recordingPath: io.recordingPath,
+    redactor: io.redactor ?? new Redactor(settings.env),
+    signal: io.signal,
+    onProgress: io.onProgress,
+    traceEcho: io.traceEcho,
+  });
+}
+
+/** A session's options resolved (as they are when a runner resolved them already). */
+export function resolveSessionConfig(options: SessionOptions | SessionConfig): SessionConfig {
+  if (RESOLVED.has(options)) return options as SessionConfig;
+  const { url, stopBot, run, ...rest } = options as SessionOptions;
+  return sessionConfig(resolveSessionSettings(rest), { url, stopBot, run }, rest);
+}
+
+/** The settings with the run's own media (the audio engine a runner made), when none was given. */
+export function withMedia(settings: SessionSettings, media: MediaFactory): SessionSettings {
+  return frozen({ ...settings, media });
+}
+
+function llmOverride(flag: LlmOverrideFlag, value: string | LlmConfig | undefined): LlmConfig | null {
+  if (value === undefined) return null;
+  return typeof value === 'string' ? parseLlmOverride(flag, value) : value;
+}
+
+function frozen<T extends object>(value: T): T {
+  Object.freeze(value);
+  RESOLVED.add(value);
+  return value;
 }

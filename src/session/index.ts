@@ -1,32 +1,55 @@
-export { runSession, driveSession } from './session.js';
+/**
+ * The session runtime: one scenario run over one connection, everything but
+ * the conversation (connect, handshake, media, the bot's events, the
+ * timeline, the trace, the result's turn records, teardown), and the seam a
+ * driver plays the conversation through (driver.ts). The drivers are in
+ * `src/drivers/`.
+ */
 export { SessionRuntime } from './runtime.js';
 export {
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  BOT_READY_TIMEOUT_MS,
-  type SessionOptions,
-  type SessionOutcome,
-} from './options.js';
-export type {
-  SessionDriver,
-  DriverRuntime,
-  ConcludeContext,
-  TurnInput,
-  UserUtterance,
-  SentInput,
-  TurnMatch,
-} from './driver.js';
-export {
-  ScriptDriver,
-  SEND_AFTER_MAX_WAIT_MS,
   BOT_QUIET_MAX_WAIT_MS,
-  type ScriptDriverOptions,
-} from './script-driver.js';
-export { SimulationDriver, CLOSING_REPLY_WAIT_MS, type SimulationDriverDeps } from './simulation-driver.js';
-export { createSimulationDriver, runSimulation, type SimulationSetup } from './simulation-setup.js';
-export { BotTurns } from './bot-turns.js';
+  BOT_READY_TIMEOUT_MS,
+  DEFAULT_CODEC,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_LATENCY_WAIT_MS,
+  SEND_AFTER_MAX_WAIT_MS,
+  resolveSessionConfig,
+  resolveSessionSettings,
+  sessionConfig,
+  withMedia,
+  type JudgeSettings,
+  type SessionConfig,
+  type SessionBot,
+  type SessionIo,
+  type SessionSettings,
+} from './config.js';
+export type { SessionOptions, SessionOutcome, SessionSettingsOptions } from './options.js';
+export type {
+  BotStream,
+  ConcludeContext,
+  ConversationListener,
+  DriverRuntime,
+  DriverSetup,
+  SaidInput,
+  SentInput,
+  SessionDriver,
+  SessionTime,
+  TurnInput,
+  TurnScope,
+  TurnSend,
+  TurnTimelines,
+} from './driver.js';
 export type { SessionProgress } from './progress.js';
-export type { SessionMedia, MediaContext, MediaArtifacts, MediaFactory, MediaRequest } from './media.js';
-export { SessionTiming, DEFAULT_LATENCY_WAIT_MS, type SessionTimingOptions } from './timing.js';
+export type {
+  SessionMedia,
+  MediaContext,
+  MediaArtifacts,
+  MediaFactory,
+  MediaRequest,
+  UserUtterance,
+} from './media.js';
+export { SessionTiming, type SessionTimingOptions } from './timing.js';
+export { Trace } from './trace.js';
 export { AudioEngine, checkSphinxInstalled, type AudioEngineOptions } from './media/engine.js';
 export {
   DEFAULT_BOT_INPUT_RATE,
@@ -47,8 +70,7 @@ export {
   connectFlags,
   modeOf,
   usesEval,
-} from './config.js';
-export { EventTranslator, type Translation } from './translator.js';
+} from './scenario-needs.js';
 export {
   appendToContextProblem,
   checkWire,
@@ -61,14 +83,4 @@ export {
   type WirePlan,
   type WireSettings,
 } from './wire-check.js';
-export { EventQueue, DeadlineError, QueueClosedError, type QueueEndKind } from './event-queue.js';
-export {
-  matchExpectation,
-  argsSubset,
-  JUDGE_NO_GRACE_MS,
-  type ExpectationSpec,
-  type MatchOutcome,
-  type MatcherState,
-} from './matcher.js';
-export { textContains, markerFormatProblem } from './match-checks.js';
 export { codeRefusal, unobservableExpectation } from './preconditions.js';

@@ -2,7 +2,6 @@ import type { Clock } from '../core/clock.js';
 import type { AudioItem, ClientConnection, SocketOpener } from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
 import type { Runnable, ScenarioConditions } from '../scenario/index.js';
-import type { UserUtterance } from './driver.js';
 
 /**
  * The audio side of a session, behind one seam so the text engine stays small:
@@ -40,6 +39,14 @@ export interface MediaArtifacts {
   conditions?: { seed: number; applied: ScenarioConditions; audio_sha256?: Record<string, string> };
 }
 
+/** One user turn's words as the media speaks them: `user` text, an `audio` recording, or in-band keys. */
+export interface UserUtterance {
+  user?: string;
+  audio?: string;
+  /** Keys played as in-band tones in the caller's audio (dtmf_mode: inband). */
+  dtmf?: string;
+}
+
 /** What a session asks of its media, per run. */
 export interface MediaRequest {
   /** Where the stereo recording goes, when the media records (the run's output folder decides). */
@@ -61,7 +68,10 @@ export interface SessionMedia {
    * voice, unreadable `audio:` file); the session then ends with status error.
    */
   prepare(ctx: MediaContext): Promise<void>;
-  /** How the session's WebSocket is opened, when the media needs it somewhere special (the pacer thread); default `ws` here. */
+  /**
+   * How the session's WebSocket is opened, when the media needs it somewhere special (the pacer thread); default `ws`
+   * here.
+   */
   readonly openSocket?: SocketOpener;
   /** After bot-ready: the microphone starts streaming on this connection (user modality audio). */
   start(connection: ClientConnection): Promise<void>;
@@ -73,7 +83,10 @@ export interface SessionMedia {
    * `markUserSpeech` once it has played.
    */
   speak(utterance: UserUtterance, turnIndex: number, signal: AbortSignal): Promise<number>;
-  /** A backchannel murmur over the bot (earshot extension): spoken like a turn, but not the turn's user speech. Resolves with its first frame's due time. */
+  /**
+   * A backchannel murmur over the bot (earshot extension): spoken like a turn, but not the turn's user speech. Resolves
+   * with its first frame's due time.
+   */
   murmur?(text: string, turnIndex: number, signal: AbortSignal): Promise<number>;
   /** Bot audio as it arrives (eval-bot-audio or protobuf audio frames); `atMs` is ms since session start. */
   onBotAudio(item: AudioItem, atMs: number): void;
@@ -83,6 +96,9 @@ export interface SessionMedia {
   dropPending(reason: string): void;
   /** Marks the turn boundary so per-turn caps and notes land in the right turn. */
   beginTurn(turnIndex: number): void;
-  /** Stops streams, waits for pending transcriptions, writes the recording (or discards it when the run was interrupted). */
+  /**
+   * Stops streams, waits for pending transcriptions, writes the recording (or discards it when the run was
+   * interrupted).
+   */
   finish(): Promise<MediaArtifacts>;
 }

@@ -1,5 +1,5 @@
 import { formatLocation, type Runnable, type Scenario } from '../scenario/index.js';
-import type { SessionOptions } from './options.js';
+import type { SessionSettings } from './config.js';
 
 /**
  * What a session refuses before it connects, each in one line a reader can
@@ -13,14 +13,17 @@ import type { SessionOptions } from './options.js';
  */
 export function codeRefusal(
   scenario: Runnable,
-  options: Pick<SessionOptions, 'allowCode' | 'judgeOverride'>,
+  settings: Pick<SessionSettings, 'allowCode'> & { judge: Pick<SessionSettings['judge'], 'override'> },
 ): string | null {
-  if (options.allowCode) return null;
+  if (settings.allowCode) return null;
   const needed = scenario.code_hooks.filter(
-    (h) => h.runtime === 'node' && !(options.judgeOverride !== undefined && h.block.startsWith('judge.eval')),
+    (h) => h.runtime === 'node' && !(settings.judge.override !== null && h.block.startsWith('judge.eval')),
   );
   if (needed.length === 0) return null;
-  return `scenario names code hooks (${needed.map((h) => `${h.block}.factory`).join(', ')}); rerun with --allow-code to load them`;
+  return (
+    `scenario names code hooks (${needed.map((h) => `${h.block}.factory`).join(', ')}); rerun with --allow-code ` +
+    'to load them'
+  );
 }
 
 /**
@@ -32,7 +35,8 @@ export function codeRefusal(
  */
 const UNOBSERVABLE: Readonly<Record<string, string>> = {
   image:
-    "the RTVI message a Pipecat bot reports a generated image with is not in Pipecat's published source, so earshot cannot observe it",
+    "the RTVI message a Pipecat bot reports a generated image with is not in Pipecat's published source, so " +
+    'earshot cannot observe it',
 };
 
 export function unobservableExpectation(scenario: Runnable): string | null {

@@ -1,11 +1,9 @@
 import type { ClientConnection, Received, ServerInbound } from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
-import type { EventQueue } from './event-queue.js';
-import type { SessionJudge } from './judge-port.js';
+import type { EventQueue, EventTranslator } from '../events/index.js';
 import type { SessionMedia } from './media.js';
 import type { SessionTiming } from './timing.js';
 import type { Trace } from './trace.js';
-import type { EventTranslator } from './translator.js';
 
 export interface ReadLoopDeps {
   queue: EventQueue;
@@ -15,7 +13,6 @@ export interface ReadLoopDeps {
   timing: SessionTiming;
   t0: number;
   emit: (e: EarshotEvent) => void;
-  judge: SessionJudge | null;
   /** The bot's TTS began a reply: the session counts the bot as speaking from here. */
   onTtsStarted?: () => void;
 }
@@ -44,11 +41,7 @@ export async function readLoop(conn: ClientConnection, d: ReadLoopDeps): Promise
         if (t.ttsStarted) d.onTtsStarted?.();
         if (t.llmText) d.timing.event('llm_text', atMs);
         if (t.metrics) d.timing.botMetrics(t.metrics, atMs);
-        for (const event of t.events) {
-          if (event.name === 'function_call') d.judge?.addCall(event);
-          if (event.name === 'function_call_stopped') d.judge?.addCallStopped(event);
-          d.emit(event);
-        }
+        for (const event of t.events) d.emit(event);
         break;
       }
       case 'audio':

@@ -1,44 +1,36 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { monotonicClock, type Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
-import { Redactor } from '../core/redact.js';
-import { sleepUntil, SystemTimerDriver, type TimerDriver } from '../core/timers.js';
-import type { LatencyFailure } from '../metrics/index.js';
-import {
-  ClientMessages,
-  buildEvalUrl,
-  connect,
-  ConnectError,
-  type ClientConnection,
-  type CodecName,
-} from '../protocol/index.js';
+import type { Redactor } from '../core/redact.js';
+import { sleepUntil } from '../core/timers.js';
+import { EventQueue, EventTranslator } from '../events/index.js';
+import { buildEvalUrl, ClientMessages, ConnectError, connect, type ClientConnection } from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
-import type { ExpectationResult, Failure, TurnResult } from '../results/types.js';
-import { turnStatusOf } from '../results/hearing.js';
-import type { EventName, LatencyAssertions, Runnable, Turn } from '../scenario/index.js';
-import { playBackchannel, type BackchannelVerdict } from './backchannel.js';
-import { connectFlags, modeOf, type ModeFlags } from './config.js';
-import type { DriverRuntime, SentInput, SessionDriver, TurnInput, TurnMatch, UserUtterance } from './driver.js';
-import { EventQueue } from './event-queue.js';
+import { failure } from '../results/failure.js';
+import type { Runnable } from '../scenario/index.js';
+import { prepareControl } from './bot-control.js';
 import { BotSpeech } from './bot-speech.js';
-import { buildJudge, type SessionJudge } from './judge-port.js';
-import { matchExpectation, type ExpectationSpec, type MatchOutcome, type MatcherState } from './matcher.js';
+import { SessionBotStream } from './bot-stream.js';
+import type { SessionConfig } from './config.js';
+import type {
+  ConversationListener,
+  DriverRuntime,
+  SentInput,
+  SessionDriver,
+  SessionTime,
+  TurnInput,
+  TurnScope,
+  TurnSend,
+} from './driver.js';
 import type { MediaArtifacts, SessionMedia } from './media.js';
-import {
-  BOT_READY_TIMEOUT_MS,
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  type SessionOptions,
-  type SessionOutcome,
-} from './options.js';
+import type { SessionOutcome } from './options.js';
 import { buildOutcome } from './outcome.js';
-import { readLoop } from './read-loop.js';
 import { codeRefusal, unobservableExpectation } from './preconditions.js';
+import { readLoop } from './read-loop.js';
+import { connectFlags, modeOf, type ModeFlags } from './scenario-needs.js';
 import { addTurnNote, applyFinal, SessionTiming } from './timing.js';
 import { describeEvent, Trace } from './trace.js';
-import { EventTranslator } from './translator.js';
-import type { HandshakeMode } from './wire-check.js';
-import { prepareControl } from './bot-control.js';
+import { SessionTurn, TurnBook, type TurnWire } from './turns.js';
 
 const MIME: Record<string, string> = {
   '.jpg': 'image/jpeg',
@@ -51,104 +43,109 @@ const MIME: Record<string, string> = {
 /**
  * One scenario run over one connection, everything but the conversation
  * itself (driver.ts): it checks the scenario against the wire (wire-check.ts),
- * builds the judge and the media, connects with the scenario's URL flags,
- * holds the handshake to Pipecat's bot-ready gate (none for a bot without
- * RTVI), applies what the scenario asks of the bot (bot-control.ts), starts
- * the media, reads and translates the stream into events, keeps the
- * timeline, the trace and the result's turn records, and tears down in one
- * order whatever happened. `drive` never
- * throws for the bot's faults; it rethrows only when the run was interrupted.
+ * lets the driver prepare (its judge), builds the media, connects with the
+ * scenario's URL flags, holds the handshake to Pipecat's bot-ready gate (none
+ * for a bot without RTVI), applies what the scenario asks of the bot
+ * (bot-control.ts), starts the media, reads and translates the stream into
+ * events, keeps the timeline, the trace and the result's turn records, and
+ * tears down in one order whatever happened. `drive` never throws for the
+ * bot's faults; it rethrows only when the run was interrupted.
  */
 export class SessionRuntime implements DriverRuntime {
-  readonly clock: Clock;
-  readonly timers: TimerDriver;
-  readonly t0Ms: number;
+  readonly time: SessionTime;
+  readonly stream: SessionBotStream;
+  readonly timeline: SessionTiming;
   private readonly startedAt = new Date().toISOString();
   private readonly redactor: Redactor;
   private readonly trace: Trace;
-  private readonly turns: TurnResult[];
-  private readonly turnStarts = new Map<number, number>();
-  private readonly failures: Failure[] = [];
+  private readonly book: TurnBook;
   private readonly queue: EventQueue;
-  private readonly timing: SessionTiming;
   private readonly controller = new AbortController();
   private readonly signal: AbortSignal;
   private readonly mode: ModeFlags;
   private readonly messages = new ClientMessages();
   private readonly translator: EventTranslator;
   private readonly speech: BotSpeech;
-  private judge: SessionJudge | null = null;
-  private noJudgeReason: string | undefined;
+  private readonly listeners: ConversationListener[] = [];
   private media: SessionMedia | null = null;
   private conn: ClientConnection | null = null;
   private artifacts: MediaArtifacts = {}; // the recording, its start, the conditions: once the media finished
   private errorText: string | undefined;
   private driven = false;
-  private readonly codec: CodecName;
-  private readonly handshakeMode: HandshakeMode;
-  private readonly matcherState: MatcherState = { lastMatchAtMs: -Infinity };
 
   constructor(
     readonly scenario: Runnable,
-    private readonly options: SessionOptions,
+    readonly config: SessionConfig,
     planned: readonly TurnInput[],
   ) {
-    this.clock = options.clock ?? monotonicClock;
-    this.timers = options.timers ?? new SystemTimerDriver(this.clock);
-    this.t0Ms = this.clock.now();
-    this.redactor = options.redactor ?? new Redactor(options.env ?? process.env);
+    const { clock, timers } = config;
+    const t0Ms = clock.now();
+    this.signal = config.signal ? AbortSignal.any([config.signal, this.controller.signal]) : this.controller.signal;
+    this.time = {
+      clock,
+      timers,
+      t0Ms,
+      // A deadline already past does not wait (not even a turn of the event loop).
+      sleepUntil: (atMs) => (atMs <= clock.now() ? Promise.resolve() : sleepUntil(timers, atMs, this.signal)),
+    };
+    this.redactor = config.redactor;
     if (scenario.user.speech?.api_key) this.redactor.add(scenario.user.speech.api_key);
     if (scenario.judge.eval.api_key) this.redactor.add(scenario.judge.eval.api_key);
-    this.trace = new Trace(this.clock, this.t0Ms, this.redactor, undefined, undefined, options.traceEcho);
-    this.turns = planned.map((input, index) => ({ index, status: 'not_run', duration_ms: 0, input, expectations: [] }));
-    this.queue = new EventQueue(this.clock, this.timers);
-    this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
-    this.timing = new SessionTiming({
-      clock: this.clock,
-      timers: this.timers,
-      t0Ms: this.t0Ms,
-      latencyWaitMs: options.latencyWaitMs,
-      bargeInGapMs: options.bargeInGapMs,
-      onError: (l) => this.log(l),
-    });
+    this.trace = new Trace(clock, t0Ms, this.redactor, undefined, undefined, config.traceEcho);
+    this.book = new TurnBook(planned, clock, t0Ms, config.onProgress);
+    this.queue = new EventQueue(clock, timers);
+    this.timeline = new SessionTiming({ clock, t0Ms, bargeInGapMs: config.bargeInGapMs, onError: (l) => this.log(l) });
     this.mode = modeOf(scenario);
-    this.codec = options.codec ?? 'pipecat-eval';
-    this.handshakeMode = options.handshake ?? 'rtvi';
     this.translator = new EventTranslator({ botAudio: this.mode.botAudio });
-    this.speech = new BotSpeech(this.clock, this.timers, () => this.queue.closedReason !== null);
+    this.speech = new BotSpeech(clock, timers, () => this.queue.closedReason !== null);
+    this.stream = new SessionBotStream({
+      queue: this.queue,
+      speech: this.speech,
+      translator: this.translator,
+      media: () => this.media,
+      signal: this.signal,
+      log: (l) => this.log(l),
+    });
   }
 
-  /** Runs the driver on this session, from building the judge to teardown, and returns the outcome. Once per runtime. */
+  /** Runs the driver on this session, from its preparation to teardown, and returns the outcome. Once per runtime. */
   async drive(driver: SessionDriver): Promise<SessionOutcome> {
     if (this.driven) throw new Error('a session runtime drives one conversation; make a new one');
     this.driven = true;
-    const { scenario, options } = this;
-    this.log(`run: scenario '${scenario.name}' (${scenario.file}) -> ${options.url}`);
+    const { scenario, config } = this;
+    this.log(`run: scenario '${scenario.name}' (${scenario.file}) -> ${config.url}`);
     this.log(
-      `modality: user ${scenario.user.modality}, judge ${scenario.judge.modality}; judge ${scenario.judge.eval.service}/${scenario.judge.eval.model ?? 'default'}`,
+      `modality: user ${scenario.user.modality}, judge ${scenario.judge.modality}; ` +
+        `judge ${scenario.judge.eval.service}/${scenario.judge.eval.model ?? 'default'}`,
     );
-    const refusal = codeRefusal(scenario, options) ?? unobservableExpectation(scenario);
+    const refusal = codeRefusal(scenario, config) ?? unobservableExpectation(scenario);
     if (refusal) {
       this.refuse(refusal);
       return this.finish();
     }
     const control = prepareControl({
       scenario,
-      wire: { codec: this.codec, handshake: this.handshakeMode, bot: options.botEnables },
+      wire: { codec: config.codec, handshake: config.handshake, bot: config.botEnables },
       messages: this.messages,
       queue: this.queue,
       translator: this.translator,
-      clock: this.clock,
+      clock: config.clock,
       signal: this.signal,
-      handshakeTimeoutMs: options.handshakeTimeoutMs ?? BOT_READY_TIMEOUT_MS,
+      handshakeTimeoutMs: config.handshakeTimeoutMs,
       log: (l) => this.log(l),
     });
     if (typeof control === 'string') {
       this.errorText = control;
-      this.log(`wire: ${this.codec} cannot run this scenario:\n${control}`);
+      this.log(`wire: ${config.codec} cannot run this scenario:\n${control}`);
       return this.finish();
     }
-    await this.buildJudge();
+    try {
+      await driver.prepare?.({ scenario, config, log: (l) => this.log(l) });
+    } catch (err) {
+      if (config.signal?.aborted) throw err;
+      this.harnessError(err);
+      return this.finish();
+    }
     if (!(await this.prepareMedia())) return this.finish();
     const conn = await this.connect();
     if (!conn) return this.finish();
@@ -157,10 +154,9 @@ export class SessionRuntime implements DriverRuntime {
       translator: this.translator,
       trace: this.trace,
       media: this.media,
-      timing: this.timing,
-      t0: this.t0Ms,
+      timing: this.timeline,
+      t0: this.time.t0Ms,
       emit: this.emit,
-      judge: this.judge,
       onTtsStarted: () => this.speech.onTtsStarted(),
     });
     let outcome: SessionOutcome | null = null;
@@ -169,7 +165,7 @@ export class SessionRuntime implements DriverRuntime {
       const unconfigured = unready ? null : control.configure(conn);
       if (unready || unconfigured !== null) {
         // Reported as it stood then: the teardown's close is not part of it.
-        if (unready) this.failures.push(unready);
+        if (unready) this.book.failures.push(unready);
         if (unconfigured !== null) this.errorText = unconfigured;
         outcome = this.finish();
       } else {
@@ -177,22 +173,12 @@ export class SessionRuntime implements DriverRuntime {
         await driver.run(this, this.signal);
       }
     } catch (err) {
-      if (options.signal?.aborted) throw err;
-      const turnIndex = this.trace.turn >= 0 ? this.trace.turn : null;
-      const failure: Failure = {
-        kind: 'harness_error',
-        turn_index: turnIndex,
-        expectation_index: null,
-        event: null,
-        reason: errorMessage(err),
-      };
-      this.log(`error: ${failure.reason}`);
-      this.failures.push(failure);
-      if (turnIndex !== null) this.turns[turnIndex].status = 'failed';
+      if (config.signal?.aborted) throw err;
+      this.harnessError(err);
     } finally {
       await this.finishMedia();
-      applyFinal(this.turns, this.timing.end());
-      if (options.stopBot) control.stop(conn);
+      applyFinal(this.book.records, this.timeline.end());
+      if (config.stopBot) control.stop(conn);
       await conn.close(1000, 'scenario done');
       this.controller.abort();
       await reader;
@@ -200,198 +186,85 @@ export class SessionRuntime implements DriverRuntime {
     return outcome ?? this.finish();
   }
 
-  get events(): readonly EarshotEvent[] {
-    return this.queue.seen;
-  }
-
-  get streamEnded(): string | null {
-    return this.queue.closedReason;
-  }
-
-  get botSpeaking(): boolean {
-    return this.speech.now;
-  }
-
-  waitBotQuiet(maxWaitMs: number): Promise<boolean> {
-    return this.speech.waitQuiet(maxWaitMs, this.signal);
-  }
-
   log(line: string): void {
     this.trace.log(line);
   }
 
-  addTurn(input: TurnInput): number {
-    const index = this.turns.length;
-    this.turns.push({ index, status: 'not_run', duration_ms: 0, input, expectations: [] });
-    return index;
+  listen(listener: ConversationListener): void {
+    this.listeners.push(listener);
   }
 
-  startTurn(index: number): void {
-    const record = this.record(index);
+  openTurn(turn: number | TurnInput): TurnScope {
+    const index = typeof turn === 'number' ? turn : this.book.add(turn);
+    this.book.start(index);
     this.trace.turn = index;
-    const started = this.clock.now();
-    this.turnStarts.set(index, started);
-    record.started_at_ms = Math.round(started - this.t0Ms);
-    this.options.onProgress?.({ type: 'turn_start', turn_index: index, input: record.input });
     this.media?.beginTurn(index);
-    applyFinal(this.turns, this.timing.takeFinal());
+    applyFinal(this.book.records, this.timeline.takeFinal());
+    return new SessionTurn(index, this.book, this.wire);
   }
 
-  markSent(index: number, sent: SentInput): void {
-    this.timing.beginTurn(index, sent.anchorMs - this.t0Ms, sent.kind);
-    this.record(index).started_at_ms = Math.round(sent.anchorMs - this.t0Ms);
-  }
+  /** What a turn scope does on the wire (turns.ts). */
+  private readonly wire: TurnWire = {
+    sendImage: async (path) => {
+      const bytes = await readFile(path);
+      const mime = MIME[extname(path).toLowerCase()] ?? 'image/jpeg';
+      this.connection().send(this.messages.evalImage(bytes.toString('base64'), mime));
+      this.log(`send: image ${path}`);
+    },
+    sendInput: (input, index) => this.sendInput(input, index),
+    murmur: (text, index) => {
+      if (!this.media?.murmur) throw new Error('a backchannel is spoken: this session has no media that speaks');
+      return this.media.murmur(text, index, this.signal);
+    },
+    dropPending: () => this.stream.dropPending(),
+    opened: (index, sent) => this.timeline.beginTurn(index, sent.anchorMs - this.time.t0Ms, sent.kind),
+    said: (said) => {
+      for (const l of this.listeners) l.userSaid?.(said);
+    },
+    now: () => this.time.clock.now(),
+  };
 
-  recordExpectation(turnIndex: number, result: ExpectationResult, failure?: Failure): void {
-    this.record(turnIndex).expectations.push(result);
-    // One that never ran is listed in the result; nothing happened to report.
-    if (result.status !== 'not_run')
-      this.options.onProgress?.({ type: 'expectation', turn_index: turnIndex, expectation: result, failure });
-  }
-
-  endTurn(index: number, failures: Failure[], metrics?: TurnResult['metrics']): void {
-    const record = this.record(index);
-    record.status = turnStatusOf(failures, record.expectations);
-    if (metrics) record.metrics = { ...record.metrics, ...metrics };
-    record.duration_ms = Math.round(this.clock.now() - (this.turnStarts.get(index) ?? this.t0Ms));
-    this.options.onProgress?.({ type: 'turn_end', turn: record, failures });
-    this.failures.push(...failures);
-  }
-
-  checkLatency(
-    index: number,
-    assertions: LatencyAssertions | undefined,
-  ): Promise<{ failures: LatencyFailure[]; waitedMs: number }> {
-    return this.timing.checkTurn(index, assertions, () => this.queue.closedReason !== null, this.signal);
-  }
-
-  checkTakeover = (index: number, expected: boolean | undefined): ReturnType<SessionTiming['checkTakeover']> =>
-    this.timing.checkTakeover(index, expected, () => this.queue.closedReason !== null, this.signal);
-  backchannel = (
-    index: number,
-    turn: Pick<Turn, 'backchannel' | 'yielded'>,
-    sentAtMs: number,
-  ): Promise<BackchannelVerdict> =>
-    playBackchannel(index, turn, sentAtMs, {
-      clock: this.clock,
-      timers: this.timers,
-      signal: this.signal,
-      t0Ms: this.t0Ms,
-      bursts: () => this.timing.bursts(index),
-      murmur: (text) => this.media!.murmur!(text, index, this.signal),
-      gone: () => this.queue.closedReason !== null,
-      log: (l) => this.log(l),
-    });
-  dropPendingOutput(): void {
-    this.translator.resetBuffers();
-    this.media?.dropPending('before send');
-    const dropped = this.queue.dropPending((e) => e.name === 'user_transcription');
-    if (dropped) this.log(`discard: dropped ${dropped} queued event(s) before send`);
-  }
-
-  async sendImage(path: string): Promise<void> {
-    const bytes = await readFile(path);
-    this.connection().send(
-      this.messages.evalImage(bytes.toString('base64'), MIME[extname(path).toLowerCase()] ?? 'image/jpeg'),
-    );
-    this.log(`send: image ${path}`);
-  }
-
-  sendDtmf(keys: string): SentInput {
-    this.connection().send(this.messages.dtmf(keys));
-    this.judge?.addUser({ kind: 'dtmf', keys });
-    this.log(`send: dtmf ${JSON.stringify(keys)}`);
-    return { anchorMs: this.clock.now(), kind: 'dtmf' };
-  }
-
-  async sendUser(utterance: UserUtterance, turnIndex: number): Promise<SentInput> {
-    let sent: SentInput;
-    if (this.mode.userAudio && this.media) {
-      const anchorMs = await this.media.speak(utterance, turnIndex, this.signal);
-      this.log(
-        `send: ${utterance.dtmf !== undefined ? 'in-band dtmf' : 'speech'} ${JSON.stringify(utterance.user ?? utterance.audio ?? utterance.dtmf)} (due at ${(anchorMs - this.t0Ms).toFixed(1)}ms)`,
-      );
-      sent = { anchorMs, kind: 'audio' };
-    } else {
-      this.connection().send(
-        this.messages.sendText(utterance.user ?? '', { runImmediately: true, audioResponse: this.mode.botAudio }),
-      );
-      this.log(`send: text ${JSON.stringify(utterance.user)}`);
-      sent = { anchorMs: this.clock.now(), kind: 'text' };
+  private async sendInput(input: TurnSend, index: number): Promise<SentInput> {
+    const { clock, t0Ms } = this.time;
+    if (input.dtmf !== undefined && !input.inbandDtmf) {
+      this.connection().send(this.messages.dtmf(input.dtmf));
+      this.log(`send: dtmf ${JSON.stringify(input.dtmf)}`);
+      return { anchorMs: clock.now(), kind: 'dtmf' };
     }
-    const said =
-      utterance.user !== undefined
-        ? ({ kind: 'text', text: utterance.user } as const)
-        : utterance.dtmf !== undefined
-          ? ({ kind: 'dtmf', keys: utterance.dtmf } as const)
-          : null;
-    if (said) this.judge?.addUser(said);
-    return sent;
-  }
-
-  match(exp: ExpectationSpec, expIndex: number, turn: TurnMatch): Promise<MatchOutcome> {
-    return matchExpectation(exp, expIndex, {
-      ...turn,
-      queue: this.queue,
-      clock: this.clock,
-      t0Ms: this.t0Ms,
-      botSpeaking: () => this.botSpeaking,
-      state: this.matcherState,
-      judge: this.judge,
-      noJudgeReason: this.noJudgeReason,
-      trace: (l) => this.log(l),
-      signal: this.signal,
-    });
-  }
-
-  nextEvent(
-    accept: (e: EarshotEvent) => boolean,
-    deadlineMs: number,
-    onSkip?: (e: EarshotEvent) => void,
-  ): Promise<EarshotEvent> {
-    return this.queue.next(accept, deadlineMs, this.signal, onSkip);
-  }
-
-  whenSeen(name: EventName, deadlineMs: number): Promise<number> {
-    return this.queue.whenSeen(name, deadlineMs, this.signal);
-  }
-
-  sleepUntil(atMs: number): Promise<void> {
-    // A deadline already past does not wait (not even a turn of the event loop).
-    if (atMs <= this.clock.now()) return Promise.resolve();
-    return sleepUntil(this.timers, atMs, this.signal);
+    // In-band keys are tones in the caller's audio (earshot extension), spoken like a turn.
+    if (this.mode.userAudio && this.media) {
+      const utterance = input.dtmf !== undefined ? { dtmf: input.dtmf } : { user: input.user, audio: input.audio };
+      const anchorMs = await this.media.speak(utterance, index, this.signal);
+      const what = input.dtmf !== undefined ? 'in-band dtmf' : 'speech';
+      const words = JSON.stringify(input.dtmf ?? input.user ?? input.audio);
+      this.log(`send: ${what} ${words} (due at ${(anchorMs - t0Ms).toFixed(1)}ms)`);
+      return { anchorMs, kind: 'audio' };
+    }
+    const options = { runImmediately: true, audioResponse: this.mode.botAudio };
+    this.connection().send(this.messages.sendText(input.user ?? '', options));
+    this.log(`send: text ${JSON.stringify(input.user)}`);
+    return { anchorMs: clock.now(), kind: 'text' };
   }
 
   private readonly emit = (event: EarshotEvent): void => {
+    for (const l of this.listeners) l.event?.(event);
     this.speech.onEvent(event.name);
     this.queue.push(event);
-    this.timing.event(event.name, event.at_ms);
+    this.timeline.event(event.name, event.at_ms);
     this.log(`event: ${event.name}${describeEvent(event)}`);
   };
 
-  private async buildJudge(): Promise<void> {
-    try {
-      this.judge = await buildJudge(this.scenario, {
-        ...this.options,
-        redactor: this.redactor,
-        trace: (l) => this.log(l),
-      });
-    } catch (err) {
-      this.noJudgeReason = errorMessage(err);
-      this.log(`judge: not available: ${this.noJudgeReason}`);
-    }
-  }
-
   /** False when the run ends here: the scenario needs media this session cannot have or prepare. */
   private async prepareMedia(): Promise<boolean> {
+    const { config, scenario } = this;
     const wantsMedia = this.mode.botAudio || this.mode.userAudio;
     const request = {
-      recordingPath: this.options.recordingPath,
-      botInputRate: this.options.botInputRate,
-      speakingReports: this.handshakeMode === 'rtvi',
+      recordingPath: config.recordingPath,
+      botInputRate: config.botInputRate,
+      speakingReports: config.handshake === 'rtvi',
     };
     try {
-      this.media = wantsMedia ? (this.options.media?.(this.scenario, request) ?? null) : null;
+      this.media = wantsMedia ? (config.media?.(scenario, request) ?? null) : null;
     } catch (err) {
       // The media cannot serve the scenario's speech blocks (a Python `factory:` no flag replaces).
       this.refuse(errorMessage(err));
@@ -404,18 +277,18 @@ export class SessionRuntime implements DriverRuntime {
     if (!this.media) return true;
     try {
       await this.media.prepare({
-        clock: this.clock,
-        t0Ms: this.t0Ms,
+        clock: config.clock,
+        t0Ms: this.time.t0Ms,
         emit: this.emit,
-        markUserSpeech: (a, b) => this.timing.markUserSpeech(a, b),
-        markBotStreamEnd: (at) => this.timing.event('bot_stream_end', at),
+        markUserSpeech: (a, b) => this.timeline.markUserSpeech(a, b),
+        markBotStreamEnd: (at) => this.timeline.event('bot_stream_end', at),
         trace: (l) => this.log(l),
         signal: this.signal,
       });
       return true;
     } catch (err) {
       await this.finishMedia();
-      if (this.options.signal?.aborted) throw err;
+      if (config.signal?.aborted) throw err;
       this.errorText = errorMessage(err);
       this.log(`media: not ready: ${this.errorText}`);
       return false;
@@ -424,27 +297,24 @@ export class SessionRuntime implements DriverRuntime {
 
   /** The open connection, or null (a `connect_failed` failure recorded) when the bot cannot be reached. */
   private async connect(): Promise<ClientConnection | null> {
-    const { options } = this;
-    const url = buildEvalUrl(
-      options.url,
-      connectFlags(this.scenario, { triggerDisconnect: options.triggerDisconnect }),
-    );
+    const { config } = this;
+    const url = buildEvalUrl(config.url, connectFlags(this.scenario, { triggerDisconnect: config.triggerDisconnect }));
     try {
       this.conn = await connect(url, {
-        codec: this.codec,
-        connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-        clock: this.clock,
+        codec: config.codec,
+        connectTimeoutMs: config.connectTimeoutMs,
+        clock: config.clock,
         signal: this.signal,
-        ...(options.maxPayloadBytes ? { maxPayloadBytes: options.maxPayloadBytes } : {}),
+        ...(config.maxPayloadBytes ? { maxPayloadBytes: config.maxPayloadBytes } : {}),
         ...(this.media?.openSocket ? { openSocket: this.media.openSocket } : {}),
       });
     } catch (err) {
       await this.finishMedia();
       if (this.signal.aborted) throw err;
       const reason =
-        err instanceof ConnectError ? err.message : `failed to connect to ${options.url}: ${errorMessage(err)}`;
+        err instanceof ConnectError ? err.message : `failed to connect to ${config.url}: ${errorMessage(err)}`;
       this.log(`connect: failed: ${reason}`);
-      this.failures.push({ kind: 'connect_failed', turn_index: null, expectation_index: null, event: null, reason });
+      this.book.failures.push(failure('connect_failed', reason));
       return null;
     }
     this.log('connected');
@@ -456,17 +326,10 @@ export class SessionRuntime implements DriverRuntime {
     try {
       const artifacts = await this.media.finish();
       this.artifacts = artifacts;
-      for (const { turn_index, note } of artifacts.notes ?? []) addTurnNote(this.turns, turn_index, note);
+      for (const { turn_index, note } of artifacts.notes ?? []) addTurnNote(this.book.records, turn_index, note);
     } catch (err) {
       this.log(`media: finish failed: ${errorMessage(err)}`);
     }
-  }
-
-  private record(index: number): TurnResult {
-    const record = this.turns[index];
-    if (!record)
-      throw new Error(`turn ${index} is not a turn of this session (${this.turns.length} turn(s); add it first)`);
-    return record;
   }
 
   private connection(): ClientConnection {
@@ -478,27 +341,34 @@ export class SessionRuntime implements DriverRuntime {
   private refuse(reason: string): void {
     this.errorText = reason;
     this.log(`error: ${reason}`);
-    this.failures.push({ kind: 'error', turn_index: null, expectation_index: null, event: null, reason });
+    this.book.failures.push(failure('error', reason));
+  }
+
+  /** earshot failed, not the bot: a `harness_error` of the turn under way (failed), or of the run. */
+  private harnessError(err: unknown): void {
+    const turnIndex = this.trace.turn >= 0 ? this.trace.turn : null;
+    const fault = failure('harness_error', errorMessage(err), { turn_index: turnIndex });
+    this.log(`error: ${fault.reason}`);
+    this.book.failures.push(fault);
+    if (turnIndex !== null) this.book.records[turnIndex].status = 'failed';
   }
 
   private finish(): SessionOutcome {
-    const { scenario, startedAt, turns, failures, errorText, redactor, trace } = this;
     const { recording, recordingStartedAtMs, conditions } = this.artifacts;
-    const durationMs = Math.round(this.clock.now() - this.t0Ms);
     return buildOutcome({
-      scenario,
-      startedAt,
-      durationMs,
-      turns,
-      failures,
+      scenario: this.scenario,
+      startedAt: this.startedAt,
+      durationMs: Math.round(this.time.clock.now() - this.time.t0Ms),
+      turns: this.book.records,
+      failures: this.book.failures,
       events: this.queue.seen,
       recording,
       recordingStartedAtMs,
       conditions,
-      errorText,
-      run: this.options.run,
-      redactor,
-      trace,
+      errorText: this.errorText,
+      run: this.config.run,
+      redactor: this.redactor,
+      trace: this.trace,
     });
   }
 }

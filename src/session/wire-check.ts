@@ -14,7 +14,7 @@ import {
   type Runnable,
   type Scenario,
 } from '../scenario/index.js';
-import { needsMarkerEvents, needsVadEvents, requiredReportLevel, usesEval } from './config.js';
+import { needsMarkerEvents, needsVadEvents, requiredReportLevel, usesEval } from './scenario-needs.js';
 
 /**
  * Whether a scenario can run on the chosen wire, decided before connecting.
@@ -39,7 +39,9 @@ import { needsMarkerEvents, needsVadEvents, requiredReportLevel, usesEval } from
  * `bot_audio_stopped`.
  */
 
-/** `rtvi`: client-ready → bot-ready, then RTVI both ways. `none`: a bot with no RTVI; the session starts on connect. */
+/**
+ * `rtvi`: client-ready → bot-ready, then RTVI both ways. `none`: a bot with no RTVI; the session starts on connect.
+ */
 export type HandshakeMode = 'rtvi' | 'none';
 export const HANDSHAKE_MODES: readonly HandshakeMode[] = ['rtvi', 'none'];
 
@@ -62,7 +64,9 @@ export interface WireSettings {
 export interface WirePlan {
   /** The `eval-configure` to send after bot-ready; null when nothing is asked or the wire cannot carry it. */
   configure: EvalConfigure | null;
-  /** How `context:` is seeded: `append-to-context` only once bot-ready says the bot reads it (`appendToContextProblem`). */
+  /**
+   * How `context:` is seeded: `append-to-context` only once bot-ready says the bot reads it (`appendToContextProblem`).
+   */
   context: 'none' | 'eval-context' | 'append-to-context';
   /** How `--stop-bot` ends the bot. */
   stop: 'eval-cancel' | 'disconnect-bot' | 'none';
@@ -102,7 +106,8 @@ export function checkWire(scenario: Runnable, settings: WireSettings): WireCheck
     if (!has('bare_audio'))
       at(
         '',
-        `--handshake none needs a wire whose audio frames stand without RTVI (--wire protobuf); ${settings.codec} carries RTVI messages only`,
+        '--handshake none needs a wire whose audio frames stand without RTVI (--wire protobuf); ' +
+          `${settings.codec} carries RTVI messages only`,
       );
     checkWithoutRtvi(scenario, at);
   }
@@ -119,8 +124,11 @@ export function checkWire(scenario: Runnable, settings: WireSettings): WireCheck
       const given = declared === undefined ? '' : ` (--bot-report-level ${declared} is not enough)`;
       at(
         path,
-        `needs the bot to report function calls at level '${level}'${given}, and the ${settings.codec} wire cannot ask for it: eval-configure ${EVAL_ONLY}. ` +
-          `Raise it in the bot (RTVIObserverParams(function_call_report_level={"*": RTVIFunctionCallReportLevel.${level.toUpperCase()}})) and pass --bot-report-level ${level}, or run the bot's eval transport (--wire pipecat-eval)`,
+        `needs the bot to report function calls at level '${level}'${given}, and the ${settings.codec} wire ` +
+          `cannot ask for it: eval-configure ${EVAL_ONLY}. ` +
+          'Raise it in the bot (RTVIObserverParams(function_call_report_level={"*": ' +
+          `RTVIFunctionCallReportLevel.${level.toUpperCase()}})) and pass --bot-report-level ${level}, or run ` +
+          "the bot's eval transport (--wire pipecat-eval)",
       );
     }
   }
@@ -129,8 +137,10 @@ export function checkWire(scenario: Runnable, settings: WireSettings): WireCheck
     else if (settings.bot?.vadEvents !== true) {
       at(
         eventPath(scenario, VAD_EVENTS),
-        `raw VAD events are off unless the bot turns them on, and the ${settings.codec} wire cannot ask for them: eval-configure ${EVAL_ONLY}. ` +
-          "Enable them in the bot (RTVIObserverParams(vad_user_speaking_enabled=True)) and pass --bot-vad-events, or run the bot's eval transport (--wire pipecat-eval)",
+        `raw VAD events are off unless the bot turns them on, and the ${settings.codec} wire cannot ask for ` +
+          `them: eval-configure ${EVAL_ONLY}. ` +
+          'Enable them in the bot (RTVIObserverParams(vad_user_speaking_enabled=True)) and pass ' +
+          "--bot-vad-events, or run the bot's eval transport (--wire pipecat-eval)",
       );
     }
   }
@@ -139,8 +149,10 @@ export function checkWire(scenario: Runnable, settings: WireSettings): WireCheck
     else if (settings.bot?.llmMarkers !== true) {
       at(
         eventPath(scenario, MARKER_EVENTS),
-        `the bot reports its LLM's markers only when they are turned on, and the ${settings.codec} wire cannot ask for them: eval-configure ${EVAL_ONLY}. ` +
-          "Enable them in the bot (RTVIObserverParams(bot_llm_marker_enabled=True)) and pass --bot-llm-markers, or run the bot's eval transport (--wire pipecat-eval)",
+        `the bot reports its LLM's markers only when they are turned on, and the ${settings.codec} wire cannot ` +
+          `ask for them: eval-configure ${EVAL_ONLY}. ` +
+          'Enable them in the bot (RTVIObserverParams(bot_llm_marker_enabled=True)) and pass ' +
+          "--bot-llm-markers, or run the bot's eval transport (--wire pipecat-eval)",
       );
     }
   }
@@ -152,7 +164,8 @@ export function checkWire(scenario: Runnable, settings: WireSettings): WireCheck
       if (t.image !== undefined)
         at(
           `turns[${i}].image`,
-          `the ${settings.codec} wire cannot register an image: eval-image ${EVAL_ONLY}. Run this scenario against the bot's eval transport (--wire pipecat-eval)`,
+          `the ${settings.codec} wire cannot register an image: eval-image ${EVAL_ONLY}. Run this scenario ` +
+            "against the bot's eval transport (--wire pipecat-eval)",
         );
     });
   }
@@ -176,8 +189,10 @@ export function appendToContextProblem(
   return diagnostic(
     scenario,
     'context',
-    `the ${codec} wire cannot seed the bot's context: eval-context ${EVAL_ONLY}, and this bot (${who}) does not read append-to-context (Pipecat removed it in 1.0). ` +
-      "Run this scenario against the bot's eval transport (bot.py -t eval, --wire pipecat-eval), or seed the context in the bot",
+    `the ${codec} wire cannot seed the bot's context: eval-context ${EVAL_ONLY}, and this bot (${who}) does ` +
+      'not read append-to-context (Pipecat removed it in 1.0). ' +
+      "Run this scenario against the bot's eval transport (bot.py -t eval, --wire pipecat-eval), or seed the " +
+      'context in the bot',
   );
 }
 
@@ -198,7 +213,8 @@ function checkWithoutRtvi(scenario: Runnable, at: (path: string, message: string
   if (scenario.judge.modality !== 'audio') {
     at(
       'judge.modality',
-      `${none} is judged from its audio: set judge.modality: audio (text mode reads the bot's LLM text, which only RTVI carries)`,
+      `${none} is judged from its audio: set judge.modality: audio (text mode reads the bot's LLM text, which ` +
+        'only RTVI carries)',
     );
   }
   if (contextOf(scenario).length) at('context', `${none} cannot have its context seeded: that takes RTVI`);
@@ -217,14 +233,16 @@ function checkWithoutRtvi(scenario: Runnable, at: (path: string, message: string
     if (turn.send_after?.event !== undefined && !AUDIO_EVENTS.has(turn.send_after.event)) {
       at(
         `${p}.send_after.event`,
-        `'${turn.send_after.event}' is an RTVI report; ${none} sends only audio: anchor on bot_audio_started or bot_audio_stopped`,
+        `'${turn.send_after.event}' is an RTVI report; ${none} sends only audio: anchor on bot_audio_started ` +
+          'or bot_audio_stopped',
       );
     }
     turn.expect.forEach((exp, j) => {
       if (!AUDIO_EVENTS.has(exp.event)) {
         at(
           `${p}.expect[${j}].event`,
-          `'${exp.event}' is an RTVI report; ${none} sends only audio: expect response (its speech, transcribed), bot_audio_started or bot_audio_stopped`,
+          `'${exp.event}' is an RTVI report; ${none} sends only audio: expect response (its speech, ` +
+            'transcribed), bot_audio_started or bot_audio_stopped',
         );
       }
     });
@@ -235,7 +253,10 @@ function checkWithoutRtvi(scenario: Runnable, at: (path: string, message: string
   });
 }
 
-/** The first call expectation that needs `level`, for the error's location (a simulation's judge reads every call: its `persona`). */
+/**
+ * The first call expectation that needs `level`, for the error's location (a simulation's judge reads every call: its
+ * `persona`).
+ */
 function reportLevelPath(scenario: Runnable, level: FunctionCallReportLevel): string {
   if (scenario.kind === 'simulation') return 'persona';
   const judged = usesEval(scenario);

@@ -1,4 +1,5 @@
 import { isJudgeError } from '../judge/index.js';
+import { failure } from '../results/failure.js';
 import type {
   Failure,
   FailureKind,
@@ -75,7 +76,7 @@ export async function concludeSimulation(input: ConcludeInput): Promise<Scenario
   };
   const failures: Failure[] = [...result.failures];
   const fail = (kind: FailureKind, reason: string): void => {
-    failures.push({ kind, turn_index: null, expectation_index: null, event: null, reason });
+    failures.push(failure(kind, reason));
   };
   const finish = (status: ScenarioResult['status'], error?: string): ScenarioResult => {
     log(`simulation: ${status.toUpperCase()} (ended by ${block.ended_by}; ${failures.length} failure(s))`);
@@ -105,7 +106,8 @@ export async function concludeSimulation(input: ConcludeInput): Promise<Scenario
   );
   for (const [name, m] of measured)
     log(
-      `measure: ${name} = ${m.score === null ? 'unscored' : m.score.toFixed(2)}${m.passed ? '' : ' (failed)'}: ${m.reason}`,
+      `measure: ${name} = ${m.score === null ? 'unscored' : m.score.toFixed(2)}` +
+        `${m.passed ? '' : ' (failed)'}: ${m.reason}`,
     );
 
   if (!input.judge) {
@@ -134,7 +136,8 @@ export async function concludeSimulation(input: ConcludeInput): Promise<Scenario
     if (m.kind !== 'judged') continue;
     for (const v of m.verdicts ?? []) log(`judge: reply ${v.turn} ${m.name} ${v.verdict}: ${v.reason}`);
     log(
-      `judge: ${m.name} = ${m.score === null ? 'unscored' : m.score.toFixed(2)}${m.passed ? '' : ` (below ${m.min_score})`}: ${m.reason}`,
+      `judge: ${m.name} = ${m.score === null ? 'unscored' : m.score.toFixed(2)}` +
+        `${m.passed ? '' : ` (below ${m.min_score})`}: ${m.reason}`,
     );
   }
   if (verdicts.goal.verdict === 'none') {
@@ -153,7 +156,9 @@ export async function concludeSimulation(input: ConcludeInput): Promise<Scenario
     block.scorecard = scoreCard(sim.scorecard, judged.scores, played.transcript);
     for (const d of block.scorecard.dimensions)
       log(
-        `scorecard: ${d.dimension} ${d.score ?? '-'}/10${d.cap && d.judge_score !== d.score ? ` (judge ${d.judge_score}, capped: ${d.cap.reason})` : ''}: ${d.reason}`,
+        `scorecard: ${d.dimension} ${d.score ?? '-'}/10` +
+          `${d.cap && d.judge_score !== d.score ? ` (judge ${d.judge_score}, capped: ${d.cap.reason})` : ''}` +
+          `: ${d.reason}`,
       );
     log(`scorecard: total ${block.scorecard.total.toFixed(2)}/10, pass at ${block.scorecard.pass_threshold}`);
   }
@@ -191,7 +196,8 @@ export async function concludeSimulation(input: ConcludeInput): Promise<Scenario
     if (!m.passed && m.failure_kind)
       fail(
         METRIC_FAILURE[m.failure_kind],
-        `${m.name}${m.score === null ? '' : ` ${m.score.toFixed(2)}`}${m.min_score !== undefined ? ` below ${m.min_score.toFixed(2)}` : ''}: ${m.reason}`,
+        `${m.name}${m.score === null ? '' : ` ${m.score.toFixed(2)}`}` +
+          `${m.min_score !== undefined ? ` below ${m.min_score.toFixed(2)}` : ''}: ${m.reason}`,
       );
   }
   if (block.scorecard && !block.scorecard.passed)

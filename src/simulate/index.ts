@@ -3,7 +3,7 @@
  * (its `end_call` tool), and the verdict over a finished call: the judge over
  * the whole transcript (Pipecat's goal and per-reply metrics), the measures,
  * and earshot's extensions, GAIA's scorecard and NeMo's success signals. The
- * driver that holds the call is `session/simulation-driver.ts`.
+ * driver that holds the call is `drivers/simulation/simulation-driver.ts`.
  */
 export {
   END_CALL,
@@ -15,7 +15,6 @@ export {
 } from './persona.js';
 export {
   createSimulator,
-  parseSimulatorOverride,
   type CreateSimulatorOptions,
   type PersonaMove,
   type Simulator,

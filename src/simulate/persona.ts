@@ -17,7 +17,8 @@ export const END_CALL = 'end_call';
 export const END_CALL_TOOL: ChatTool = {
   name: END_CALL,
   description:
-    'Hang up. Call this instead of saying anything more once your goal is met, or once it is clear the assistant cannot help you meet it.',
+    'Hang up. Call this instead of saying anything more once your goal is met, or once it is clear the ' +
+    'assistant cannot help you meet it.',
   parameters: {
     type: 'object',
     properties: {
@@ -36,15 +37,19 @@ export const PERSONA_LINES = {
 /** The system instruction the persona runs under. */
 export function personaInstruction(persona: string, goal: string): string {
   return [
-    'You are a person on a phone call with a voice assistant. Stay in character the whole time, and never say or hint that you are simulated, an AI or part of a test.',
+    'You are a person on a phone call with a voice assistant. Stay in character the whole time, and never say ' +
+      'or hint that you are simulated, an AI or part of a test.',
     '',
     PERSONA_LINES.who + persona,
     '',
     PERSONA_LINES.goal + goal,
     '',
-    "The assistant's words reach you as the user's messages. Answer with only what you say next: one short spoken turn, in the first person, in plain sentences (no lists, no markdown, no stage directions).",
-    'Like a real caller, give or ask for one thing at a time, and do not repeat what the assistant has already understood.',
-    `When your goal is met, or it is clear the assistant cannot help, say nothing more: call the ${END_CALL} tool with whether you succeeded and why.`,
+    "The assistant's words reach you as the user's messages. Answer with only what you say next: one short " +
+      'spoken turn, in the first person, in plain sentences (no lists, no markdown, no stage directions).',
+    'Like a real caller, give or ask for one thing at a time, and do not repeat what the assistant has already ' +
+      'understood.',
+    `When your goal is met, or it is clear the assistant cannot help, say nothing more: call the ${END_CALL} ` +
+      'tool with whether you succeeded and why.',
   ].join('\n');
 }
 

@@ -78,7 +78,9 @@ export function measureMetric(metric: SimulationMetric, facts: RunFacts): Simula
     const missing = expected.filter((spec) => !made.some((c) => callMatches(spec, c)));
     const unlisted = made.filter((c) => !expected.some((spec) => callMatches(spec, c)));
     const passed = missing.length === 0 && unlisted.length === 0;
-    const reason = `${made.map(callSignature).join(', ') || 'no calls'}, expected ${expected.map(callSignature).join(', ') || 'none'}`;
+    const reason =
+      `${made.map(callSignature).join(', ') || 'no calls'}, expected ` +
+      `${expected.map(callSignature).join(', ') || 'none'}`;
     return {
       ...base,
       score: passed ? 1 : 0,

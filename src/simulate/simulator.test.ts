@@ -3,7 +3,7 @@ import { JudgeConfigError, JudgeError } from '../judge/index.js';
 import { sequence, startLlmServer, type LlmServer } from '../../test/support/llm-server.js';
 import { readPersonaPrompt, simLlm } from '../../test/support/sim-llm.js';
 import { END_CALL_TOOL, personaInstruction, personaMessages } from './persona.js';
-import { createSimulator, parseSimulatorOverride } from './simulator.js';
+import { createSimulator } from './simulator.js';
 
 let server: LlmServer;
 beforeEach(async () => {
@@ -104,7 +104,7 @@ describe('the caller model on the Chat Completions wire', () => {
     expect(await simulator().next([{ role: 'bot', text: 'Hello?' }])).toMatchObject({ say: '' });
   });
 
-  it('config problems name the simulator field; --simulator parses like --judge', () => {
+  it('config problems name the simulator field', () => {
     expect(() => simulator({ config: { service: 'nope' } })).toThrow(JudgeConfigError);
     try {
       simulator({ config: { service: 'openai', endpoint: 'ftp://x' } });
@@ -112,13 +112,5 @@ describe('the caller model on the Chat Completions wire', () => {
       expect((err as JudgeConfigError).field).toBe('simulator.endpoint');
       expect((err as Error).message).toMatch(/^simulator\.endpoint: must be an http\(s\) URL/);
     }
-    expect(parseSimulatorOverride('openai:gpt-4o-mini')).toEqual({ service: 'openai', model: 'gpt-4o-mini' });
-    expect(parseSimulatorOverride('ollama:qwen3:8b@http://127.0.0.1:11434/v1')).toEqual({
-      service: 'ollama',
-      model: 'qwen3:8b',
-      endpoint: 'http://127.0.0.1:11434/v1',
-    });
-    expect(() => parseSimulatorOverride('gpt-4o')).toThrow(/expected openai:MODEL\[@URL\] or ollama:MODEL\[@URL\]/);
-    expect(() => parseSimulatorOverride('openai:m@not a url')).toThrow();
   });
 });

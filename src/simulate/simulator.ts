@@ -1,5 +1,4 @@
 import { monotonicClock, type Clock } from '../core/clock.js';
-import { UsageError } from '../core/errors.js';
 import { Redactor } from '../core/redact.js';
 import {
   isJudgeError,
@@ -12,7 +11,6 @@ import {
   type JudgeBackend,
   type JudgeError,
 } from '../judge/index.js';
-import type { LlmConfig } from '../scenario/index.js';
 import { END_CALL, END_CALL_TOOL, personaInstruction, personaMessages, type HeardLine } from './persona.js';
 
 /**
@@ -57,7 +55,9 @@ export interface CreateSimulatorOptions {
   retryMaxDelayMs?: number;
 }
 
-/** Builds the caller's model; throws `JudgeConfigError` naming the `simulator.*` field for a block that cannot be used. */
+/**
+ * Builds the caller's model; throws `JudgeConfigError` naming the `simulator.*` field for a block that cannot be used.
+ */
 export function createSimulator(options: CreateSimulatorOptions): Simulator {
   const env = options.env ?? process.env;
   const backend = options.backend ?? resolveSimulatorService(options.config, env);
@@ -117,24 +117,4 @@ function resolveSimulatorService(config: unknown, env: NodeJS.ProcessEnv): Judge
     const message = err.message.slice(err.field.length + 2).replace(/\bjudge service\b/g, 'simulator service');
     throw new JudgeConfigError(field, message);
   }
-}
-
-/**
- * `--simulator openai:MODEL[@URL]` / `ollama:MODEL[@URL]`: replaces every
- * simulation's `simulator:` block (its service, model and endpoint; the
- * block's `extra:`, key and factory belong to the service it names, so they go).
- */
-export function parseSimulatorOverride(value: string): LlmConfig {
-  const m = /^(openai|ollama):([^@\s]+)(?:@(\S+))?$/.exec(value.trim());
-  if (!m) throw new UsageError(`--simulator ${value}: expected openai:MODEL[@URL] or ollama:MODEL[@URL]`);
-  const config: LlmConfig = { service: m[1], model: m[2] };
-  if (m[3] !== undefined) {
-    try {
-      new URL(m[3]);
-    } catch {
-      throw new UsageError(`--simulator ${value}: ${m[3]} is not a URL (expected e.g. http://127.0.0.1:11434/v1)`);
-    }
-    config.endpoint = m[3];
-  }
-  return config;
 }

@@ -28,7 +28,9 @@ export const TRANSCRIPT_LINES = {
 const MODALITY_NOTE = {
   text: "The bot's replies are its text output.",
   audio:
-    'The bot\'s replies are automatic speech-to-text transcriptions of what it said aloud: expect homophones, misspellings and missing punctuation, and judge what it meant ("for" can be "four", a number counts the same in words or digits).',
+    "The bot's replies are automatic speech-to-text transcriptions of what it said aloud: expect homophones, " +
+    'misspellings and missing punctuation, and judge what it meant ("for" can be "four", a number counts the ' +
+    'same in words or digits).',
 } as const;
 
 /** The bot's replies in order (what metrics score one by one). */

@@ -68,26 +68,6 @@ export class SpeechConfigError extends EarshotError {
   }
 }
 
-/** A scenario asked to run its own code (`factory:`) without the user's consent. */
-export class CodeNotAllowedError extends EarshotError {
-  constructor(readonly factory: string) {
-    super(`factory '${factory}' runs code from the scenario; pass --allow-code to allow it`, { exitCode: 2 });
-    this.name = 'CodeNotAllowedError';
-  }
-}
-
-/** A `factory:` module that cannot be loaded or does not return a provider. */
-export class FactoryError extends EarshotError {
-  constructor(
-    readonly factory: string,
-    message: string,
-    options: { cause?: unknown } = {},
-  ) {
-    super(`factory '${factory}': ${message}`, { ...options, exitCode: 2 });
-    this.name = 'FactoryError';
-  }
-}
-
 /** The model hub refused or broke a download (HTTP status, size or checksum mismatch). */
 export class ModelDownloadError extends EarshotError {
   constructor(

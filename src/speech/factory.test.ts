@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CachedTts } from './cache.js';
-import { CodeNotAllowedError, FactoryError } from './errors.js';
-import { parseFactoryRef } from './factory.js';
+import { CodeNotAllowedError, FactoryError, parseFactoryRef } from '../core/code-hooks.js';
 import { createStt } from './stt/table.js';
 import { createTts } from './tts/table.js';
 

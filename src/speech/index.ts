@@ -51,11 +51,8 @@ export type { ProgressStream, PullProgress } from './models/progress.js';
 
 export { cudaSupport } from './onnx.js';
 export type { CudaSupport, OnnxDevice } from './onnx.js';
-export { loadFactory, parseFactoryRef } from './factory.js';
 export {
-  CodeNotAllowedError,
   DependencyMissingError,
-  FactoryError,
   ModelDownloadError,
   ModelMissingError,
   SpeechConfigError,

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { monotonicClock } from '../core/clock.js';
 import { EarshotError, errorMessage } from '../core/errors.js';
 import type { ScenarioResult } from '../results/index.js';
-import { checkSphinxInstalled, type AudioEngineOptions, type SessionOptions } from '../session/index.js';
+import { checkSphinxInstalled, DEFAULT_CODEC, type AudioEngineOptions, type SessionOptions } from '../session/index.js';
 import { PortAllocator } from '../bots/index.js';
 import { defaultOutDir, runScenarios, type RunnerIo, type RunScenariosOutcome } from '../runner/index.js';
 import { startRefbotChild } from './refbot-child.js';
@@ -57,16 +57,18 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
     checkSphinxInstalled();
   } catch (err) {
     throw new DemoSetupError(
-      `${errorMessage(err).split(';')[0]}: earshot demo needs it (the reference bot hears the caller with it, and earshot transcribes the bot with it)`,
+      `${errorMessage(err).split(';')[0]}: earshot demo needs it (the reference bot hears the caller with it, ` +
+        `and earshot transcribes the bot with it)`,
       'run scripts/install-deps.sh, or: sudo apt-get install pocketsphinx pocketsphinx-en-us',
     );
   }
   const clock = options.clock ?? monotonicClock;
-  const wire = options.wire ?? 'pipecat-eval';
+  const wire = options.wire ?? DEFAULT_CODEC;
   const outDir = options.outDir ?? defaultOutDir();
   await mkdir(outDir, { recursive: true });
   const botLog = join(outDir, 'refbot.log');
-  // As a real Pipecat bot: sentences with a TTS's pauses between them; on protobuf, what eval-configure cannot ask for is enabled in the bot itself.
+  // As a real Pipecat bot: sentences with a TTS's pauses between them; on protobuf, what eval-configure cannot ask for
+  // is enabled in the bot itself.
   const realism = [
     '--sentence-gap-ms',
     String(DEMO_SENTENCE_GAP_MS),
@@ -116,7 +118,10 @@ export function describeDemo(outcome: DemoOutcome, cwd = process.cwd()): string[
   const lines = [
     '',
     `results:    ${show(join(outcome.outDir, 'results.jsonl'))}`,
-    `recordings: ${recordings.length ? `${recordings.length} stereo WAV (user left, bot right) in ${show(outcome.outDir)}/` : 'none'}`,
+    'recordings: ' +
+      (recordings.length
+        ? `${recordings.length} stereo WAV (user left, bot right) in ${show(outcome.outDir)}/`
+        : 'none'),
     `bot log:    ${show(outcome.botLog)}`,
     '',
     'voice-to-voice latency (end of the user speech → first audible bot audio, measured from the audio):',
@@ -135,7 +140,8 @@ function voiceToVoiceRows(results: ScenarioResult[]): Array<{ label: string; val
       if (t.input.user === undefined && t.input.audio === undefined) continue;
       const v2v = t.metrics?.voice_to_voice_ms;
       const said = t.input.user ?? t.input.audio ?? '';
-      const label = `${r.name} turn ${t.index + 1} ${JSON.stringify(said.length > 40 ? `${said.slice(0, 39)}…` : said)}`;
+      const label =
+        `${r.name} turn ${t.index + 1} ` + `${JSON.stringify(said.length > 40 ? `${said.slice(0, 39)}…` : said)}`;
       rows.push({ label, value: typeof v2v === 'number' ? `${Math.round(v2v)} ms` : `not measured (${t.status})` });
     }
   }

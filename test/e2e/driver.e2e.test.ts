@@ -5,13 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EarshotEvent } from '../../src/results/events.js';
 import type { Failure } from '../../src/results/types.js';
 import { loadScenario, type Scenario } from '../../src/scenario/index.js';
-import {
-  DeadlineError,
-  driveSession,
-  type DriverRuntime,
-  type SessionDriver,
-  type SessionProgress,
-} from '../../src/session/index.js';
+import { driveSession } from '../../src/drivers/index.js';
+import { DeadlineError } from '../../src/events/index.js';
+import type { DriverRuntime, SessionDriver, SessionProgress } from '../../src/session/index.js';
 import { startRefbotProcess, type RefbotProcess } from '../support/refbot-process.js';
 
 /**
@@ -52,22 +48,18 @@ class CapitalsCaller implements SessionDriver {
   }
 
   private async turn(runtime: DriverRuntime, question: string | null): Promise<string> {
-    const index = runtime.addTurn(question === null ? {} : { user: question });
-    runtime.startTurn(index);
+    const turn = runtime.openTurn(question === null ? {} : { user: question });
+    const index = turn.index;
     if (index === this.failOnTurn) throw new Error('the caller lost its train of thought');
-    if (question !== null) runtime.dropPendingOutput();
-    const sent =
-      question === null
-        ? { anchorMs: runtime.clock.now(), kind: 'none' as const }
-        : await runtime.sendUser({ user: question }, index);
-    runtime.markSent(index, sent);
+    // A question drops what is still queued from the last reply; the greeting's turn only observes.
+    const sent = await turn.send(question === null ? {} : { user: question });
     const failures: Failure[] = [];
     let reply = '';
     try {
       // In text modality a reply ends with the bot's llm-stopped: its words are the llm_response.
-      const event: EarshotEvent = await runtime.nextEvent((e) => e.name === 'llm_response', sent.anchorMs + 5000);
+      const event: EarshotEvent = await runtime.stream.next((e) => e.name === 'llm_response', sent.anchorMs + 5000);
       reply = 'text' in event ? event.text : '';
-      runtime.recordExpectation(index, { index: 0, event: 'llm_response', status: 'passed', text: reply });
+      turn.record({ index: 0, event: 'llm_response', status: 'passed', text: reply });
     } catch (err) {
       if (!(err instanceof DeadlineError)) throw err;
       const failure: Failure = {
@@ -78,10 +70,10 @@ class CapitalsCaller implements SessionDriver {
         reason: 'no reply within 5000ms',
       };
       failures.push(failure);
-      runtime.recordExpectation(index, { index: 0, event: 'llm_response', status: 'failed' }, failure);
+      turn.record({ index: 0, event: 'llm_response', status: 'failed' }, failure);
     }
     this.heard.push(reply);
-    runtime.endTurn(index, failures);
+    turn.end(failures);
     return reply;
   }
 }

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { isCodecName, parseBotUrl } from '../../protocol/index.js';
+import { parseBotUrl } from '../../protocol/index.js';
 import {
   parseConditionSweep,
   parseSweepRange,
@@ -18,8 +18,6 @@ import { abortOnSignals } from '../signals.js';
 interface BenchFlags extends AudioFlags, BotFlags, TrustFlags {
   scenario?: string;
   strict?: boolean;
-  /** `--judge` (registered by the session flags, when they offer it). */
-  judge?: string;
   repeat: number;
   concurrency: number;
   json?: string;
@@ -66,7 +64,8 @@ export const benchCommand: CliCommand = {
     const command = program
       .command('bench')
       .description(
-        'Run one scenario many times against a running bot: latency percentiles, histograms, pass rate per turn, barge-in yield curve',
+        'Run one scenario many times against a running bot: latency percentiles, histograms, pass rate per ' +
+          'turn, barge-in yield curve',
       )
       .argument('<scenario>', 'one scenario file');
     addBotFlags(command)
@@ -80,12 +79,14 @@ export const benchCommand: CliCommand = {
       .option('--json <file>', 'write the report as JSON')
       .option(
         '--sweep-interrupt <from:to:step>',
-        'rerun the barge-in turn (the first with an event-anchored send_after) with its delay_ms at each offset from FROM to TO ms; reports the yield curve',
+        'rerun the barge-in turn (the first with an event-anchored send_after) with its delay_ms at each ' +
+          'offset from FROM to TO ms; reports the yield curve',
         (v: string) => parseSweepRange(v),
       )
       .option(
         '--sweep-condition <name=v1,v2,...>',
-        "rerun each scenario at every level of a channel condition on the caller's audio (snr=30,20,10,5; loss=0,0.05,0.1); reports the condition curve",
+        "rerun each scenario at every level of a channel condition on the caller's audio (snr=30,20,10,5; " +
+          'loss=0,0.05,0.1); reports the condition curve',
         (v: string) => parseConditionSweep(v),
       )
       .option('--out <dir>', 'keep results.jsonl, traces and recordings here')
@@ -94,13 +95,11 @@ export const benchCommand: CliCommand = {
     addTrustFlags(command);
     addAudioFlags(command).action(async (path: string, flags: BenchFlags) => {
       parseBotUrl(flags.url);
-      if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
       const signals = abortOnSignals();
       try {
         const outcome = await runBench({
           path,
           ...(flags.scenario !== undefined ? { scenario: flags.scenario } : {}),
-          ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
           strict: flags.strict === true,
           url: flags.url,
           repeat: flags.repeat,
@@ -110,7 +109,6 @@ export const benchCommand: CliCommand = {
           ...(flags.out ? { outDir: flags.out } : {}),
           defaultWithinMs: flags.timeout,
           allowOutsideRoot: flags.allowOutsideRoot,
-          allowCode: flags.allowCode,
           audio: { ...audioSettings(flags), ...(flags.out ? {} : { record: false }) },
           session: sessionSettings(flags),
           signal: signals.signal,

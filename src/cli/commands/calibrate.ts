@@ -84,7 +84,8 @@ export const calibrateCommand: CliCommand = {
       .option('--max-p95-ms <ms>', 'p95 |error| limit', positiveMs, 10)
       .option(
         '--sentence-gap-ms <ms>',
-        'the bot speaks sentence by sentence with this much silence between them (as a Pipecat TTS does), and the barge-in starts in the first pause',
+        'the bot speaks sentence by sentence with this much silence between them (as a Pipecat TTS does), and ' +
+          'the barge-in starts in the first pause',
         positiveMs,
       )
       .option(

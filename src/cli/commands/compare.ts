@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { parseThreshold, runCompare } from '../../tools/compare/index.js';
+import { COMPARE_OUTPUTS, parseThreshold, runCompare } from '../../tools/compare/index.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt } from '../options.js';
 
@@ -54,7 +54,8 @@ export const compareCommand: CliCommand = {
     program
       .command('compare')
       .description(
-        'Compare a new run against a baseline: pass rates and latency shifts per scenario and turn, with intervals and p-values; exit 1 on a regression',
+        'Compare a new run against a baseline: pass rates and latency shifts per scenario and turn, with ' +
+          'intervals and p-values; exit 1 on a regression',
       )
       .argument('<base>', 'baseline run output folder (or its results.jsonl)')
       .argument('<new>', 'new run output folder (or its results.jsonl)')
@@ -66,7 +67,11 @@ export const compareCommand: CliCommand = {
       .option('--alpha <p>', 'significance level of the Mann-Whitney test', probability, 0.05)
       .option('--seed <n>', 'bootstrap seed', seed, 1)
       .option('--resamples <n>', 'bootstrap rounds', positiveInt, 2000)
-      .option('--reporter <list>', 'comma list: list, markdown[=PATH], json[=PATH], html[=PATH], github[=PATH]', 'list')
+      .option(
+        '--reporter <list>',
+        `comma list: ${Object.keys(COMPARE_OUTPUTS).join(', ')} (name=PATH sets a file)`,
+        'list',
+      )
       .addHelpText('after', HELP)
       .action((base: string, next: string, flags: CompareFlags) => {
         const report = runCompare({

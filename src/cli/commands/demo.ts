@@ -1,9 +1,10 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
-import { isCodecName, type CodecName } from '../../protocol/index.js';
+import type { CodecName } from '../../protocol/index.js';
 import { describeDemo, runDemo } from '../../tools/demo.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import type { CliCommand } from '../command.js';
+import { reporterOption, wireOption } from '../options.js';
 import { abortOnSignals } from '../signals.js';
 
 interface DemoFlags extends AudioFlags {
@@ -29,17 +30,10 @@ export const demoCommand: CliCommand = {
       .command('demo')
       .description('Start the reference bot and run the bundled audio scenarios against it (offline)')
       .option('--out <dir>', 'output folder for results.jsonl, recordings and traces (default runs/<timestamp>)')
-      .addOption(
-        new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'),
-      )
-      .option(
-        '--reporter <list>',
-        'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)',
-        'list',
-      )
+      .addOption(wireOption())
+      .addOption(reporterOption())
       .option('-v, --verbose', 'print the debug trace as it happens');
     addAudioFlags(command).action(async (flags: DemoFlags) => {
-      if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
       const signals = abortOnSignals();
       try {
         const outcome = await runDemo({

@@ -1,29 +1,20 @@
 import { writeFile } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import { renderJudgeCheck, runJudgeCheck } from '../../tools/judge-check/index.js';
-import { parseJudgeOverride } from '../../judge/index.js';
+import type { LlmConfig } from '../../scenario/index.js';
 import type { CliCommand } from '../command.js';
-import { judgeOverride } from '../session-flags.js';
+import { llmFlag } from '../session-flags.js';
 import { positiveInt, secondsToMs } from '../options.js';
 import { abortOnSignals } from '../signals.js';
 
 interface CheckFlags {
-  judge?: Record<string, string>;
+  /** `--judge`, parsed: the judge block to check in place of the file's. */
+  judge?: LlmConfig;
   json?: string;
   judgeCache?: string;
   concurrency: number;
   minAgreement?: number;
   requestTimeout?: number;
-}
-
-/** `--judge openai:MODEL[@URL]` / `--judge ollama:MODEL[@URL]` as a `judge.eval` block (the same flag as run, suite and bench). */
-function judgeBlock(value: string): Record<string, string> {
-  const config = parseJudgeOverride(judgeOverride(value));
-  return {
-    service: config.service ?? 'ollama',
-    ...(config.model ? { model: config.model } : {}),
-    ...(config.endpoint ? { endpoint: config.endpoint } : {}),
-  };
 }
 
 function fraction(value: string): number {
@@ -62,7 +53,7 @@ export const judgeCommand: CliCommand = {
       .option(
         '--judge <spec>',
         "judge to check: openai:MODEL[@URL], ollama:MODEL[@URL] (default: the file's judge: block, else Ollama)",
-        judgeBlock,
+        llmFlag('--judge'),
       )
       .option('--json <file>', 'write the report as JSON')
       .option('--judge-cache <dir>', 'reuse and store verdicts in this folder (default: ask the judge every time)')
@@ -87,7 +78,8 @@ export const judgeCommand: CliCommand = {
           const below = flags.minAgreement !== undefined && report.agreement.rate < flags.minAgreement;
           if (below)
             process.stderr.write(
-              `earshot: agreement ${(report.agreement.rate * 100).toFixed(1)}% is below --min-agreement ${(flags.minAgreement! * 100).toFixed(1)}%\n`,
+              `earshot: agreement ${(report.agreement.rate * 100).toFixed(1)}% is below --min-agreement ` +
+                `${(flags.minAgreement! * 100).toFixed(1)}%\n`,
             );
           process.exitCode = report.errors > 0 || below ? 1 : 0;
         } catch (err) {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { mergeRuns } from '../../runner/index.js';
 import { exitCodeOf } from '../../results/index.js';
 import type { CliCommand } from '../command.js';
+import { reporterOption } from '../options.js';
 
 interface MergeFlags {
   out: string;
@@ -22,11 +23,7 @@ export const mergeCommand: CliCommand = {
       .description('Combine the output folders of several runs (shards of one suite) into one result set and report')
       .argument('<dirs...>', 'run output folders, each holding a results.jsonl')
       .requiredOption('--out <dir>', 'folder for the merged results.jsonl, summary.json and reports')
-      .option(
-        '--reporter <list>',
-        'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)',
-        'list',
-      )
+      .addOption(reporterOption())
       .option(
         '--copy-artifacts',
         'copy traces, bot logs and recordings into --out (default: point at the input folders)',

@@ -2,6 +2,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { FUNCTION_CALL_REPORT_LEVELS, type CodecName, type FunctionCallReportLevel } from '../../protocol/index.js';
 import { startRefbot } from '../../refbot/index.js';
 import type { CliCommand } from '../command.js';
+import { wireOption } from '../options.js';
 
 interface RefbotFlags {
   port: number;
@@ -59,63 +60,72 @@ export const refbotCommand: CliCommand = {
       .requiredOption('--port <n>', 'port to listen on (0 picks a free one; the line printed says which)', port)
       .option('--host <host>', 'interface to listen on', '127.0.0.1')
       .option('--brain <file>', 'brain YAML (default: the shipped fixtures/brain.yaml)')
-      .addOption(
-        new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'),
-      )
+      .addOption(wireOption())
       .option('--response-delay-ms <ms>', 'known extra delay before every reply to a user turn', milliseconds, 0)
       .option(
         '--sentence-gap-ms <ms>',
-        'speak replies sentence by sentence with this much silence between them, as a Pipecat TTS does (the truth log counts it)',
+        'speak replies sentence by sentence with this much silence between them, as a Pipecat TTS does (the ' +
+          'truth log counts it)',
         milliseconds,
         0,
       )
       .option(
         '--tts-lead-in-ms <ms>',
-        "the most silence before a reply's first audible sample: Flite starts every utterance with ~200 ms of it, a streaming production TTS does not (later sentences keep theirs)",
+        "the most silence before a reply's first audible sample: Flite starts every utterance with ~200 ms of " +
+          'it, a streaming production TTS does not (later sentences keep theirs)',
         milliseconds,
         20,
       )
       .addOption(
         new Option(
           '--report-level <level>',
-          "its RTVIObserver's function-call report level (default none, as Pipecat's); eval-configure raises it on the eval wire only",
+          "its RTVIObserver's function-call report level (default none, as Pipecat's); eval-configure raises " +
+            'it on the eval wire only',
         ).choices([...FUNCTION_CALL_REPORT_LEVELS]),
       )
       .option(
         '--vad-events',
-        'send raw VAD events (vad-user-*-speaking) from the start, as RTVIObserverParams(vad_user_speaking_enabled=True)',
+        'send raw VAD events (vad-user-*-speaking) from the start, as ' +
+          'RTVIObserverParams(vad_user_speaking_enabled=True)',
       )
       .option(
         '--llm-markers',
-        "report the LLM's turn-completion markers (bot-llm-marker) from the start, as RTVIObserverParams(bot_llm_marker_enabled=True)",
+        "report the LLM's turn-completion markers (bot-llm-marker) from the start, as " +
+          'RTVIObserverParams(bot_llm_marker_enabled=True)',
       )
       .option(
         '--no-rtvi',
-        'a bot without RTVI: bare audio frames only (protobuf wire), talking from the moment a client connects; test it with earshot --handshake none',
+        'a bot without RTVI: bare audio frames only (protobuf wire), talking from the moment a client ' +
+          'connects; test it with earshot --handshake none',
       )
       .option(
         '--truth-log <file>',
-        'append ground truth as JSONL: speech edges heard, first bot audio sent, barge-in stops (sample positions and times)',
+        'append ground truth as JSONL: speech edges heard, first bot audio sent, barge-in stops (sample ' +
+          'positions and times)',
       )
       .option(
         '--fault <name[=arg]>',
-        'inject a fault (repeatable): refuse, no-ready, crash-after-turn=N, hang-after-turn=N, garbage, malformed-rtvi, huge-frame=BYTES, flood=MSGS_PER_S, slow=MS, audio-burst, disconnect-mid-audio',
+        'inject a fault (repeatable): refuse, no-ready, crash-after-turn=N, hang-after-turn=N, garbage, ' +
+          'malformed-rtvi, huge-frame=BYTES, flood=MSGS_PER_S, slow=MS, audio-burst, disconnect-mid-audio',
         (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
       )
       .option('--voice <name>', 'Flite voice: slt, rms, awb, kal, kal16', 'slt')
       .option(
         '--exit-on-disconnect',
-        'exit when the disconnect handler runs (pipecat-eval: a client that asked for trigger_disconnect leaves; protobuf: any client leaves), as a bot that cancels its pipeline in on_client_disconnected',
+        'exit when the disconnect handler runs (pipecat-eval: a client that asked for trigger_disconnect ' +
+          'leaves; protobuf: any client leaves), as a bot that cancels its pipeline in on_client_disconnected',
       )
       .option(
         '--pause-patience-ms <ms>',
-        "silence the bot waits for before it takes the caller's turn (its VAD's stop time; default 320): a caller pausing longer mid-sentence is answered in the pause",
+        "silence the bot waits for before it takes the caller's turn (its VAD's stop time; default 320): a " +
+          'caller pausing longer mid-sentence is answered in the pause',
         milliseconds,
       )
       .option('--yield-to-backchannel', 'stop talking for any speech over a reply, a murmur included (the default)')
       .option(
         '--no-yield-to-backchannel',
-        'hold the floor through a caller\'s short murmur ("right", "mm-hmm": speech over a reply that ends within 1 s); by default any speech over a reply barges in',
+        'hold the floor through a caller\'s short murmur ("right", "mm-hmm": speech over a reply that ends ' +
+          'within 1 s); by default any speech over a reply barges in',
       )
       .option(
         '--inband-dtmf',
@@ -123,7 +133,8 @@ export const refbotCommand: CliCommand = {
       )
       .option(
         '--light',
-        'light mode for load tests: no VAD, STT or brain; the energy gate ends a turn and one canned reply answers it at a known offset (exact truth)',
+        'light mode for load tests: no VAD, STT or brain; the energy gate ends a turn and one canned reply ' +
+          'answers it at a known offset (exact truth)',
       )
       .option(
         '--light-reply-offset-ms <ms>',

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { isCodecName, parseBotUrl } from '../../protocol/index.js';
+import { parseBotUrl } from '../../protocol/index.js';
 import { runScenarios } from '../../runner/index.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import { exitCodeOf } from '../../results/index.js';
 import type { CliCommand } from '../command.js';
-import { positiveInt } from '../options.js';
+import { positiveInt, reporterOption } from '../options.js';
 import {
   addBotFlags,
   addSimulationFlags,
@@ -19,8 +19,6 @@ import { abortOnSignals } from '../signals.js';
 
 interface RunFlags extends AudioFlags, BotFlags, TrustFlags, SimulationFlags {
   strict?: boolean;
-  /** `--judge` (registered by the session flags, when they offer it). */
-  judge?: string;
   out?: string;
   reporter: string;
   stopBot?: boolean;
@@ -43,11 +41,7 @@ export const runCommand: CliCommand = {
       .argument('<scenarios...>', 'scenario files or folders');
     addBotFlags(command)
       .option('--out <dir>', 'output folder for results.jsonl, summary.json, traces (default runs/<timestamp>)')
-      .option(
-        '--reporter <list>',
-        'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)',
-        'list',
-      )
+      .addOption(reporterOption())
       .option(
         '--stop-bot',
         'ask the bot to shut down after each scenario (eval-cancel; RTVI disconnect-bot on protobuf)',
@@ -64,7 +58,6 @@ export const runCommand: CliCommand = {
     addSimulationFlags(command);
     addAudioFlags(command).action(async (paths: string[], flags: RunFlags) => {
       parseBotUrl(flags.url);
-      if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
       const signals = abortOnSignals();
       try {
         const outcome = await runScenarios({
@@ -74,18 +67,18 @@ export const runCommand: CliCommand = {
           reporter: flags.reporter,
           defaultWithinMs: flags.timeout,
           allowOutsideRoot: flags.allowOutsideRoot,
-          allowCode: flags.allowCode,
           strict: flags.strict === true,
-          ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
-          ...(flags.simulator !== undefined ? { simulator: flags.simulator } : {}),
           ...(filterOf(flags) ? { filter: filterOf(flags) } : {}),
           stopBot: flags.stopBot,
-          triggerDisconnect: flags.triggerDisconnect,
           repeat: flags.repeat,
           verbose: flags.verbose,
           signal: signals.signal,
           audio: audioSettings(flags),
-          session: sessionSettings(flags),
+          session: {
+            ...sessionSettings(flags),
+            ...(flags.simulator !== undefined ? { simulatorOverride: flags.simulator } : {}),
+            ...(flags.triggerDisconnect ? { triggerDisconnect: true } : {}),
+          },
         });
         const signalled = signals.exitCode();
         process.exitCode = signalled ?? exitCodeOf(outcome.summary);

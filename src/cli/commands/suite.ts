@@ -1,12 +1,13 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { fileURLToPath } from 'node:url';
-import { isCodecName, type CodecName } from '../../protocol/index.js';
+import type { CodecName } from '../../protocol/index.js';
 import { UsageError } from '../../core/errors.js';
 import {
   describePlan,
   parseShard,
   prepareSuite,
   replacedBlocks,
+  resolveRunSettings,
   runSuite,
   unrunnableLines,
   warningLines,
@@ -17,12 +18,13 @@ import {
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import { exitCodeOf } from '../../results/index.js';
 import type { CliCommand } from '../command.js';
-import { nonNegativeInt, positiveInt, secondsToMs } from '../options.js';
+import { nonNegativeInt, positiveInt, reporterOption, secondsToMs, wireOption } from '../options.js';
 import {
   addSimulationFlags,
   addTrustFlags,
   addWireFlags,
   filterOf,
+  trustSettings,
   wireSettings,
   type SimulationFlags,
   type TrustFlags,
@@ -38,8 +40,6 @@ interface SuiteFlags extends AudioFlags, TrustFlags, WireFlags, SimulationFlags 
   /** -a: record conversation audio (Pipecat's flag; the same as --record). */
   audio?: boolean;
   strict?: boolean;
-  /** `--judge` (registered by the session flags, when they offer it). */
-  judge?: string;
   concurrency?: number;
   repeat?: number;
   shard?: string;
@@ -82,7 +82,8 @@ export const suiteCommand: CliCommand = {
       .option('-p, --pattern <text>', 'only entries whose name: or bot: path contains this')
       .option(
         '-s, --scenario <name>',
-        'only this scenario: its <file>/<scenario> name, or either half of it (a file name selects all its scenarios), or a glob',
+        'only this scenario: its <file>/<scenario> name, or either half of it (a file name selects all its ' +
+          'scenarios), or a glob',
       )
       .option('-k, --kind <kind>', 'only scenarios of this kind: script or simulation', kindArg)
       .option('-c, --concurrency <n>', 'runs at once (overrides the manifest)', positiveInt)
@@ -98,14 +99,8 @@ export const suiteCommand: CliCommand = {
       )
       .option('-n, --name <name>', 'name of the run folder under runs_dir (default a timestamp)')
       .option('--runs-dir <dir>', "base folder for runs (overrides the manifest's runs_dir)")
-      .option(
-        '--reporter <list>',
-        'comma list: list, dot, json, jsonl, junit, html, github (name=PATH sets a file)',
-        'list',
-      )
-      .addOption(
-        new Option('--wire <codec>', 'wire codec').choices(['pipecat-eval', 'protobuf']).default('pipecat-eval'),
-      )
+      .addOption(reporterOption())
+      .addOption(wireOption())
       .option('--spawn <template>', 'spawn template (overrides the manifest); {python}, {bot}, {port}')
       .option('--python <path>', 'interpreter for {python} (overrides the manifest; default python3)')
       .option('--base-port <n>', 'first port to try (overrides the manifest); busy ports are skipped', positiveInt)
@@ -120,7 +115,8 @@ export const suiteCommand: CliCommand = {
       .option('--connect-timeout <seconds>', 'WebSocket connect budget once the port accepts (default 10)', secondsToMs)
       .option(
         '--spawn-stagger <ms>',
-        "start at most one bot per core per this many ms (default 250, about a reference bot's start-up CPU; 0: all at once)",
+        "start at most one bot per core per this many ms (default 250, about a reference bot's start-up CPU; " +
+          '0: all at once)',
         nonNegativeInt,
       )
       .option(
@@ -140,7 +136,6 @@ export const suiteCommand: CliCommand = {
     addTrustFlags(command);
     addSimulationFlags(command);
     addAudioFlags(command).action(async (manifestPath: string, flags: SuiteFlags) => {
-      if (!isCodecName(flags.wire)) throw new Error(`unknown wire ${flags.wire}`);
       if (flags.audio && flags.record === false)
         throw new UsageError('-a/--audio records audio; it cannot go with --no-record');
       const shard: ShardSpec | undefined = flags.shard === undefined ? undefined : parseShard(flags.shard);
@@ -151,8 +146,6 @@ export const suiteCommand: CliCommand = {
         kind: flags.kind,
         scenariosDir: flags.scenariosDir,
         strict: flags.strict === true,
-        ...(flags.judge !== undefined ? { judge: flags.judge } : {}),
-        ...(flags.simulator !== undefined ? { simulator: flags.simulator } : {}),
         ...(filterOf(flags) ? { filter: filterOf(flags) } : {}),
         concurrency: flags.concurrency,
         repeat: flags.repeat,
@@ -171,17 +164,16 @@ export const suiteCommand: CliCommand = {
         ...(flags.spawnStagger !== undefined ? { spawnStaggerMs: flags.spawnStagger } : {}),
         ...(flags.history === false ? { knownDurations: new Map() } : {}),
         defaultWithinMs: flags.timeout,
-        triggerDisconnect: flags.triggerDisconnect,
         allowOutsideRoot: flags.allowOutsideRoot,
-        allowCode: flags.allowCode,
         selfCommand: SELF,
         verbose: flags.verbose,
         audio: { ...audioSettings(flags), ...(flags.audio ? { record: true } : {}) },
         session: {
           ...wireSettings(flags),
+          ...trustSettings(flags),
           codec: flags.wire,
-          ...(typeof flags.judgeCache === 'string' ? { judgeCacheDir: flags.judgeCache } : {}),
-          noJudgeCache: flags.judgeCache === false,
+          ...(flags.simulator !== undefined ? { simulatorOverride: flags.simulator } : {}),
+          ...(flags.triggerDisconnect ? { triggerDisconnect: true } : {}),
         },
       };
       if (flags.list) {
@@ -189,7 +181,8 @@ export const suiteCommand: CliCommand = {
         const cwd = process.cwd();
         for (const line of warningLines(plan.warnings, cwd)) process.stderr.write(`${line}\n`);
         // A dry run: what would refuse the run is said, but the plan is listed either way.
-        const refused = unrunnableLines([...new Set(plan.runs.map((r) => r.loaded))], replacedBlocks(options), cwd);
+        const replaced = replacedBlocks(resolveRunSettings(options), options.audio);
+        const refused = unrunnableLines([...new Set(plan.runs.map((r) => r.loaded))], replaced, cwd);
         if (refused.length)
           process.stderr.write(`a run would refuse to start (cannot run in Node):\n${refused.join('\n')}\n`);
         process.stdout.write(`${describePlan(plan).join('\n')}\n`);

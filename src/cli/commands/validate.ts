@@ -31,7 +31,8 @@ export const validateCommand: CliCommand = {
       .argument('<paths...>', 'files or folders')
       .option(
         '--json',
-        'print one JSON array: an object per scenario (normalized: includes resolved, defaults filled in), per manifest and per other file',
+        'print one JSON array: an object per scenario (normalized: includes resolved, defaults filled in), per ' +
+          'manifest and per other file',
       )
       .option('--allow-outside-root', 'let !include, image: and audio: reach outside the scenario root')
       .option('--strict', 'treat every warning as an error');
@@ -88,7 +89,10 @@ function counts(results: FileValidation[]): string {
   const files = results.filter((r) => r.status !== 'skipped').length;
   const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
   const parts = [`${scripted} scripted`, plural(simulations, 'simulation'), plural(manifests, 'manifest')].join(', ');
-  return `${valid} valid, ${invalid} invalid (${parts}; ${plural(files, 'file')}), ${plural(fragments, 'fragment')} skipped`;
+  return (
+    `${valid} valid, ${invalid} invalid (${parts}; ${plural(files, 'file')}), ` +
+    `${plural(fragments, 'fragment')} skipped`
+  );
 }
 
 function humanReport(results: FileValidation[], cwd: string): string {

@@ -5,8 +5,7 @@ import type { AudioItem, ClientConnection, SocketOpener } from '../../protocol/i
 import { ThreadPacer } from '../../pacing/index.js';
 import type { Runnable } from '../../scenario/index.js';
 import type { SttProvider, TtsProvider } from '../../speech/index.js';
-import type { UserUtterance } from '../driver.js';
-import type { MediaArtifacts, MediaContext, SessionMedia } from '../media.js';
+import type { MediaArtifacts, MediaContext, SessionMedia, UserUtterance } from '../media.js';
 import { BotCapture } from './capture.js';
 import { Hearing } from './hearing.js';
 import { Microphone } from './mic.js';
@@ -75,7 +74,8 @@ export class AudioMedia implements SessionMedia {
     ctx.trace(`media: ${d.describe}`);
     if (d.userAudio && d.sampleRate !== d.sendRate) {
       ctx.trace(
-        `media: warning: the scenario speaks at ${d.sampleRate} Hz and the bot takes ${d.sendRate} Hz (--bot-input-rate): the caller's audio is resampled to ${d.sendRate} Hz`,
+        `media: warning: the scenario speaks at ${d.sampleRate} Hz and the bot takes ${d.sendRate} Hz ` +
+          `(--bot-input-rate): the caller's audio is resampled to ${d.sendRate} Hz`,
       );
     }
     if (d.userAudio && d.tts) {
@@ -100,7 +100,8 @@ export class AudioMedia implements SessionMedia {
       }
       if (this.spoken.size)
         ctx.trace(
-          `media: ${this.spoken.size} user turn(s) ready (${Math.round(totalMs)}ms of audio) in ${Math.round(ctx.clock.now() - started)}ms`,
+          `media: ${this.spoken.size} user turn(s) ready (${Math.round(totalMs)}ms of audio) in ` +
+            `${Math.round(ctx.clock.now() - started)}ms`,
         );
     }
     const stt = d.botAudio && d.stt ? await d.stt() : null;
@@ -232,7 +233,8 @@ export class AudioMedia implements SessionMedia {
     if (stats && ctx) {
       const l = stats.lateness;
       ctx.trace(
-        `mic: ${stats.framesSent} frames (${stats.speechFrames} speech), lateness p50 ${fmt(l.p50Ms)} p99 ${fmt(l.p99Ms)} max ${fmt(l.maxMs)}ms, ${stats.skippedSilenceFrames} late silence frames skipped`,
+        `mic: ${stats.framesSent} frames (${stats.speechFrames} speech), lateness p50 ${fmt(l.p50Ms)} p99 ` +
+          `${fmt(l.p99Ms)} max ${fmt(l.maxMs)}ms, ${stats.skippedSilenceFrames} late silence frames skipped`,
       );
     }
     await Promise.all(this.speechDone);
@@ -251,7 +253,8 @@ export class AudioMedia implements SessionMedia {
           artifacts.recording = info.path;
           artifacts.recordingStartedAtMs = 0;
           ctx?.trace(
-            `recording: ${info.path} (${Math.round(info.durationMs)}ms; user ${Math.round(info.userAudioMs)}ms, bot ${Math.round(info.botAudioMs)}ms)`,
+            `recording: ${info.path} (${Math.round(info.durationMs)}ms; user ` +
+              `${Math.round(info.userAudioMs)}ms, bot ${Math.round(info.botAudioMs)}ms)`,
           );
           if (info.note) this.notes.push({ turn_index: 0, note: info.note });
         } catch (err) {
@@ -262,7 +265,9 @@ export class AudioMedia implements SessionMedia {
     return artifacts;
   }
 
-  /** The turn's audio as the bot receives it: through the channel conditions, the voiced span kept from the clean voice. */
+  /**
+   * The turn's audio as the bot receives it: through the channel conditions, the voiced span kept from the clean voice.
+   */
   private async onTheLine(audio: TurnAudio, turnIndex: number, streamId = turnIndex): Promise<TurnAudio> {
     const channel = this.deps.channel;
     if (!channel) return audio;

@@ -50,7 +50,10 @@ export interface BotCaptureOptions {
   emit: (event: EarshotEvent) => void;
   /** The end of a run of bot audio frames, ms since session start. */
   streamEnd?: (atMs: number) => void;
-  /** Where a spoken segment ends: at the bot's speaking reports (default), or where its audio stops (a bot without RTVI). */
+  /**
+   * Where a spoken segment ends: at the bot's speaking reports (default), or where its audio stops (a bot without
+   * RTVI).
+   */
   cutAt?: 'reports' | 'audio';
   trace: (line: string) => void;
   note: (turnIndex: number, note: string) => void;
@@ -118,7 +121,9 @@ export class BotCapture {
     if (this.turnAudioMs + chunkMs > this.maxTurnMs) {
       if (!this.capped) {
         this.capped = true;
-        const note = `bot audio capture capped at ${Math.round(this.maxTurnMs / 1000)} s in this turn; later audio was not kept (not analysed, recorded or transcribed)`;
+        const note =
+          `bot audio capture capped at ${Math.round(this.maxTurnMs / 1000)} s in this turn; later audio was not ` +
+          'kept (not analysed, recorded or transcribed)';
         this.opts.trace(`capture: ${note}`);
         this.opts.note(Math.max(0, this.turn), note);
       }
@@ -207,7 +212,8 @@ export class BotCapture {
         ]);
         const text = out.text.trim();
         this.opts.trace(
-          `transcribed: ${Math.round(out.audioSeconds * 1000)}ms of bot audio in ${Math.round(out.elapsedMs)}ms -> ${JSON.stringify(text)}`,
+          `transcribed: ${Math.round(out.audioSeconds * 1000)}ms of bot audio in ` +
+            `${Math.round(out.elapsedMs)}ms -> ${JSON.stringify(text)}`,
         );
         if (checked !== null) this.opts.trace(`transcribed (check, ${checker?.name}): ${JSON.stringify(checked)}`);
         if (generation !== this.generation) {
@@ -233,14 +239,16 @@ export class BotCapture {
         });
         if (hearing)
           this.opts.trace(
-            `hearing: ${hearing.doubt} (${hearing.speech_ms}ms of speech${hearing.wer !== undefined ? `, WER ${hearing.wer}` : ''})`,
+            `hearing: ${hearing.doubt} (${hearing.speech_ms}ms of speech` +
+              `${hearing.wer !== undefined ? `, WER ${hearing.wer}` : ''})`,
           );
         if (text || hearing)
           this.opts.emit({ name: 'response', at_ms: this.opts.nowMs(), text, ...(hearing ? { hearing } : {}) });
       } catch (err) {
         if (job.signal.aborted) {
           this.opts.trace(
-            `transcribe: abandoned ${Math.round((pcm.length * 1000) / rate)}ms of bot audio (the bot was cut off or a new turn began)`,
+            `transcribe: abandoned ${Math.round((pcm.length * 1000) / rate)}ms of bot audio (the bot was cut ` +
+              'off or a new turn began)',
           );
           return;
         }
@@ -366,7 +374,9 @@ export class BotCapture {
     this.segmentSamples += samples.length;
   }
 
-  /** The check transcriber's text, or null (noted on the turn) when it failed: the first transcript then stands alone. */
+  /**
+   * The check transcriber's text, or null (noted on the turn) when it failed: the first transcript then stands alone.
+   */
   private async checkedBy(
     checker: SttProvider,
     hear: (p: SttProvider) => Promise<Transcription>,

@@ -73,7 +73,9 @@ export class CallerChannel {
     return `conditions ${JSON.stringify(c)}`;
   }
 
-  /** `samples` as the bot hears them on turn `turnIndex`'s line (`streamId` keeps each utterance's randomness its own). */
+  /**
+   * `samples` as the bot hears them on turn `turnIndex`'s line (`streamId` keeps each utterance's randomness its own).
+   */
   async degrade(
     samples: Int16Array,
     turn: Pick<Turn, 'conditions'> | undefined,

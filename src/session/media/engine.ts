@@ -16,7 +16,7 @@ import {
 import { UsageError } from '../../core/errors.js';
 import { formatDiagnostic, unrunnableFactories, type ConditionOverrides, type Runnable } from '../../scenario/index.js';
 import { CallerChannel } from './channel.js';
-import { modeOf } from '../config.js';
+import { modeOf } from '../scenario-needs.js';
 import type { MediaRequest, SessionMedia } from '../media.js';
 import { AudioMedia } from './audio-media.js';
 import {
@@ -46,9 +46,15 @@ export interface AudioEngineOptions {
   tts?: string;
   /** `--stt NAME[:model]`: replaces every scenario's `judge.transcription` service. */
   stt?: string;
-  /** `--stt-check NAME[:model]`: a second transcriber checks the first (replaces a scenario's second `judge.transcription`). */
+  /**
+   * `--stt-check NAME[:model]`: a second transcriber checks the first (replaces a scenario's second
+   * `judge.transcription`).
+   */
   sttCheck?: string;
-  /** `--stt-disagreement X`: the word error rate between the two transcripts above which they disagree (default: the scenario's, else 0.3). */
+  /**
+   * `--stt-disagreement X`: the word error rate between the two transcripts above which they disagree (default: the
+   * scenario's, else 0.3).
+   */
   sttDisagreement?: number;
   /** Write the stereo recording (default true; `--no-record`). */
   record?: boolean;
@@ -142,7 +148,9 @@ export class AudioEngine {
           babbleTts: () => this.ttsFor({ provider: 'flite' }, baseDir),
         })
       : undefined;
-    const heardBy = `${transcription.spec.factory ?? transcription.spec.provider}${transcription.spec.model ? `:${transcription.spec.model}` : ''}`;
+    const heardBy =
+      `${transcription.spec.factory ?? transcription.spec.provider}` +
+      `${transcription.spec.model ? `:${transcription.spec.model}` : ''}`;
     return new AudioMedia({
       scenario,
       pacer: this.pacer,
@@ -164,11 +172,13 @@ export class AudioEngine {
       ...(channel ? { channel } : {}),
       describe: [
         mode.userAudio
-          ? `user speech ${spokenBy} (${speech.source}) at ${speech.sampleRate} Hz, sent at ${request.botInputRate ?? DEFAULT_BOT_INPUT_RATE} Hz`
+          ? `user speech ${spokenBy} (${speech.source}) at ${speech.sampleRate} Hz, sent at ` +
+            `${request.botInputRate ?? DEFAULT_BOT_INPUT_RATE} Hz`
           : 'user types',
         mode.botAudio
           ? wantsResponse
-            ? `bot transcribed by ${heardBy} (${transcription.source})${check ? `, checked by ${check.factory ?? check.provider}${check.model ? `:${check.model}` : ''}` : ''}`
+            ? `bot transcribed by ${heardBy} (${transcription.source})` +
+              `${check ? `, checked by ${check.factory ?? check.provider}${check.model ? `:${check.model}` : ''}` : ''}`
             : 'bot audio captured (no response asserted, not transcribed)'
           : 'bot silent',
         this.records && request.recordingPath ? `recording ${request.recordingPath}` : 'no recording',

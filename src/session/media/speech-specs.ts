@@ -23,7 +23,10 @@ import { formatLocation, locationOf, type Runnable } from '../../scenario/index.
 
 /** Rate of the user's audio when the scenario sets none (what Pipecat's eval bots read). */
 export const DEFAULT_USER_SAMPLE_RATE = 16000;
-/** Rate the caller's audio is sent at unless `--bot-input-rate` says otherwise: a Pipecat pipeline's default input rate, and it does not resample. */
+/**
+ * Rate the caller's audio is sent at unless `--bot-input-rate` says otherwise: a Pipecat pipeline's default input rate,
+ * and it does not resample.
+ */
 export const DEFAULT_BOT_INPUT_RATE = 16000;
 
 /**
@@ -35,7 +38,11 @@ export function sampleRateWarning(scenario: Runnable, botInputRate: number, cwd?
   const rate = userSpeechPlan(scenario).sampleRate;
   if (rate === botInputRate) return null;
   const loc = locationOf(scenario, 'user.speech.sample_rate');
-  return `${formatLocation(loc, cwd)}: warning: user.speech.sample_rate: ${rate} Hz differs from the bot's input rate ${botInputRate} Hz (--bot-input-rate); the caller's audio is resampled to ${botInputRate} Hz, since Pipecat does not resample its input`;
+  return (
+    `${formatLocation(loc, cwd)}: warning: user.speech.sample_rate: ${rate} Hz differs from the bot's input rate ` +
+    `${botInputRate} Hz (--bot-input-rate); the caller's audio is resampled to ${botInputRate} Hz, since Pipecat ` +
+    'does not resample its input'
+  );
 }
 
 export interface UserSpeechPlan {

@@ -29,7 +29,10 @@ export interface TurnAudio {
   sampleRate: number;
   /** What was said or played, for the trace. */
   label: string;
-  /** The voiced span when the samples' own energy would mislead the gate (noise over the voice); absent: found from the samples. */
+  /**
+   * The voiced span when the samples' own energy would mislead the gate (noise over the voice); absent: found from the
+   * samples.
+   */
   voiced?: AudibleBounds | null;
 }
 

@@ -1,5 +1,5 @@
 import { SpeechConfigError, UnknownProviderError } from '../errors.js';
-import { buildCustomProvider, loadFactory } from '../factory.js';
+import { buildCustomProvider, loadFactory } from '../../core/code-hooks.js';
 import { ModelStore } from '../models/store.js';
 import { padWithSilence, sincResample, type Resample } from '../../audio/index.js';
 import { createSphinx, SphinxStt } from './sphinx.js';

@@ -1,6 +1,6 @@
 import { CachedTts, defaultTtsCacheDir, UtteranceCache } from '../cache.js';
 import { SpeechConfigError, UnknownProviderError } from '../errors.js';
-import { buildCustomProvider, loadFactory } from '../factory.js';
+import { buildCustomProvider, loadFactory } from '../../core/code-hooks.js';
 import { lookupModel, ModelStore } from '../models/store.js';
 import { sincResample, type Resample } from '../../audio/index.js';
 import { createFlite } from './flite.js';

@@ -1,13 +1,21 @@
 import { statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { monotonicClock, type Clock } from '../../core/clock.js';
+import type { Clock } from '../../core/clock.js';
 import { UsageError } from '../../core/errors.js';
 import { Redactor } from '../../core/redact.js';
 import type { TerminalStream } from '../../report/index.js';
 import type { ScenarioResult } from '../../results/index.js';
 import type { Scenario } from '../../scenario/index.js';
-import { AudioEngine, runSession, type AudioEngineOptions, type SessionOptions } from '../../session/index.js';
+import { runSession } from '../../drivers/index.js';
+import {
+  AudioEngine,
+  sessionConfig,
+  withMedia,
+  type AudioEngineOptions,
+  type SessionSettings,
+  type SessionSettingsOptions,
+} from '../../session/index.js';
 import { summarizeBench, type BenchReport, type BenchRun } from './report.js';
 import { bargeInTurnIndex, NoBargeInTurnError, sweepOffsets, withInterruptOffset, type SweepRange } from './sweep.js';
 import { withConditionLevel, type ConditionSweep } from './condition-sweep.js';
@@ -17,6 +25,7 @@ import {
   printWarnings,
   refuseUnrunnable,
   replacedBlocks,
+  resolveRunSettings,
   runPool,
   scenarioMatches,
 } from '../../runner/index.js';
@@ -31,7 +40,10 @@ import {
 export interface BenchOptions {
   /** One scenario file. */
   path: string;
-  /** `-s`: only this scenario of the file (its `<file>/<scenario>` name, either half, or a glob); default every scripted one. */
+  /**
+   * `-s`: only this scenario of the file (its `<file>/<scenario>` name, either half, or a glob); default every scripted
+   * one.
+   */
   scenario?: string;
   url: string;
   /** Runs (per offset with a sweep). Default 10. */
@@ -50,10 +62,8 @@ export interface BenchOptions {
   strict?: boolean;
   /** `--judge`: replaces the scenario's judge; given to each session as `judgeOverride`. */
   judge?: string;
-  session?: Omit<
-    SessionOptions,
-    'url' | 'onProgress' | 'signal' | 'redactor' | 'clock' | 'env' | 'recordingPath' | 'run'
-  >;
+  /** What every session shares (wire, timeouts, media...); the flags above win over it. */
+  session?: SessionSettingsOptions;
   audio?: AudioEngineOptions;
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
@@ -77,8 +87,8 @@ export interface BenchOutcome {
 export const DEFAULT_BENCH_REPEAT = 10;
 
 export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
-  const clock = options.clock ?? monotonicClock;
-  const env = options.env ?? process.env;
+  const settings = resolveRunSettings(options);
+  const { clock, env } = settings;
   const cwd = options.cwd ?? process.cwd();
   const repeat = options.repeat ?? DEFAULT_BENCH_REPEAT;
   const concurrency = options.concurrency ?? 1;
@@ -86,7 +96,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
     throw new UsageError(`--repeat must be a whole number ≥ 1, got ${repeat}`);
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UsageError(`--concurrency must be a whole number ≥ 1, got ${concurrency}`);
-  const scenarios = benchedScenarios(options, cwd);
+  const scenarios = benchedScenarios(options, settings, cwd);
   // Every plan first: a scenario without a barge-in turn refuses the sweep before anything connects.
   if (options.sweep && options.conditionSweep)
     throw new UsageError('--sweep-interrupt and --sweep-condition sweep one thing each: give one');
@@ -96,12 +106,10 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
       ? planConditionRuns(scenario, repeat, options.conditionSweep)
       : planRuns(scenario, repeat, options.sweep),
   }));
-  const engine = options.session?.media
-    ? null
-    : new AudioEngine({ allowCode: options.allowCode, clock, ...options.audio });
+  const engine = settings.media ? null : new AudioEngine({ allowCode: settings.allowCode, clock, ...options.audio });
+  const shared = engine ? withMedia(settings, engine.media) : settings;
   if (options.outDir) await mkdir(options.outDir, { recursive: true });
   const redactor = new Redactor(env);
-  const session = { ...options.session, ...(options.judge !== undefined ? { judgeOverride: options.judge } : {}) };
   const reports: BenchReport[] = [];
   const results: ScenarioResult[] = [];
   let interrupted = false;
@@ -125,18 +133,13 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
         const stem = artifactStem(`${scenario.name}${suffix}`, first + run);
         let outcome: Awaited<ReturnType<typeof runSession>>;
         try {
-          outcome = await runSession(variant, {
-            ...(engine ? { media: engine.media } : {}),
-            ...session,
+          const bot = { url: options.url, run: { repeat_index: run, url: options.url } };
+          const io = {
             ...(options.outDir ? { recordingPath: join(options.outDir, `${stem}.wav`) } : {}),
-            url: options.url,
             redactor,
-            clock,
-            env,
             signal: options.signal,
-            allowCode: options.allowCode,
-            run: { repeat_index: run, url: options.url },
-          });
+          };
+          outcome = await runSession(variant, sessionConfig(shared, bot, io));
         } catch (err) {
           if (options.signal?.aborted) return;
           throw err;
@@ -165,7 +168,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
       runs.sort((a, b) => a.run - b.run);
       const report = summarizeBench(runs, {
         url: options.url,
-        wire: options.session?.codec ?? 'pipecat-eval',
+        wire: settings.codec,
         repeat,
         concurrency,
         duration_ms: clock.now() - started,
@@ -184,7 +187,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
 }
 
 /** The file's scripted scenarios that `-s` selects; its warnings printed, a Python factory nothing replaces refused. */
-function benchedScenarios(options: BenchOptions, cwd: string): Scenario[] {
+function benchedScenarios(options: BenchOptions, settings: SessionSettings, cwd: string): Scenario[] {
   let isDir = false;
   try {
     isDir = statSync(options.path).isDirectory();
@@ -203,18 +206,23 @@ function benchedScenarios(options: BenchOptions, cwd: string): Scenario[] {
         ? `no scripted scenario matches -s ${JSON.stringify(options.scenario)}`
         : 'no scripted scenario to bench';
     throw new UsageError(
-      `${options.path}: ${why} (it holds: ${ids}); simulations are not benched: measure them with earshot run --repeat N`,
+      `${options.path}: ${why} (it holds: ${ids}); ` +
+        `simulations are not benched: measure them with earshot run --repeat N`,
     );
   }
-  refuseUnrunnable(scripted, replacedBlocks(options), cwd);
+  refuseUnrunnable(scripted, replacedBlocks(settings, options.audio), cwd);
   for (const s of chosen)
     if (s.kind === 'simulation') (options.stderr ?? process.stderr).write(`${s.name}: ${SIMULATION_NOT_BENCHED}\n`);
   return scripted;
 }
 
-/** A simulation's caller says something else every run, so its latencies are no benchmark of the bot's: left out, said why. */
+/**
+ * A simulation's caller says something else every run, so its latencies are no benchmark of the bot's: left out, said
+ * why.
+ */
 export const SIMULATION_NOT_BENCHED =
-  'skipped: a simulation is not benched (its caller says something new every run); measure its pass rate with earshot run --repeat N';
+  'skipped: a simulation is not benched (its caller says something new every run); measure its pass rate with ' +
+  'earshot run --repeat N';
 
 interface PlannedBenchRun {
   run: number;
@@ -223,7 +231,10 @@ interface PlannedBenchRun {
   scenario: Scenario;
 }
 
-/** The runs in start order: `repeat` copies, or with a sweep each offset `repeat` times (offsets interleaved, so a drifting bot shows in every offset alike). */
+/**
+ * The runs in start order: `repeat` copies, or with a sweep each offset `repeat` times (offsets interleaved, so a
+ * drifting bot shows in every offset alike).
+ */
 export function planRuns(
   scenario: Scenario,
   repeat: number,

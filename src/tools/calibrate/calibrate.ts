@@ -12,7 +12,8 @@ import {
 } from '../../metrics/index.js';
 import type { ScenarioResult } from '../../results/index.js';
 import { loadScenario, type Scenario } from '../../scenario/index.js';
-import { AudioEngine, checkSphinxInstalled, runSession, type AudioEngineOptions } from '../../session/index.js';
+import { runSession } from '../../drivers/index.js';
+import { AudioEngine, checkSphinxInstalled, type AudioEngineOptions } from '../../session/index.js';
 import { PortAllocator } from '../../bots/index.js';
 import { startRefbotChild } from '../refbot-child.js';
 import { CALIBRATION_METRICS, matchRun, type MatchedSample } from './match.js';
@@ -98,7 +99,10 @@ export interface CalibrationOutcome {
   configs: CalibrationConfigOutcome[];
   /** The bot's sentence gap, when the calibration ran in that mode. */
   sentence_gap_ms?: number;
-  /** The machine's 1-, 5- and 15-minute load averages when the calibration started and ended: other load disturbs real-time timing. */
+  /**
+   * The machine's 1-, 5- and 15-minute load averages when the calibration started and ended: other load disturbs
+   * real-time timing.
+   */
   load_average: { start: number[]; end: number[] };
   /** A signal stopped it before every configuration ran. */
   interrupted: boolean;
@@ -126,7 +130,8 @@ export async function runCalibration(options: CalibrateOptions = {}): Promise<Ca
   const gap = options.sentenceGapMs;
   if (gap !== undefined && !(Number.isFinite(gap) && gap >= MIN_CALIBRATION_GAP_MS && gap <= 5000)) {
     throw new CalibrationSetupError(
-      `sentence gap must be ${MIN_CALIBRATION_GAP_MS} to 5000 ms (the barge-in and the bot's stop must both fall in the pause), got ${gap}`,
+      `sentence gap must be ${MIN_CALIBRATION_GAP_MS} to 5000 ms ` +
+        `(the barge-in and the bot's stop must both fall in the pause), got ${gap}`,
     );
   }
   checkSphinxInstalled();
@@ -344,7 +349,8 @@ export function describeRun(
     const cells = mine.map((s) =>
       s.error_ms === null
         ? `missing (${s.note ?? '?'})`
-        : `${s.measured_ms?.toFixed(1)} vs ${s.truth_ms?.toFixed(1)} (${s.error_ms >= 0 ? '+' : ''}${s.error_ms.toFixed(1)})`,
+        : `${s.measured_ms?.toFixed(1)} vs ${s.truth_ms?.toFixed(1)} ` +
+          `(${s.error_ms >= 0 ? '+' : ''}${s.error_ms.toFixed(1)})`,
     );
     parts.push(`${metric} ${cells.join(', ')}`);
   }

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarioFile, type Simulation } from '../../../src/scenario/index.js';
-import { AudioEngine, createSimulationDriver, driveSession } from '../../../src/session/index.js';
+import { createSimulationDriver, driveSession } from '../../../src/drivers/index.js';
+import { AudioEngine } from '../../../src/session/index.js';
 import { startLlmServer, type LlmServer } from '../../support/llm-server.js';
 import { ROOT } from '../../support/paths.js';
 import { startRefbotProcess, type RefbotProcess } from '../../support/refbot-process.js';
