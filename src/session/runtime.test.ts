@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DeadlineError, QueueClosedError } from '../events/index.js';
 import type { ServerMessage } from '../protocol/index.js';
-import { freePort } from '../protocol/loopback.testutil.js';
+import { freePort, waitFor } from '../protocol/loopback.testutil.js';
 import type { EarshotEvent } from '../results/events.js';
 import type { Scenario } from '../scenario/index.js';
 import type { DriverRuntime, SaidInput, SessionDriver } from './driver.js';
 import { ScenarioFiles } from './media/scenario.testutil.js';
 import { SessionRuntime } from './runtime.js';
-import { llmReply, SessionClock, startScriptedBot, type ScriptedBot } from './scripted-bot.testutil.js';
+import { llmReply, SessionClock, settle, startScriptedBot, type ScriptedBot } from './scripted-bot.testutil.js';
 
 /**
  * The runtime on a real loopback socket and manual time, driven by small
@@ -273,19 +273,6 @@ describe('the session runtime tears down whatever happened', () => {
 });
 
 type ServerMessageOf<T extends string> = Extract<ServerMessage, { type: T }>;
-
-/** Real I/O that is already under way (a frame on the socket) lands before the test moves time on. */
-async function settle(): Promise<void> {
-  await new Promise((r) => setTimeout(r, 20));
-}
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  const until = Date.now() + 3000;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 async function waitClosed(b: ScriptedBot): Promise<void> {
   await waitFor(() => b.ended.length > 0);

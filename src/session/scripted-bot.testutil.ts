@@ -98,6 +98,11 @@ async function closeServer(server: WireServer): Promise<void> {
   await server.close();
 }
 
+/** Real I/O already under way (a frame on the socket) lands before the test looks or moves time on. */
+export async function settle(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 20));
+}
+
 /** The session's manual time, and a way to let real I/O settle before a deadline is passed. */
 export class SessionClock {
   readonly clock = new ManualClock(1_000_000);

@@ -6,6 +6,7 @@ import { ScenarioFiles } from '../../session/media/scenario.testutil.js';
 import {
   llmReply,
   SessionClock,
+  settle,
   startScriptedBot,
   type BotScript,
   type ScriptedBot,
@@ -204,8 +205,3 @@ describe("the script driver's judge", () => {
     expect(result.failures.map((f) => f.kind)).toEqual(['no_judge']);
   });
 });
-
-/** Real I/O that is already under way lands before the test looks or moves time on. */
-async function settle(): Promise<void> {
-  await new Promise((r) => setTimeout(r, 20));
-}
