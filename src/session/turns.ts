@@ -132,10 +132,6 @@ export class SessionTurn implements TurnScope {
     this.book.end(this.index, failures, metrics);
   }
 
-  get isOpen(): boolean {
-    return !this.ended;
-  }
-
   private open(what: string): void {
     if (this.ended) throw new Error(`turn ${this.index}: ${what} after the turn ended`);
   }
