@@ -1,16 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../core/clock.js';
-import { ManualTimerDriver } from '../core/timers.js';
+import type { ManualClock } from '../core/clock.js';
+import type { ManualTimerDriver } from '../core/timers.js';
+import { manualTime, matchContext, runMatch } from './match.testutil.js';
 import type { EarshotEvent, HearingEvidence } from '../results/index.js';
 import { parseTextPattern, type TextPattern } from '../scenario/index.js';
-import { EventQueue } from '../events/index.js';
-import {
-  matchExpectation,
-  type ExpectationSpec,
-  type JudgePort,
-  type MatchContext,
-  type MatchOutcome,
-} from './matcher.js';
+import type { EventQueue } from '../events/index.js';
+import type { ExpectationSpec, JudgePort, MatchContext, MatchOutcome } from './matcher.js';
 import { matchPattern, PATTERN_TIME_LIMIT_MS } from './match-text.js';
 
 /**
@@ -21,26 +16,13 @@ import { matchPattern, PATTERN_TIME_LIMIT_MS } from './match-text.js';
 let clock: ManualClock;
 let timers: ManualTimerDriver;
 beforeEach(() => {
-  clock = new ManualClock(10_000);
-  timers = new ManualTimerDriver(clock);
+  ({ clock, timers } = manualTime());
 });
 const match = (exp: ExpectationSpec, ctx: MatchContext): Promise<MatchOutcome> =>
-  timers.run(matchExpectation(exp, 0, ctx));
+  runMatch({ clock, timers }, exp, 0, ctx);
 
 function setup(judge: JudgePort | null = null): { queue: EventQueue; ctx: MatchContext } {
-  const queue = new EventQueue(clock, timers);
-  const ctx: MatchContext = {
-    queue,
-    clock,
-    t0Ms: 0,
-    turnIndex: 1,
-    anchorMs: clock.now(),
-    defaultWithinMs: 5000,
-    judge,
-    pendingCalls: [],
-    trace: () => undefined,
-  };
-  return { queue, ctx };
+  return matchContext({ clock, timers }, { judge, defaultWithinMs: 5000 });
 }
 const pattern = (p: string): TextPattern => parseTextPattern(p) as TextPattern;
 const reply = (text: string, hearing?: HearingEvidence): EarshotEvent => ({

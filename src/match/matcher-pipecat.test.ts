@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../core/clock.js';
-import { ManualTimerDriver } from '../core/timers.js';
+import type { ManualClock } from '../core/clock.js';
+import type { ManualTimerDriver } from '../core/timers.js';
+import { manualTime, matchContext, runMatch } from './match.testutil.js';
 import type { EarshotEvent } from '../results/events.js';
-import { EventQueue } from '../events/index.js';
+import type { EventQueue } from '../events/index.js';
 import { markerFormatProblem, textContains } from './match-checks.js';
 import {
   JUDGE_NO_GRACE_MS,
-  matchExpectation,
   type ExpectationSpec,
   type JudgePort,
   type MatchContext,
@@ -20,11 +20,10 @@ import {
 let clock: ManualClock;
 let timers: ManualTimerDriver;
 beforeEach(() => {
-  clock = new ManualClock(10_000);
-  timers = new ManualTimerDriver(clock);
+  ({ clock, timers } = manualTime());
 });
 const match = (exp: ExpectationSpec, index: number, ctx: MatchContext): Promise<MatchOutcome> =>
-  timers.run(matchExpectation(exp, index, ctx));
+  runMatch({ clock, timers }, exp, index, ctx);
 const later = (ms: number, fn: () => void): void => void timers.at(clock.now() + ms, fn);
 const at = (): number => clock.now();
 const text = (name: 'llm_response' | 'response' | 'tts_response', t: string): EarshotEvent => ({
@@ -67,21 +66,8 @@ function judge(answers: Array<'yes' | 'no' | 'continue'>): Scripted {
 }
 
 function setup(j: JudgePort | null = null, speaking = false): { queue: EventQueue; ctx: MatchContext } {
-  const queue = new EventQueue(clock, timers);
-  const ctx: MatchContext = {
-    queue,
-    clock,
-    t0Ms: 0,
-    turnIndex: 1,
-    anchorMs: clock.now(),
-    defaultWithinMs: 60_000,
-    judge: j,
-    pendingCalls: [],
-    botSpeaking: () => speaking,
-    state: { lastMatchAtMs: -Infinity },
-    trace: () => undefined,
-  };
-  return { queue, ctx };
+  const state = { lastMatchAtMs: -Infinity };
+  return matchContext({ clock, timers }, { judge: j, botSpeaking: () => speaking, state });
 }
 const kindOf = (out: MatchOutcome): string | true => (out.ok ? true : (out.failure?.kind ?? 'inconclusive'));
 

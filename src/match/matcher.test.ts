@@ -1,43 +1,25 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../core/clock.js';
-import { ManualTimerDriver } from '../core/timers.js';
+import type { ManualClock } from '../core/clock.js';
+import type { ManualTimerDriver } from '../core/timers.js';
+import { manualTime, matchContext, runMatch } from './match.testutil.js';
 import type { EarshotEvent } from '../results/events.js';
-import { EventQueue } from '../events/index.js';
-import {
-  argsSubset,
-  matchExpectation,
-  type ExpectationSpec,
-  type JudgePort,
-  type MatchContext,
-  type MatchOutcome,
-} from './matcher.js';
+import type { EventQueue } from '../events/index.js';
+import { argsSubset, type ExpectationSpec, type JudgePort, type MatchContext, type MatchOutcome } from './matcher.js';
 
 /** Manual time: budgets of seconds pass as soon as nothing but a deadline is left to wait for. */
 let clock: ManualClock;
 let timers: ManualTimerDriver;
 beforeEach(() => {
-  clock = new ManualClock(10_000);
-  timers = new ManualTimerDriver(clock);
+  ({ clock, timers } = manualTime());
 });
 const match = (exp: ExpectationSpec, index: number, ctx: MatchContext): Promise<MatchOutcome> =>
-  timers.run(matchExpectation(exp, index, ctx));
+  runMatch({ clock, timers }, exp, index, ctx);
 /** Runs `fn` `ms` from now on the manual clock. */
 const later = (ms: number, fn: () => void): void => void timers.at(clock.now() + ms, fn);
 
 function setup(judge: JudgePort | null = null): { queue: EventQueue; ctx: MatchContext; trace: string[] } {
-  const queue = new EventQueue(clock, timers);
   const trace: string[] = [];
-  const ctx: MatchContext = {
-    queue,
-    clock,
-    t0Ms: 0,
-    turnIndex: 3,
-    anchorMs: clock.now(),
-    defaultWithinMs: 60_000,
-    judge,
-    pendingCalls: [],
-    trace: (l) => trace.push(l),
-  };
+  const { queue, ctx } = matchContext({ clock, timers }, { turnIndex: 3, judge, trace: (l) => trace.push(l) });
   return { queue, ctx, trace };
 }
 
