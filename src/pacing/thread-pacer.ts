@@ -1,8 +1,7 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { AudioOptionError } from '../audio/index.js';
 import { DurationHistogram, type DurationSummary } from '../core/histogram.js';
+import { startModuleWorker } from '../core/module-worker.js';
 import { assertNever } from '../core/never.js';
 import type { ClientConnection, SocketOpener } from '../protocol/index.js';
 import { FRAME_FIELDS, type FromPacer, type ToPacer } from './messages.js';
@@ -29,24 +28,9 @@ export interface ThreadPacerStats {
   frameLateness: DurationSummary;
 }
 
-/**
- * The worker's code, beside this file: built (`.js`), or under tsx and vitest
- * the source (`.ts`), loaded through tsx's loader registered inside the worker
- * (a `--import tsx` in the worker's execArgv does not reach its entry module).
- */
+/** The pacer thread: `worker.ts` beside this file (built or under tsx). */
 function startWorker(workerData: PacerWorkerData): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url), { workerData });
-  // tsx's ESM API (its `import` build, beside the `require` one that resolves here).
-  const api = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  const entry = new URL('./worker.ts', import.meta.url).href;
-  const boot =
-    `import(${JSON.stringify(api)})` +
-    `.then((t) => t.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
-  return new Worker(boot, { eval: true, workerData });
+  return startModuleWorker(import.meta.url, 'worker', workerData);
 }
 
 /**

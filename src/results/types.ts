@@ -180,6 +180,8 @@ export interface ScenarioResult {
      */
     audio_sha256?: Record<string, string>;
   };
+  /** earshot extension: who spoke the caller and who heard the bot (audio runs). */
+  speech?: SpeechProviders;
   /** Every event the session observed, in arrival order (for timelines). */
   events?: EarshotEvent[];
   /** Suite bookkeeping: which bot, which repeat. */
@@ -189,6 +191,17 @@ export interface ScenarioResult {
   /** Pipecat's names (`EvalScriptResult`): the scenario's name and whether everything passed. */
   scenario_name?: string;
   passed?: boolean;
+}
+
+/** The speech providers a run used, as `provider:voice` and `provider:model`. */
+export interface SpeechProviders {
+  spoken_by?: string;
+  transcribed_by?: string;
+  /**
+   * Providers whose weights are generated fixtures (`npm run models:fixtures`), not the model their name says,
+   * keyed as above, with what the fixture does.
+   */
+  fixtures?: Record<string, string>;
 }
 
 /**

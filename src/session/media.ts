@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import type { AudioItem, ClientConnection, SocketOpener } from '../protocol/index.js';
 import type { EarshotEvent } from '../results/events.js';
+import type { SpeechProviders } from '../results/types.js';
 import type { Runnable, ScenarioConditions } from '../scenario/index.js';
 
 /**
@@ -35,6 +36,8 @@ export interface MediaArtifacts {
   recordingStartedAtMs?: number;
   /** Per-turn notes (capture capped, transcription failed...). */
   notes?: Array<{ turn_index: number; note: string }>;
+  /** Who spoke the caller and who heard the bot (earshot extension). */
+  speech?: SpeechProviders;
   /** The channel conditions applied and their seed (earshot extension). */
   conditions?: { seed: number; applied: ScenarioConditions; audio_sha256?: Record<string, string> };
 }

@@ -17,6 +17,7 @@ export interface OutcomeParts {
   recording: string | undefined;
   recordingStartedAtMs: number | undefined;
   conditions?: ScenarioResult['conditions'];
+  speech?: ScenarioResult['speech'];
   errorText: string | undefined;
   run: ScenarioResult['run'] | undefined;
   redactor: Redactor;
@@ -52,6 +53,7 @@ export function buildOutcome(parts: OutcomeParts): SessionOutcome {
     events: parts.events,
     ...(parts.recording !== undefined ? { recording_started_at_ms: parts.recordingStartedAtMs ?? 0 } : {}),
     ...(parts.conditions ? { conditions: parts.conditions } : {}),
+    ...(parts.speech ? { speech: parts.speech } : {}),
     ...(parts.errorText !== undefined ? { error: parts.errorText } : {}),
     ...(parts.run ? { run: parts.run } : {}),
   };

@@ -354,7 +354,7 @@ export class SessionRuntime implements DriverRuntime {
   }
 
   private finish(): SessionOutcome {
-    const { recording, recordingStartedAtMs, conditions } = this.artifacts;
+    const { recording, recordingStartedAtMs, conditions, speech } = this.artifacts;
     return buildOutcome({
       scenario: this.scenario,
       startedAt: this.startedAt,
@@ -365,6 +365,7 @@ export class SessionRuntime implements DriverRuntime {
       recording,
       recordingStartedAtMs,
       conditions,
+      speech,
       errorText: this.errorText,
       run: this.config.run,
       redactor: this.redactor,

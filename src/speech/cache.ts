@@ -105,6 +105,9 @@ export class CachedTts implements TtsProvider {
   get cacheKeyOptions(): Record<string, unknown> {
     return this.inner.cacheKeyOptions;
   }
+  get origin(): string | undefined {
+    return this.inner.origin;
+  }
 
   keyFor(text: string, options: SynthesizeOptions): UtteranceKey {
     return {

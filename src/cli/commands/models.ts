@@ -73,7 +73,7 @@ export const modelsCommand: CliCommand = {
 };
 
 function statusText(s: ModelStatus): string {
-  if (s.present) return 'present';
+  if (s.present) return s.fixture ? `fixture (${s.fixture.variant})` : 'present';
   const have = s.files.filter((f) => f.present).length;
   return have === 0 ? 'missing' : `partial ${have}/${s.files.length}`;
 }
@@ -99,6 +99,7 @@ function jsonList(store: ModelStore, statuses: ModelStatus[]): string {
     size_bytes: s.sizeBytes,
     dir: s.dir,
     files: s.files.map((f) => ({ path: f.path, present: f.present, size_bytes: f.sizeBytes })),
+    ...(s.fixture ? { fixture: s.fixture } : {}),
   }));
   return `${JSON.stringify({ store: store.dir, models: out }, null, 2)}\n`;
 }

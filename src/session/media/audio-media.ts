@@ -12,6 +12,7 @@ import { Microphone } from './mic.js';
 import { loadTurnAudio, spokenTurns, type TurnAudio } from './user-audio.js';
 import { loadSpokenAudio } from './probe-audio.js';
 import { BACKCHANNEL_STREAM, type CallerChannel } from './channel.js';
+import { SpeechProviderLog } from './speech-providers.js';
 
 /** What one run's media gets from the engine (shared, process-wide pieces are behind functions so they load lazily). */
 export interface AudioMediaDeps {
@@ -63,6 +64,7 @@ export class AudioMedia implements SessionMedia {
   private ticker: NodeJS.Timeout | null = null;
   private readonly notes: Array<{ turn_index: number; note: string }> = [];
   private readonly speechDone: Promise<void>[] = [];
+  private readonly providers = new SpeechProviderLog();
   /** SHA-256 of each degraded utterance, for the result (replays compare them). */
   private readonly degraded: Record<string, string> = {};
 
@@ -79,7 +81,12 @@ export class AudioMedia implements SessionMedia {
       );
     }
     if (d.userAudio && d.tts) {
-      const tts = memo(d.tts);
+      const make = d.tts;
+      const tts = memo(async () => {
+        const provider = await make();
+        this.providers.spoken(provider);
+        return provider;
+      });
       this.tts = tts;
       const started = ctx.clock.now();
       let totalMs = 0;
@@ -105,6 +112,7 @@ export class AudioMedia implements SessionMedia {
         );
     }
     const stt = d.botAudio && d.stt ? await d.stt() : null;
+    if (stt) this.providers.heard(stt, ctx.trace);
     const checkStt = stt && d.checkStt ? await d.checkStt() : null;
     const vad = d.botAudio ? await d.vad() : null;
     if (d.recordingPath) {
@@ -240,6 +248,8 @@ export class AudioMedia implements SessionMedia {
     await Promise.all(this.speechDone);
     await this.capture?.finish();
     const artifacts: MediaArtifacts = { notes: this.notes };
+    const speech = this.providers.result();
+    if (speech) artifacts.speech = speech;
     const channel = this.deps.channel;
     const turns = this.deps.scenario.kind === 'script' ? this.deps.scenario.turns : [];
     const seed = channel?.seedFor(turns) ?? null;

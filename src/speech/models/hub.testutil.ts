@@ -50,6 +50,13 @@ export class LocalHub {
     this.repos.set(repo, map);
   }
 
+  /** Adds a repo serving the given files (e.g. generated fixtures): `.onnx` files as LFS objects. */
+  addFiles(repo: string, files: Record<string, Buffer>): void {
+    const map = new Map<string, HubFile>();
+    for (const [path, content] of Object.entries(files)) map.set(path, { content, lfs: path.endsWith('.onnx') });
+    this.repos.set(repo, map);
+  }
+
   file(repo: string, path: string): HubFile {
     const f = this.repos.get(repo)?.get(path);
     if (!f) throw new Error(`no ${repo}/${path} on the local hub`);

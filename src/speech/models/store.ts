@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ModelMissingError, SpeechConfigError } from '../errors.js';
 import {
@@ -10,6 +10,20 @@ import {
   type DtypeSpec,
   type ModelSpec,
 } from './registry.js';
+
+/**
+ * Written beside a generated fixture model's files (`npm run models:fixtures`):
+ * the files load like the real model's, so the marker is what tells a
+ * transcript of "one two three" from a real model's.
+ */
+export const FIXTURE_MARKER = 'earshot-fixture.json';
+
+export interface FixtureMarker {
+  /** `tiny`: set weights, known outputs; `full`: real dimensions, seeded random weights. */
+  variant: 'tiny' | 'full';
+  model: string;
+  description: string;
+}
 
 /** Environment variable that moves the model store. */
 export const MODELS_DIR_ENV = 'EARSHOT_MODELS_DIR';
@@ -45,6 +59,8 @@ export interface ModelStatus {
   files: FileStatus[];
   /** Bytes of the required files that are present. */
   sizeBytes: number;
+  /** Set when the folder holds generated fixtures, not the hub's weights. */
+  fixture?: FixtureMarker;
 }
 
 /**
@@ -74,13 +90,31 @@ export class ModelStore {
       const present = stat?.isFile() ?? false;
       return { path, present, sizeBytes: present && stat ? stat.size : 0 };
     });
+    const fixture = this.fixture(model);
     return {
       model,
       dir,
       present: files.every((f) => f.present),
       files,
       sizeBytes: files.reduce((sum, f) => sum + f.sizeBytes, 0),
+      ...(fixture ? { fixture } : {}),
     };
+  }
+
+  /** The fixture marker in the model's folder, if there is one (an unreadable one counts as none). */
+  fixture(model: ModelSpec): FixtureMarker | undefined {
+    try {
+      const marker = JSON.parse(readFileSync(join(this.modelDir(model), FIXTURE_MARKER), 'utf8')) as FixtureMarker;
+      return marker.variant === 'tiny' || marker.variant === 'full' ? marker : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** How a provider names weights that are not the real model's: `generated fixture (tiny): ...`; else undefined. */
+  fixtureNote(model: ModelSpec): string | undefined {
+    const marker = this.fixture(model);
+    return marker ? `generated fixture (${marker.variant}): ${marker.description}` : undefined;
   }
 
   list(): ModelStatus[] {

@@ -145,6 +145,7 @@ function withDefaultLanguage(inner: SttProvider, language: string): SttProvider 
   return {
     name: inner.name,
     model: inner.model,
+    ...(inner.origin ? { origin: inner.origin } : {}),
     transcribe: (pcm, sampleRate, o = {}) =>
       inner.transcribe(pcm, sampleRate, { ...o, language: o.language ?? language }),
     close: () => inner.close(),

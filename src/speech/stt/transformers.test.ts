@@ -6,7 +6,7 @@ import { DependencyMissingError, ModelMissingError, SpeechConfigError, SpeechPro
 import { placeholderModel } from '../models/models.testutil.js';
 import { findModel } from '../models/registry.js';
 import { ModelStore } from '../models/store.js';
-import { checkDevice, cudaSupport } from '../onnx.js';
+import { checkDevice, cudaSupport, loadTransformers } from '../onnx.js';
 import { sincResample } from '../../audio/index.js';
 import { createStt } from './table.js';
 import { asrLoadPlan, resolveSttModel, TransformersStt } from './transformers.js';
@@ -134,9 +134,11 @@ describe('TransformersStt', () => {
         `^whisper: cannot load whisper-tiny\\.en from ${join(dir, 'onnx-community', 'whisper-tiny.en')} \\(.+\\); re-pull it: earshot models pull whisper-tiny\\.en$`,
       ),
     );
-    const { env } = await import('@huggingface/transformers');
+    // The pipeline loads in a process of its own (asr-process.ts), through the same settings as here.
+    const { env } = await loadTransformers(dir);
     expect(env.allowRemoteModels).toBe(false);
     expect(env.useFSCache).toBe(false);
+    expect(env.localModelPath).toBe(`${dir}/`);
     await stt.close();
   }, 30_000);
 

@@ -1,9 +1,11 @@
 import { EarshotError } from '../../core/errors.js';
-import { WorkerPool, type PoolWorker } from './pool.js';
+import type { AsrLoad, AsrRequest } from './asr-child.js';
+import { ModelProcess } from '../model-process.js';
+import { WorkerPool } from './pool.js';
 import { SpeechConfigError, SpeechProviderError } from '../errors.js';
 import { graphDtypes, MODELS, requiredFiles, type Dtype, type DtypeSpec, type ModelSpec } from '../models/registry.js';
 import { parseDtype, type ModelStore } from '../models/store.js';
-import { checkDevice, loadTransformers, type OnnxDevice } from '../onnx.js';
+import { checkDevice, type OnnxDevice } from '../onnx.js';
 import { int16ToFloat32, type Resample } from '../../audio/index.js';
 import {
   isEnglish,
@@ -15,9 +17,11 @@ import {
   type Transcription,
 } from './types.js';
 
+type AsrProcess = ModelProcess<AsrLoad, AsrRequest, string>;
+
 /**
- * Whisper and Moonshine through @huggingface/transformers 3.8.1 (ONNX Runtime
- * in-process), from the model store only: `earshot models pull <name>`.
+ * Whisper and Moonshine through @huggingface/transformers 3.8.1 (ONNX Runtime,
+ * in a process of its own), from the model store only: `earshot models pull <name>`.
  */
 export type TransformersSttProvider = 'whisper' | 'moonshine';
 
@@ -67,33 +71,34 @@ export function asrLoadPlan(store: ModelStore, model: ModelSpec, options: AsrOpt
   };
 }
 
+/**
+ * Moonshine's decoding limit: 6 tokens per second of audio, as its paper
+ * advises against runaway repetition. transformers.js rounds the seconds down,
+ * so audio under a second (a short reply with `padding_secs: 0`) got one
+ * decoding step, one word; this rounds up, and never allows fewer than 6.
+ */
+export function moonshineTokenLimit(seconds: number): number {
+  return Math.max(6, Math.ceil(seconds * 6));
+}
+
 /** Whisper's `.en` checkpoints and every Moonshine checkpoint here are English-only. */
 export function isMultilingual(model: ModelSpec): boolean {
   return model.provider === 'whisper' && !model.name.endsWith('.en');
 }
 
-interface AsrWorker extends PoolWorker {
-  asr: AsrPipeline;
-}
-
-type AsrPipeline = ((
-  audio: Float32Array,
-  kwargs: Record<string, unknown>,
-) => Promise<{ text: string } | { text: string }[]>) & {
-  dispose(): Promise<unknown>;
-};
-
 export class TransformersStt implements SttProvider {
   readonly name: TransformersSttProvider;
   readonly model: string;
+  readonly origin: string | undefined;
   /**
-   * The loaded pipeline behind the same pool interface as PocketSphinx's
-   * recognizers (pool.ts): one pipeline per provider (ONNX Runtime already
-   * spreads one call over the cores; a second copy would double the memory),
-   * shared by every session, with the same bounded queue in front. A failed
-   * load fails the call that asked for it and is retried by the next one.
+   * The loaded pipeline, in its own process (model-process.ts, asr-child.ts), behind the same
+   * pool interface as PocketSphinx's recognizers (pool.ts): one pipeline per
+   * provider (ONNX Runtime already spreads one call over the cores; a second
+   * copy would double the memory), shared by every session, with the same
+   * bounded queue in front. A failed load fails the call that asked for it and
+   * is retried by the next one; a process that dies is replaced.
    */
-  private readonly pool: WorkerPool<AsrWorker>;
+  private readonly pool: WorkerPool<AsrProcess>;
 
   constructor(
     private readonly spec: ModelSpec,
@@ -104,14 +109,12 @@ export class TransformersStt implements SttProvider {
   ) {
     this.name = spec.provider as TransformersSttProvider;
     this.model = spec.name;
-    this.pool = new WorkerPool<AsrWorker>({
+    this.origin = store.fixtureNote(spec);
+    this.pool = new WorkerPool<AsrProcess>({
       provider: this.name,
       size: 1,
       ...(options.maxQueue !== undefined ? { maxQueue: options.maxQueue } : {}),
-      create: async () => {
-        const asr = await this.doLoad();
-        return { asr, alive: true, close: async () => void (await asr.dispose()) };
-      },
+      create: () => this.doLoad(),
     });
   }
 
@@ -120,20 +123,21 @@ export class TransformersStt implements SttProvider {
     const started = performance.now();
     options.signal?.throwIfAborted();
     const audio = int16ToFloat32(await prepareAudio(pcm, sampleRate, this.paddingSecs, this.resample));
+    if (this.name === 'moonshine') kwargs.max_new_tokens = moonshineTokenLimit(audio.length / STT_SAMPLE_RATE);
     if (this.name === 'whisper' && audio.length > 30 * STT_SAMPLE_RATE) {
       // Whisper sees 30 s windows; longer audio is cut with overlap and stitched.
       kwargs.chunk_length_s = 30;
       kwargs.stride_length_s = 5;
     }
-    let output: { text: string } | { text: string }[];
+    let output: string;
     try {
       // ONNX Runtime cannot be interrupted: an abort stops waiting, the run finishes in the background.
-      output = await this.pool.run((worker) => worker.asr(audio, kwargs), options.signal);
+      output = await this.pool.run((child) => child.call({ audio, kwargs }), options.signal);
     } catch (err) {
       if (options.signal?.aborted || err instanceof EarshotError) throw err;
       throw new SpeechProviderError(this.name, `transcription failed: ${(err as Error).message}`, { cause: err });
     }
-    const text = (Array.isArray(output) ? output.map((o) => o.text).join(' ') : output.text)
+    const text = output
       .replace(/\[BLANK_AUDIO\]/g, ' ')
       .replace(/\s+/g, ' ')
       .trim();
@@ -159,11 +163,15 @@ export class TransformersStt implements SttProvider {
     await this.pool.close();
   }
 
-  private async doLoad(): Promise<AsrPipeline> {
+  private async doLoad(): Promise<AsrProcess> {
     const plan = asrLoadPlan(this.store, this.spec, this.options);
-    const { pipeline } = await loadTransformers(this.store.dir);
     try {
-      return (await pipeline(plan.task, plan.modelPath, plan.options)) as unknown as AsrPipeline;
+      return await ModelProcess.start<AsrLoad, AsrRequest, string>(import.meta.url, 'asr-child', this.name, {
+        modelsDir: this.store.dir,
+        task: plan.task,
+        modelPath: plan.modelPath,
+        options: plan.options,
+      });
     } catch (err) {
       const first = (err instanceof Error ? err.message : String(err)).split('\n')[0].slice(0, 300);
       throw new SpeechProviderError(

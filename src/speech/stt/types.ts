@@ -32,6 +32,8 @@ export interface SttProvider {
   readonly name: string;
   /** Model in use (`en-us`, `whisper-base.en`...). */
   readonly model: string;
+  /** Set when the weights are not what the model's name says (a generated fixture): said in the trace and result. */
+  readonly origin?: string;
   transcribe(pcm: Int16Array, sampleRate: number, options?: TranscribeOptions): Promise<Transcription>;
   /** Ends processes and releases models. Idempotent. */
   close(): Promise<void>;

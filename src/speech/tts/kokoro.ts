@@ -4,7 +4,11 @@ import { dirname, join } from 'node:path';
 import { SpeechConfigError, SpeechProviderError } from '../errors.js';
 import { requiredFiles, type Dtype } from '../models/registry.js';
 import { lookupModel, parseDtype, type ModelStore } from '../models/store.js';
-import { checkDevice, loadTransformers, type OnnxDevice } from '../onnx.js';
+import { EarshotError } from '../../core/errors.js';
+import { ModelProcess } from '../model-process.js';
+import { checkDevice, type OnnxDevice } from '../onnx.js';
+import { WorkerPool } from '../stt/pool.js';
+import type { KokoroAudio, KokoroLoad, KokoroRequest } from './kokoro-child.js';
 import { float32ToInt16, isValidSampleRate, type Resample } from '../../audio/index.js';
 import type { SynthesisResult, SynthesizeOptions, TtsFactory, TtsProvider } from './types.js';
 
@@ -55,20 +59,17 @@ export function kokoroLoadPlan(store: ModelStore, options: KokoroOptions = {}): 
   return { modelPath: store.modelDir(model), options: { dtype, device }, files: requiredFiles(model, dtype) };
 }
 
-interface KokoroModel {
-  generate(
-    text: string,
-    options: { voice: string; speed: number },
-  ): Promise<{ audio: Float32Array; sampling_rate: number }>;
-}
+type KokoroProcess = ModelProcess<KokoroLoad, KokoroRequest, KokoroAudio>;
 
 export class KokoroTts implements TtsProvider {
   readonly name = 'kokoro';
   readonly defaultVoice: string;
   readonly cacheKeyOptions: Record<string, unknown>;
+  readonly origin: string | undefined;
   private readonly voices: string[];
   private readonly speed: number;
-  private loading: Promise<KokoroModel> | undefined;
+  /** The model in its own process (model-process.ts, kokoro-child.ts), one call at a time, queue bounded. */
+  private readonly pool: WorkerPool<KokoroProcess>;
 
   constructor(
     private readonly store: ModelStore,
@@ -82,16 +83,15 @@ export class KokoroTts implements TtsProvider {
       throw new SpeechConfigError('kokoro', 'speed', `expected a number from 0.5 to 2, got ${options.speed}`);
     }
     const model = lookupModel(KOKORO_MODEL);
-    this.cacheKeyOptions = { dtype: options.dtype ?? model.defaultDtype, speed: this.speed };
-  }
-
-  /** Loads the model once; a failed load is retried by the next call. */
-  load(): Promise<KokoroModel> {
-    this.loading ??= this.doLoad().catch((err: unknown) => {
-      this.loading = undefined;
-      throw err;
-    });
-    return this.loading;
+    this.origin = store.fixtureNote(model);
+    const fixture = store.fixture(model);
+    // A fixture's audio must never be served from the cache once the real weights are in place.
+    this.pool = new WorkerPool<KokoroProcess>({ provider: 'kokoro', size: 1, create: () => this.doLoad() });
+    this.cacheKeyOptions = {
+      dtype: options.dtype ?? model.defaultDtype,
+      speed: this.speed,
+      ...(fixture ? { fixture: fixture.variant } : {}),
+    };
   }
 
   async synthesize(text: string, options: SynthesizeOptions): Promise<SynthesisResult> {
@@ -100,34 +100,36 @@ export class KokoroTts implements TtsProvider {
       throw new SpeechConfigError('kokoro', 'sampleRate', `expected an integer rate in Hz, got ${options.sampleRate}`);
     }
     options.signal?.throwIfAborted();
-    const tts = await this.load();
-    options.signal?.throwIfAborted();
-    let audio: { audio: Float32Array; sampling_rate: number };
+    let audio: KokoroAudio;
     try {
-      audio = await tts.generate(text, { voice, speed: this.speed });
+      audio = await this.pool.run((child) => child.call({ text, voice, speed: this.speed }), options.signal);
     } catch (err) {
+      if (options.signal?.aborted || err instanceof EarshotError) throw err;
       throw new SpeechProviderError('kokoro', `synthesis failed: ${(err as Error).message}`, { cause: err });
     }
-    const pcm = await this.resample(float32ToInt16(audio.audio), audio.sampling_rate, options.sampleRate);
+    const pcm = await this.resample(float32ToInt16(audio.audio), audio.sampleRate, options.sampleRate);
     options.signal?.throwIfAborted();
     return { pcm, sampleRate: options.sampleRate };
   }
 
   async close(): Promise<void> {
-    this.loading = undefined;
+    await this.pool.close();
   }
 
-  private async doLoad(): Promise<KokoroModel> {
+  private async doLoad(): Promise<KokoroProcess> {
     const plan = kokoroLoadPlan(this.store, this.options);
-    await loadTransformers(this.store.dir);
-    const { KokoroTTS } = await importKokoroJs();
     try {
-      // kokoro-js types `device` as its browser set; transformers accepts cpu and cuda in Node.
-      const device = plan.options.device as 'cpu';
-      return (await KokoroTTS.from_pretrained(plan.modelPath, {
-        dtype: plan.options.dtype as 'q8',
-        device,
-      })) as KokoroModel;
+      return await ModelProcess.start<KokoroLoad, KokoroRequest, KokoroAudio>(
+        import.meta.url,
+        'kokoro-child',
+        'kokoro',
+        {
+          modelsDir: this.store.dir,
+          modelPath: plan.modelPath,
+          dtype: plan.options.dtype,
+          device: plan.options.device,
+        },
+      );
     } catch (err) {
       throw new SpeechProviderError(
         'kokoro',
@@ -141,24 +143,6 @@ export class KokoroTts implements TtsProvider {
     if (this.voices.includes(voice)) return voice;
     throw new SpeechConfigError('kokoro', 'voice', `unknown voice '${voice}' (known: ${this.voices.join(', ')})`);
   }
-}
-
-/**
- * kokoro-js loads phonemizer (espeak-ng in Emscripten), whose module body
- * adds process-wide `uncaughtException` and `unhandledRejection` listeners
- * that rethrow (and print the whole minified module with the error). Those
- * are not ours to add to the embedding application: they are removed again
- * right after the import.
- */
-async function importKokoroJs(): Promise<typeof import('kokoro-js')> {
-  const exceptions = new Set(process.listeners('uncaughtException'));
-  const rejections = new Set(process.listeners('unhandledRejection'));
-  const mod = await import('kokoro-js');
-  for (const l of process.listeners('uncaughtException'))
-    if (!exceptions.has(l)) process.removeListener('uncaughtException', l);
-  for (const l of process.listeners('unhandledRejection'))
-    if (!rejections.has(l)) process.removeListener('unhandledRejection', l);
-  return mod;
 }
 
 export function firstLine(err: unknown): string {

@@ -26,6 +26,8 @@ export interface TtsProvider {
    * (model dtype, speed...). Part of the utterance cache key; keep it JSON.
    */
   readonly cacheKeyOptions: Record<string, unknown>;
+  /** Set when the weights are not what the model's name says (a generated fixture): said in the trace and result. */
+  readonly origin?: string;
   synthesize(text: string, options: SynthesizeOptions): Promise<SynthesisResult>;
   /** Releases models, processes or worker state. Idempotent. */
   close(): Promise<void>;

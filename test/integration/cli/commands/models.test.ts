@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LocalHub } from '../../../../src/speech/models/hub.testutil.js';
+import { writeFixtureModels } from '../../../../src/speech/fixture-models/write.js';
 import { findModel, requiredFiles } from '../../../../src/speech/models/registry.js';
 import { CLI } from '../../../support/paths.js';
 
@@ -85,6 +86,16 @@ describe('earshot models', () => {
 
     const again = await earshot(['models', 'pull', 'moonshine-tiny']);
     expect(again.stdout).toBe('moonshine-tiny: ready, 7 files, 392.1 KiB (0 downloaded)\n');
+  });
+
+  it('lists generated fixture models as fixtures, not as the real weights', async () => {
+    await writeFixtureModels(join(dir, 'store'), { models: ['whisper-tiny.en'] });
+    const r = await earshot(['models', 'list']);
+    expect(r.stdout).toMatch(/^whisper-tiny\.en {2}stt {3}fixture \(tiny\) {2}\d/m);
+    const list = await earshot(['models', 'list', '--json']);
+    const parsed = JSON.parse(list.stdout) as { models: Array<{ name: string; fixture?: { variant: string } }> };
+    expect(parsed.models.find((m) => m.name === 'whisper-tiny.en')?.fixture?.variant).toBe('tiny');
+    expect(parsed.models.find((m) => m.name === 'whisper-base.en')?.fixture).toBeUndefined();
   });
 
   it('refuses unknown names with exit code 2, listing the known ones', async () => {
