@@ -72,6 +72,17 @@ describe('loading plan', () => {
     });
   });
 
+  it('gives ONNX Runtime the threads asked for, one node at a time, and refuses a count it cannot use', async () => {
+    placeholderModel(store, 'whisper-tiny.en');
+    expect(asrLoadPlan(store, findModel('whisper-tiny.en')!, { threads: 2 }).options.session_options).toEqual({
+      intraOpNumThreads: 2,
+      interOpNumThreads: 1,
+    });
+    await expect(
+      createStt({ service: 'whisper', model: 'tiny.en', threads: 0 }, { modelStore: store }),
+    ).rejects.toThrow('whisper: threads: expected a whole number from 1 to 64, got 0');
+  });
+
   it('names the pull command, in one line, when the model is not there', async () => {
     const err = await createStt('whisper:tiny.en', { modelStore: store }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelMissingError);

@@ -45,6 +45,11 @@ export interface AsrOptions {
   dtype?: DtypeSpec;
   /** Calls waiting for the pipeline at most (`pool_queue`); default pool.ts's. */
   maxQueue?: number;
+  /**
+   * ONNX Runtime's threads for one call (`threads`); default ONNX Runtime's own choice, one thread on the 2-core
+   * machines measured here (docs/benchmarks.md, bench:asr: 2 threads took whisper-base.en from RTF 0.254 to 0.208).
+   */
+  threads?: number;
 }
 
 /** Exactly what `pipeline()` gets: tested without the weights, used with them. */
@@ -53,7 +58,13 @@ export interface AsrLoadPlan {
   task: 'automatic-speech-recognition';
   /** Absolute model folder, passed as the model id so nothing resolves against the hub. */
   modelPath: string;
-  options: { device: OnnxDevice; dtype: Record<string, Dtype>; local_files_only: true };
+  options: {
+    device: OnnxDevice;
+    dtype: Record<string, Dtype>;
+    local_files_only: true;
+    /** Passed on to ONNX Runtime's sessions by transformers.js. */
+    session_options?: { intraOpNumThreads: number; interOpNumThreads: number };
+  };
   files: string[];
 }
 
@@ -66,7 +77,15 @@ export function asrLoadPlan(store: ModelStore, model: ModelSpec, options: AsrOpt
     model,
     task: 'automatic-speech-recognition',
     modelPath: store.modelDir(model),
-    options: { device, dtype, local_files_only: true },
+    options: {
+      device,
+      dtype,
+      local_files_only: true,
+      // One graph node at a time: the threads go to each node's work, where a transformer's cost is.
+      ...(options.threads !== undefined
+        ? { session_options: { intraOpNumThreads: options.threads, interOpNumThreads: 1 } }
+        : {}),
+    },
     files: requiredFiles(model, options.dtype),
   };
 }
@@ -192,22 +211,33 @@ function factoryFor(provider: TransformersSttProvider): SttFactory {
     const device = checkDevice(provider, o.device);
     // Fail before a run starts, not at its first transcription; the weights still load lazily.
     asrLoadPlan(context.modelStore, spec, { device, dtype });
-    const maxQueue = o.pool_queue === undefined ? undefined : Number(o.pool_queue);
-    if (maxQueue !== undefined && (!Number.isInteger(maxQueue) || maxQueue < 0 || maxQueue > 1024)) {
-      throw new SpeechConfigError(
-        provider,
-        'pool_queue',
-        `expected a whole number from 0 to 1024, got ${JSON.stringify(o.pool_queue)}`,
-      );
-    }
+    const maxQueue = wholeNumber(provider, 'pool_queue', o.pool_queue, 0, 1024);
+    const threads = wholeNumber(provider, 'threads', o.threads, 1, 64);
     return new TransformersStt(
       spec,
       context.modelStore,
-      { device, dtype, ...(maxQueue !== undefined ? { maxQueue } : {}) },
+      {
+        device,
+        dtype,
+        ...(maxQueue !== undefined ? { maxQueue } : {}),
+        ...(threads !== undefined ? { threads } : {}),
+      },
       context.paddingSecs,
       context.resample,
     );
   };
+}
+
+/** An optional whole-number option in [min, max], or the located error. */
+function wholeNumber(provider: string, key: string, value: unknown, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= min && n <= max) return n;
+  throw new SpeechConfigError(
+    provider,
+    key,
+    `expected a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+  );
 }
 
 export const createWhisper = factoryFor('whisper');

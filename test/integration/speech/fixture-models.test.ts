@@ -93,8 +93,8 @@ describe('Whisper (transformers.js pipeline on the counting fixture)', () => {
     expect((await whisper.transcribe(toneBursts(2, 16000), 16000, { language: 'en' })).text).toBe('one two');
   });
 
-  it('loads the fp32 decoder when asked, and serves concurrent sessions through one pipeline, each its own answer', async () => {
-    const whisper = await stt({ service: 'whisper', model: 'tiny.en', dtype: 'fp32' });
+  it('loads the fp32 decoder on two threads when asked, and serves concurrent sessions through one pipeline, each its own answer', async () => {
+    const whisper = await stt({ service: 'whisper', model: 'tiny.en', dtype: 'fp32', threads: 2 });
     const texts = await Promise.all(
       [4, 2, 3].map(async (n) => (await whisper.transcribe(toneBursts(n, 8000), 8000)).text),
     );
