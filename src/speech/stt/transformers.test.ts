@@ -145,7 +145,7 @@ describe('TransformersStt', () => {
         `^whisper: cannot load whisper-tiny\\.en from ${join(dir, 'onnx-community', 'whisper-tiny.en')} \\(.+\\); re-pull it: earshot models pull whisper-tiny\\.en$`,
       ),
     );
-    // The pipeline loads in a process of its own (asr-process.ts), through the same settings as here.
+    // The pipeline loads in a process of its own (model-process.ts, asr-child.ts), through the same settings as here.
     const { env } = await loadTransformers(dir);
     expect(env.allowRemoteModels).toBe(false);
     expect(env.useFSCache).toBe(false);

@@ -3,6 +3,7 @@
  * Whisper and Moonshine fixtures say one number word per burst) and a reader
  * for the Kokoro fixture's one-tone-per-token speech.
  */
+import { toneAmplitude } from '../../../src/audio/index.js';
 
 /** `count` 200 ms bursts of 440 Hz, 500 ms apart, in `seconds` of 16-bit PCM at `rate`. */
 export function toneBursts(count: number, rate: number, seconds = 3, burstMs = 200): Int16Array {
@@ -15,19 +16,6 @@ export function toneBursts(count: number, rate: number, seconds = 3, burstMs = 2
     }
   }
   return pcm;
-}
-
-/** Power of `hz` in pcm[from, from + length) (Goertzel). */
-export function tonePower(pcm: Int16Array, rate: number, hz: number, from: number, length: number): number {
-  const coeff = 2 * Math.cos((2 * Math.PI * hz) / rate);
-  let s1 = 0;
-  let s2 = 0;
-  for (let i = from; i < from + length && i < pcm.length; i++) {
-    const s = pcm[i] / 32768 + coeff * s1 - s2;
-    s2 = s1;
-    s1 = s;
-  }
-  return s1 * s1 + s2 * s2 - coeff * s1 * s2;
 }
 
 /**
@@ -52,7 +40,7 @@ export function readTones(
     let best = ids[0];
     let bestPower = -1;
     for (const id of ids) {
-      const power = tonePower(pcm, rate, toneHz(id), from, segment);
+      const power = toneAmplitude(pcm, rate, toneHz(id), from, from + segment);
       if (power > bestPower) [best, bestPower] = [id, power];
     }
     out.push(best);
