@@ -68,6 +68,55 @@ export type { Simulation, Runnable, LlmConfig } from './scenario/index.js';
  */
 export type { SimulationResult, SimulationEntry, SimulationEndReason } from './results/index.js';
 
+// AMD GAIA's scenarios (docs/guide/gaia.md).
+/**
+ * One GAIA scenario (a `Scenario` with a `gaia` block, as `loadRunnables` loads a GAIA file) against a running bot:
+ * its turns played, each reply scored on GAIA's seven dimensions. The result's `gaia` holds every score.
+ */
+export { runGaia } from './drivers/index.js';
+/** A GAIA file's block as loaded (persona, documents, turns with their ground truth, weights and threshold). */
+export type { GaiaSpec, GaiaTurn, GaiaGroundTruth, CorpusFact } from './scenario/index.js';
+/** A GAIA scenario's part of its result: per turn the reply, the calls, seven scores, the total and the verdict. */
+export type { GaiaResult, GaiaTurnScore, GaiaDimensionScore, GaiaAutoZero } from './results/index.js';
+/** GAIA's nine built-in personas (name → its description), for GAIA turns and Pipecat simulations alike. */
+export { GAIA_PERSONAS } from './scenario/index.js';
+/**
+ * The documents a GAIA scenario sends a bot: the `client-message` type (`message` way), and the payload a bot reads
+ * in the message, the `spawn` way's file, or the `context` way's system message.
+ */
+export { DOCUMENTS_MESSAGE } from './protocol/index.js';
+export type { DocumentPayload, DocumentsFile, DocumentsMessageData, DocumentsAckData } from './protocol/index.js';
+
+// NVIDIA NeMo's scenarios (docs/guide/coming-from-nemo.md).
+/**
+ * A NeMo scenario as a class: the user and agent sides (persona, task, actions, resources), `successSignals`, the
+ * reference answer, the expected DB, assertions. Subclass it (a domain base stays abstract), then register the
+ * concrete class; `earshot run --allow-code your-scenarios.ts` loads the module and runs what it registered.
+ */
+export { EvalScenario, registerEvalScenario, SuccessSignal, ScenarioDefinitionError } from './scenario/index.js';
+/** A predicate over the bot's end-state DB for `DB_STATE_ASSERTION`, by domain and `func_name`. */
+export { registerDbStatePredicate } from './scenario/index.js';
+/** NeMo's data records, as the class's members return them. */
+export type {
+  Actions,
+  DbStateAssertion,
+  InitializationAction,
+  Persona,
+  Resources,
+  SideSpec,
+  Task,
+  NemoSpec,
+} from './scenario/index.js';
+/** A NeMo scenario's part of a simulation result: every signal with its reason, the breakdown, the verdict. */
+export type { NemoOutcome, NemoSignalValue } from './results/index.js';
+/**
+ * The canonical SHA-256 of a bot's DB (`get_scenario_summary`'s `db_hash`, `DB_STATE_MATCH`), for a bot written in
+ * JavaScript: the same bytes as Python's `json.dumps(sort_keys=True)` of the canonical form.
+ */
+export { dbHash } from './core/db-hash.js';
+/** NeMo's control messages a bot answers (`update_system_prompt`, `apply_initialization`, …) and their answers. */
+export type { NemoControlData, ScenarioSummary, InitializationResult } from './protocol/index.js';
+
 /** `earshot merge`: shard output dirs in, one result set and its reports out. */
 export { mergeRuns } from './runner/index.js';
 /** Options of `mergeRuns`. */

@@ -80,6 +80,24 @@ describe('expandSpawn', () => {
   });
 });
 
+describe('{documents} (earshot extension)', () => {
+  it("is the run's documents file, one argument even with spaces in its path", () => {
+    const template = 'earshot refbot --port {port} --documents {documents}';
+    expect(checkSpawnTemplate(template).has('documents')).toBe(true);
+    const cmd = expandSpawn(template, { ...values, documents: '/runs/a b/001.documents.json' }, { selfCommand: ['e'] });
+    expect(cmd).toEqual({
+      command: 'e',
+      args: ['refbot', '--port', '7901', '--documents', '/runs/a b/001.documents.json'],
+    });
+  });
+
+  it('refuses to expand without a documents file rather than pass an empty argument', () => {
+    expect(() => expandSpawn('{python} {bot} --docs={documents}', values)).toThrow(
+      /\{documents\} names the run's documents file/,
+    );
+  });
+});
+
 describe('checkSpawnTemplate', () => {
   it('reports which placeholders a template uses', () => {
     expect([...checkSpawnTemplate('{python} {bot} -t eval --port {port}')].sort()).toEqual(['bot', 'port', 'python']);

@@ -9,9 +9,11 @@ import { SpawnTemplateError } from './errors.js';
  * each word (Python `str.format`: `{{`/`}}` are literal braces), so a path with
  * spaces stays one argument. A template whose program is `earshot` runs this
  * package's own CLI with the current Node, so it works without a global install.
+ * earshot adds `{documents}`: the path of a JSON file (protocol/documents.ts `DocumentsFile`) holding the
+ * documents a GAIA scenario's `setup.index_documents` lists, written for each run (empty for other scenarios).
  */
 
-export const SPAWN_PLACEHOLDERS = ['python', 'bot', 'port'] as const;
+export const SPAWN_PLACEHOLDERS = ['python', 'bot', 'port', 'documents'] as const;
 export type SpawnPlaceholder = (typeof SPAWN_PLACEHOLDERS)[number];
 
 export interface SpawnValues {
@@ -19,6 +21,8 @@ export interface SpawnValues {
   /** Absolute path of the bot (`bot:` resolved against `bots_dir`). */
   bot: string;
   port: number;
+  /** The run's documents file, for `{documents}` (earshot extension). */
+  documents?: string;
 }
 
 export interface SpawnCommand {
@@ -124,7 +128,14 @@ export function checkSpawnTemplate(template: string): Set<SpawnPlaceholder> {
 
 /** The argv for one run of a bot. */
 export function expandSpawn(template: string, values: SpawnValues, options: ExpandOptions = {}): SpawnCommand {
-  const subs: Record<SpawnPlaceholder, string> = { python: values.python, bot: values.bot, port: String(values.port) };
+  if (values.documents === undefined && checkSpawnTemplate(template).has('documents'))
+    throw new SpawnTemplateError(template, "{documents} names the run's documents file, and none was written");
+  const subs: Record<SpawnPlaceholder, string> = {
+    python: values.python,
+    bot: values.bot,
+    port: String(values.port),
+    documents: values.documents ?? '',
+  };
   const argv = splitCommandLine(template).map((word) =>
     parseWord(word, template)
       .map((p) => ('field' in p ? subs[p.field as SpawnPlaceholder] : p.literal))

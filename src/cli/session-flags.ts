@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { parseCategories, parseSeverities, type RunnableFilter } from '../runner/index.js';
+import { parseCategories, parseNameList, parseSeverities, type RunnableFilter } from '../runner/index.js';
 import {
   LLM_OVERRIDE_SERVICES,
   parseLlmOverride,
@@ -10,12 +10,15 @@ import {
 import { FUNCTION_CALL_REPORT_LEVELS, type CodecName, type FunctionCallReportLevel } from '../protocol/index.js';
 import {
   DEFAULT_BOT_INPUT_RATE,
+  DOCUMENTS_VIA,
   HANDSHAKE_MODES,
   type BotEnables,
+  type DocumentsVia,
   type HandshakeMode,
   type SessionSettingsOptions,
 } from '../session/index.js';
 import { nonNegativeInt, positiveInt, secondsToMs, wireOption } from './options.js';
+import { DEFAULT_JUDGE_THRESHOLD, DEFAULT_MIN_AGENT_TURNS } from '../session/index.js';
 
 /** What the bot under test is and takes, beyond its URL: every command that talks to bots. */
 export interface WireFlags {
@@ -25,6 +28,8 @@ export interface WireFlags {
   botVadEvents?: boolean;
   botLlmMarkers?: boolean;
   bargeInGapMs?: number;
+  documentsVia?: DocumentsVia;
+  documentsTimeout?: number;
 }
 
 export function addWireFlags(command: Command): Command {
@@ -65,6 +70,19 @@ export function addWireFlags(command: Command): Command {
       "a pause in the bot's speech up to this long still counts as it talking, while its speaking window is " +
         'open (default 1000)',
       nonNegativeInt,
+    )
+    .addOption(
+      new Option(
+        '--documents-via <way>',
+        "how a GAIA scenario's setup.index_documents reach the bot: message (an RTVI client-message the bot " +
+          'acknowledges; the default wherever RTVI is), context (eval-context, --wire pipecat-eval only), or ' +
+          'spawn (a suite writes them to the file its spawn: names with {documents})',
+      ).choices([...DOCUMENTS_VIA]),
+    )
+    .option(
+      '--documents-timeout <seconds>',
+      'how long the bot gets to acknowledge documents sent by message (default 30)',
+      secondsToMs,
     );
 }
 
@@ -80,6 +98,8 @@ export function wireSettings(flags: WireFlags): SessionSettingsOptions {
     botInputRate: flags.botInputRate,
     ...(Object.keys(bot).length ? { botEnables: bot } : {}),
     ...(flags.bargeInGapMs !== undefined ? { bargeInGapMs: flags.bargeInGapMs } : {}),
+    ...(flags.documentsVia !== undefined ? { documentsVia: flags.documentsVia } : {}),
+    ...(flags.documentsTimeout !== undefined ? { documentsAckTimeoutMs: flags.documentsTimeout } : {}),
   };
 }
 
@@ -174,6 +194,12 @@ export interface SimulationFlags {
   simulator?: LlmConfig;
   category?: string[];
   severity?: ScenarioSeverity[];
+  /** `--domain a,b`: NeMo's name-prefix filter. */
+  domain?: string[];
+  /** `--scenarios x,y`: NeMo's run-by-name filter. */
+  scenarios?: string[];
+  /** `--corpus FILE`: the GAIA corpus manifest. */
+  corpus?: string;
 }
 
 function usage<T>(parse: (v: string) => T): (v: string) => T {
@@ -199,24 +225,96 @@ export function addFilterFlags(command: Command): Command {
       'only scenarios whose severity: is one of these: critical, high, medium, low, comma-separated (earshot ' +
         "extension, GAIA's field)",
       usage(parseSeverities),
+    )
+    .option(
+      '--domain <prefixes>',
+      "only scenarios whose name starts with one of these prefixes followed by '__' (NeMo's --domain; " +
+        'tau2_telecom keeps tau2_telecom__1, not tau2_telecom_workflow__1), comma-separated',
+      usage((v) => parseNameList('--domain', v)),
+    )
+    .option(
+      '--scenarios <names>',
+      "only these scenarios, by name (a NeMo scenario's name, or <file name>/<name>), comma-separated",
+      usage((v) => parseNameList('--scenarios', v)),
     );
 }
 
 export function addSimulationFlags(command: Command): Command {
-  command.option(
-    '--simulator <service:model[@url]>',
-    `play every simulation's caller with this LLM instead of its simulator: block (${LLM_SYNTAX}; ` +
-      'e.g. ollama:llama3.2:3b)',
-    llmFlag('--simulator'),
-  );
+  command
+    .option(
+      '--simulator <service:model[@url]>',
+      `play every simulation's caller (and write every GAIA objective-only turn) with this LLM instead of its ` +
+        `simulator: block (${LLM_SYNTAX}; e.g. ollama:llama3.2:3b)`,
+      llmFlag('--simulator'),
+    )
+    .option(
+      '--corpus <file>',
+      "the GAIA corpus manifest (manifest.json) GAIA files' doc_id and fact_id refer to (default: the nearest " +
+        'eval/corpus/manifest.json or corpus/manifest.json up to the scenario root)',
+    );
   return addFilterFlags(command);
 }
 
 /** The filter the flags ask for, undefined when neither was given. */
-export function filterOf(flags: Pick<SimulationFlags, 'category' | 'severity'>): RunnableFilter | undefined {
-  if (flags.category === undefined && flags.severity === undefined) return undefined;
+export function filterOf(
+  flags: Pick<SimulationFlags, 'category' | 'severity' | 'domain' | 'scenarios'>,
+): RunnableFilter | undefined {
+  if ([flags.category, flags.severity, flags.domain, flags.scenarios].every((f) => f === undefined)) return undefined;
   return {
     ...(flags.category ? { categories: flags.category } : {}),
     ...(flags.severity ? { severities: flags.severity } : {}),
+    ...(flags.domain ? { domains: flags.domain } : {}),
+    ...(flags.scenarios ? { names: flags.scenarios } : {}),
+  };
+}
+
+/** NeMo's run flags (`earshot run`): the verdict's knobs and `--list`. */
+export interface NemoRunFlags {
+  list?: boolean;
+  minAgentTurns?: number;
+  /** `--duration`, seconds. */
+  duration?: number;
+  strictMatch?: boolean;
+  judgeThreshold?: number;
+}
+
+function positiveSeconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a number of seconds above 0');
+  return n;
+}
+
+function unitInterval(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
+    throw new InvalidArgumentError('expected a number from 0 to 1');
+  return n;
+}
+
+export function addNemoRunFlags(command: Command): Command {
+  return command
+    .option('--list', 'list the scenarios grouped by domain (name prefix before __), with counts, and exit')
+    .option(
+      '--min-agent-turns <n>',
+      'NeMo scenarios: a run with fewer bot turns fails the composite verdict ' +
+        `(default ${DEFAULT_MIN_AGENT_TURNS}; 0 off)`,
+      nonNegativeInt,
+    )
+    .option('--duration <seconds>', "cap every simulation's max_duration (NeMo's --duration)", positiveSeconds)
+    .option('--strict-match', "NeMo's ACTION_MATCH requires an exact bijection (disallow_extra_items) everywhere")
+    .option(
+      '--judge-threshold <score>',
+      `the 0..1 judge score NeMo's JUDGE_PASSED needs (default ${DEFAULT_JUDGE_THRESHOLD})`,
+      unitInterval,
+    );
+}
+
+/** The session settings NeMo's run flags carry (each only when given). */
+export function nemoSettings(flags: NemoRunFlags): SessionSettingsOptions {
+  return {
+    ...(flags.minAgentTurns !== undefined ? { minAgentTurns: flags.minAgentTurns } : {}),
+    ...(flags.duration !== undefined ? { durationCapS: flags.duration } : {}),
+    ...(flags.strictMatch ? { strictMatch: true } : {}),
+    ...(flags.judgeThreshold !== undefined ? { judgeThreshold: flags.judgeThreshold } : {}),
   };
 }

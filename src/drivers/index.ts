@@ -11,3 +11,7 @@ export { BotTurns } from './simulation/bot-turns.js';
 export { CLOSING_REPLY_WAIT_MS, SimulationDriver, type SimulationDriverDeps } from './simulation/simulation-driver.js';
 export { createSimulationDriver, runSimulation, type SimulationSetup } from './simulation/setup.js';
 export { awaitLatencyVerdict, type LatencyVerdict, type LatencyWait } from './probes/latency.js';
+export { runnableTags } from './run.js';
+export { GaiaDriver, type GaiaDriverOptions } from './gaia/gaia-driver.js';
+export { runGaia } from './gaia/run.js';
+export { REPLY_SETTLE_MS } from './gaia/replies.js';

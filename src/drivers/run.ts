@@ -26,7 +26,8 @@ export async function driveSession(
   // One redactor for the session and the conclusion: the runtime adds the scenario's keys to it.
   const config = resolveSessionConfig(options);
   const runtime = new SessionRuntime(scenario, config, driver.plannedTurns());
-  const outcome = await runtime.drive(driver);
+  const drove = await runtime.drive(driver);
+  const outcome = { ...drove, result: { ...drove.result, ...runnableTags(scenario) } };
   if (!driver.conclude) return outcome;
   const { redactor } = config;
   const trace = new Trace(runtime.time.clock, runtime.time.t0Ms, redactor, undefined, undefined, config.traceEcho);
@@ -45,5 +46,19 @@ export async function driveSession(
     result = errorResult(result, reason);
   }
   const more = trace.toText();
-  return { ...outcome, result: redactor.value(result), trace: more === '\n' ? outcome.trace : outcome.trace + more };
+  const evidence = driver.evidence?.();
+  return {
+    ...outcome,
+    result: redactor.value(result),
+    trace: more === '\n' ? outcome.trace : outcome.trace + more,
+    ...(evidence ? { evidence: redactor.value(evidence) } : {}),
+  };
+}
+
+/** The runnable's `category` and `severity`, which every result of it carries (for reports, JUnit, filters). */
+export function runnableTags(scenario: Runnable): { category?: string; severity?: Runnable['severity'] } {
+  return {
+    ...(scenario.category !== undefined ? { category: scenario.category } : {}),
+    ...(scenario.severity !== undefined ? { severity: scenario.severity } : {}),
+  };
 }

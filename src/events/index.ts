@@ -4,4 +4,4 @@
  * its matcher consume them from, with every event kept in arrival order.
  */
 export { EventQueue, DeadlineError, QueueClosedError, type EventView, type QueueEndKind } from './event-queue.js';
-export { EventTranslator, type Translation } from './translator.js';
+export { EventTranslator, type BotResponse, type Translation } from './translator.js';

@@ -117,4 +117,40 @@ describe('event translator (RTVI → earshot events)', () => {
     ]);
     expect(out.map((r) => r.llmText ?? false)).toEqual([false, true, true, false, false, false, true]);
   });
+
+  it("a server-response answers a client message (the documents' ack): it says what, and never that the bot speaks", () => {
+    const t = new EventTranslator({ botAudio: true });
+    const [ack, tts] = feed(t, [
+      { type: 'server-response', data: { t: 'earshot-index-documents', d: { indexed: 2 } } },
+      { type: 'bot-tts-started' },
+    ]);
+    expect(ack).toEqual({
+      events: [],
+      response: { kind: 'server-response', t: 'earshot-index-documents', d: { indexed: 2 } },
+    });
+    expect(tts.ttsStarted).toBe(true);
+  });
+
+  it('a server-response or error-response carries the request id; neither, nor a user mute, marks TTS started', () => {
+    const t = new EventTranslator({ botAudio: true });
+    const out = feed(t, [
+      {
+        type: 'server-response',
+        id: '7',
+        data: { t: 'get_scenario_summary', d: { actions: [], db_hash: null } },
+      },
+      { type: 'error-response', id: '8', data: { error: 'Unsupported type reset' } },
+      { type: 'user-mute-started' },
+      { type: 'user-mute-stopped' },
+    ]);
+    expect(out[0].response).toEqual({
+      kind: 'server-response',
+      id: '7',
+      t: 'get_scenario_summary',
+      d: { actions: [], db_hash: null },
+    });
+    expect(out[1].response).toEqual({ kind: 'error-response', id: '8', error: 'Unsupported type reset' });
+    expect(out[1].note).toContain('id 8');
+    expect(out.map((r) => r.ttsStarted ?? false)).toEqual([false, false, false, false]);
+  });
 });

@@ -25,7 +25,17 @@ export interface Translation {
   llmText?: boolean;
   /** Something the trace should show that is not an event (bot errors). */
   note?: string;
+  /** The bot answered a client request (`server-response`) or refused it (`error-response`). */
+  response?: BotResponse;
 }
+
+/**
+ * A bot's answer to one client request, with the request's id when the bot echoed it (Pipecat does): the session
+ * hands it to whoever waits on that id (session/requests.ts).
+ */
+export type BotResponse =
+  | { kind: 'server-response'; id?: string; t: string; d?: unknown }
+  | { kind: 'error-response'; id?: string; error: string };
 
 /**
  * Turns RTVI server messages into earshot events, with Pipecat's rules:
@@ -140,15 +150,30 @@ export class EventTranslator {
       case 'error':
         return { events: [], note: `bot error${message.data.fatal ? ' (fatal)' : ''}: ${message.data.error}` };
       case 'error-response':
-        return { events: [], note: `bot rejected a request (id ${message.id ?? '?'}): ${message.data.error}` };
+        return {
+          events: [],
+          note: `bot rejected a request (id ${message.id ?? '?'}): ${message.data.error}`,
+          response: { kind: 'error-response', ...idOf(message), error: message.data.error },
+        };
       // Carried but not events: audio arrives separately, the rest is informational.
       case 'eval-bot-audio':
       case 'bot-tts-audio':
-      case 'server-response':
-      case 'user-mute-started':
-      case 'user-mute-stopped':
       case 'bot-tts-started':
         return { events: [], ttsStarted: true };
+      case 'server-response':
+        // An answer to a client request (the documents' ack, NeMo's control plane): never a sign the bot speaks.
+        return {
+          events: [],
+          response: {
+            kind: 'server-response',
+            ...idOf(message),
+            t: message.data.t,
+            ...(message.data.d !== undefined ? { d: message.data.d } : {}),
+          },
+        };
+      // The bot muting the user's input says nothing about its own speech.
+      case 'user-mute-started':
+      case 'user-mute-stopped':
       case 'user-llm-text':
       case 'bot-tts-stopped':
       case 'bot-transcription':
@@ -167,4 +192,8 @@ export class EventTranslator {
         return assertNever(message, 'server message');
     }
   }
+}
+
+function idOf(message: { id?: string }): { id?: string } {
+  return message.id !== undefined ? { id: message.id } : {};
 }

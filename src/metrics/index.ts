@@ -15,4 +15,4 @@ export * from './bootstrap.js';
 export * from './agreement.js';
 export * from './wer.js';
 export * from './wer-check.js';
-export * from './numbers.js';
+export * from '../core/numbers.js';

@@ -17,6 +17,7 @@ import {
   RTVI_PROTOCOL_VERSION,
   type SendTextMessage,
 } from './rtvi.js';
+import type { NemoControlData, NemoControlType } from './nemo-control.js';
 
 export class ClientMessages {
   private next = 0;
@@ -73,6 +74,11 @@ export class ClientMessages {
   /** An application's own client message. */
   custom(t: string, d?: unknown): ClientMessageMessage {
     return { type: 'client-message', id: this.id(), data: d === undefined ? { t } : { t, d } };
+  }
+
+  /** A NeMo control request (nemo-control.ts): a `client-message` whose answer carries this message's id. */
+  nemoControl<T extends NemoControlType>(t: T, d: Extract<NemoControlData, { t: T }>['d']): ClientMessageMessage {
+    return this.custom(t, d ?? {});
   }
 
   /** One context message for a bot older than Pipecat 1.0 (see `AppendToContextMessage`); never runs the LLM. */

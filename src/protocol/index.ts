@@ -57,3 +57,23 @@ export { openWs } from './connect.js';
 export type { SocketLike, SocketOpener, SocketOpenOptions } from './socket-like.js';
 export { WireServer, type ServeOptions, type ServerConnection, type WirePeer } from './server.js';
 export { ConnectError, InvalidUrlError, ListenError, UnknownCodecError, WireOptionError } from './errors.js';
+export {
+  DOCUMENTS_MESSAGE,
+  MAX_DOCUMENT_BYTES,
+  MAX_DOCUMENTS_BYTES,
+  documentsContext,
+  parseDocumentsContext,
+  type DocumentPayload,
+  type DocumentsAckData,
+  type DocumentsFile,
+  type DocumentsMessageData,
+} from './documents.js';
+export {
+  NEMO_CONTROL_TYPES,
+  isNemoControlType,
+  type InitializationResult,
+  type NemoControlData,
+  type NemoControlType,
+  type NemoInitAction,
+  type ScenarioSummary,
+} from './nemo-control.js';

@@ -12,6 +12,7 @@ import {
   type UnknownRtviMessage,
 } from './rtvi.js';
 import { CLIENT_DATA, type DataSchema, EVAL_DATA, SERVER_DATA } from './schemas.js';
+import { checkNemoResponse } from './nemo-responses.js';
 import { describe, isRecord } from './validate.js';
 import { type ParseResult, type ProtocolViolation, sizeOf, violation } from './violation.js';
 
@@ -81,6 +82,17 @@ function parseWith(raw: unknown, table: Record<string, DataSchema>, from: 'serve
       const evalChecked = checkEvalPayload(data as { t: string; d?: unknown });
       if (evalChecked.error !== undefined) return bad('bad_data', `${type}: ${evalChecked.error}`);
       data = evalChecked.value;
+    }
+    if (type === 'server-response' && from === 'server') {
+      const answer = data as { t: string; d?: unknown };
+      const nemoChecked = checkNemoResponse(answer.t, answer.d);
+      if ('error' in nemoChecked) {
+        const broken = bad('bad_data', `${type}: ${nemoChecked.error}`);
+        // The request it answers is known: whoever waits on it hears why rather than waiting out its deadline.
+        if (!broken.ok && hasId) broken.violation.id = id as string;
+        return broken;
+      }
+      if (answer.d !== undefined) data = { ...answer, d: nemoChecked.value };
     }
     message.data = data;
   }

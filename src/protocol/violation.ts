@@ -35,6 +35,8 @@ export interface ProtocolViolation {
    * Size of the whole offending input in bytes (UTF-8 for text); 0 when unknown (an oversized frame is refused unread).
    */
   bytes: number;
+  /** The message's request id, when it had one (a malformed answer to a request names the request it answers). */
+  id?: string;
 }
 
 export const EXCERPT_CHARS = 200;

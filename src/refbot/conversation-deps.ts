@@ -7,6 +7,8 @@ import type { Clock } from '../core/clock.js';
 import type { TimerDriver } from '../core/timers.js';
 import type { CodecName, FunctionCallReportLevel, WirePeer } from '../protocol/index.js';
 import type { Brain } from './brain/brain.js';
+import type { RefbotDocuments } from './documents-setup.js';
+import type { ScenarioStateSetup } from './state/hooks.js';
 import type { Faults } from './faults/switches.js';
 import type { SpeechModels } from './input/speech-models.js';
 import type { VadSettings } from './input/utterance-detector.js';
@@ -47,6 +49,10 @@ export interface ConversationDeps {
    */
   backchannelMaxMs?: number;
   vad: VadSettings;
+  /** `--documents` and `--library`: what each connection's document index starts from. */
+  documents?: RefbotDocuments;
+  /** NeMo's scenario state per connection (absent: kept, under the default eval data root; null: none). */
+  scenarioState?: ScenarioStateSetup | null;
   log: (line: string) => void;
   /** `eval-cancel` (Pipecat: CancelWorkerFrame) or `disconnect-bot` (EndWorkerFrame): the bot shuts down. */
   onCancel: (how: 'eval-cancel' | 'disconnect-bot') => void;

@@ -5,12 +5,17 @@
 import {
   asEvalData,
   type ClientInbound,
+  DOCUMENTS_MESSAGE,
   type EvalConfigure,
+  isNemoControlType,
   RTVI_PROTOCOL_VERSION,
   type ServerMessage,
 } from '../protocol/index.js';
 import type { BrainMemory } from './brain/brain.js';
 import type { ConversationDeps } from './conversation-deps.js';
+import { onDocumentsMessage } from './documents-message.js';
+import { onNemoControl } from './state/control-messages.js';
+import { scenarioStateOf } from './state/hooks.js';
 
 /** What the messages act on: the connection's conversation (conversation.ts). */
 export interface ClientMessageHost {
@@ -37,8 +42,22 @@ export function onClientMessage(message: ClientInbound, host: ClientMessageHost)
       for (const key of message.data.buttons) host.pressKey(key);
       return;
     case 'client-message': {
+      if (message.data.t === DOCUMENTS_MESSAGE) {
+        const indexed = onDocumentsMessage(message.id, message.data.d, host.memory.documents, host.send);
+        return deps.log(`conn ${deps.conn}: ${DOCUMENTS_MESSAGE}: ${indexed ?? 'refused'} document(s) indexed`);
+      }
+      if (isNemoControlType(message.data.t))
+        return onNemoControl(message.id, message.data.t, message.data.d, scenarioStateOf(host.memory), host.send);
       const control = asEvalData(message.data);
-      if (!control) return deps.log(`conn ${deps.conn}: client-message "${message.data.t}" ignored`);
+      if (!control) {
+        // As NeMo's dispatcher answers a type it has no handler for: refused, so the client is not left waiting.
+        deps.log(`conn ${deps.conn}: client-message "${message.data.t}" refused: no handler`);
+        return host.send({
+          type: 'error-response',
+          id: message.id,
+          data: { error: `Unsupported client-message type "${message.data.t}"` },
+        });
+      }
       // Only Pipecat's eval serializer reads these; its production transport hands them to the app, which drops them.
       if (deps.codec !== 'pipecat-eval')
         return deps.log(`conn ${deps.conn}: client-message "${control.t}" ignored: only the eval transport reads it`);

@@ -11,7 +11,7 @@ import {
   RTVI_PROTOCOL_VERSION,
   type ServerMessage,
 } from '../protocol/index.js';
-import { BrainMemory, type Reply } from './brain/brain.js';
+import type { BrainMemory, Reply } from './brain/brain.js';
 import { type ConversationState, interruptible, sends, takesTurns } from './conversation-state.js';
 import { Flood, sendGarbage, sendHugeFrame, sendMalformed } from './faults/output.js';
 import { DtmfAggregator } from './input/dtmf-aggregator.js';
@@ -23,9 +23,11 @@ import { Speaker } from './reply/speaker.js';
 import type { ReplyPlan } from './reply/types.js';
 import type { ConversationDeps, TurnInput } from './conversation-deps.js';
 import { type ClientMessageHost, onClientMessage, versionError } from './conversation-messages.js';
+import { newBrainMemory } from './documents-setup.js';
+import { withScenarioState } from './state/hooks.js';
 
 export class Conversation {
-  private readonly memory = new BrainMemory();
+  private readonly memory: BrainMemory;
   private readonly speaker: Speaker;
   private readonly dtmf: DtmfAggregator;
   private readonly tones: InbandDtmf | null;
@@ -43,6 +45,7 @@ export class Conversation {
 
   constructor(private readonly deps: ConversationDeps) {
     const { clock, timers, botSampleRate, peer } = deps;
+    this.memory = withScenarioState(newBrainMemory(deps.documents), deps);
     this.levels = { '*': deps.reportLevel };
     this.vadEvents = deps.vadEvents;
     this.llmMarkers = deps.llmMarkers;

@@ -66,6 +66,23 @@
  *   Pipecat's RTVIObserver sends them by default.
  * - `noRtvi` (protobuf only): no RTVI at all, no client-ready awaited: it
  *   greets on connect and talks in bare audio frames.
+ * - documents (GAIA's `setup.index_documents`, protocol/documents.ts): the
+ *   `earshot-index-documents` client-message, on both codecs, is indexed and
+ *   answered `server-response` `{t, d: {indexed: n}}` with the request's id (a
+ *   bad payload: `error-response`); a `documentsContext` system message of an
+ *   `eval-context` and `documents` (`--documents`) are indexed too. What no
+ *   brain rule answers is answered from them (brain/document-answers.ts), with
+ *   a `query_documents` call, or "I don't know. The documents I have don't
+ *   say."; with `library` (`--library`) it first searches that folder and
+ *   indexes the file that answers (`search_files`, `index_document`).
+ * - NeMo's control plane (state/, docs/guide/nemo-bot-contract.md): the
+ *   `client-message`s `update_system_prompt`, `apply_initialization`,
+ *   `get_scenario_summary` and `reset`, on both codecs, each answered
+ *   `server-response` `{t, d}` with the request's id; a connection keeps its
+ *   own scenario state (`db_path` resolved under `evalDataRoot`), brain calls
+ *   naming a tool of the active domain run against it, and the socket stays
+ *   open after an exit tool. `scenarioState: false`: each gets `error-response`.
+ *   Any other non-eval client-message type gets `error-response` too.
  */
 export {
   startRefbot,
@@ -110,3 +127,6 @@ export {
   type DtmfAggregatorOptions,
   type DtmfEntry,
 } from './input/dtmf-aggregator.js';
+export { ScenarioState, type ScenarioStateOptions } from './state/shared-state.js';
+export { REFBOT_DOMAINS } from './state/tools.js';
+export { resolveEvalDataRoot } from './state/hooks.js';

@@ -15,6 +15,7 @@ import {
   CODEC_NAMES,
   type CodecName,
   DEFAULT_CODEC,
+  type DocumentsFile,
   FUNCTION_CALL_REPORT_LEVELS,
   type FunctionCallReportLevel,
   isCodecName,
@@ -33,6 +34,8 @@ import type { VadSettings } from './input/utterance-detector.js';
 import { BotTts } from './reply/tts.js';
 import { DEFAULT_REPLY_TIMING, DEFAULT_TTS_LEAD_IN_MS, type ReplyTiming } from './reply/types.js';
 import { TruthLog } from './truth.js';
+import { loadRefbotDocuments } from './documents-setup.js';
+import { resolveEvalDataRoot } from './state/hooks.js';
 
 /**
  * `--no-yield-to-backchannel`: speech over a reply that ends within this is a backchannel (a murmur is ~0.4 s, and the
@@ -72,6 +75,14 @@ export interface RefbotOptions {
   vadEvents?: boolean;
   /** Its RTVIObserver reports the LLM's markers from the start (default off, Pipecat's). */
   llmMarkers?: boolean;
+  /** Documents every connection starts with indexed: a `DocumentsFile` JSON path, or its object. */
+  documents?: string | DocumentsFile;
+  /** A folder the bot may search and index from when nothing indexed answers (GAIA's smart discovery). */
+  library?: string;
+  /** Where NeMo's `db_path` values resolve (default: `EVAL_DATA_ROOT`, else the package's fixtures/nemo). */
+  evalDataRoot?: string;
+  /** false: no NeMo scenario state; the control messages are refused with `error-response`. */
+  scenarioState?: boolean;
   /** Ground-truth JSONL file (appended); see truth.ts. */
   truthLog?: string;
   /** Fault switches, parsed or as `--fault` strings (`crash-after-turn=2`). */
@@ -163,6 +174,8 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
   if (!Number.isInteger(sampleRate) || sampleRate < 8000 || sampleRate > 48000)
     throw new RefbotOptionError('sampleRate', `expected an integer from 8000 to 48000, got ${sampleRate}`);
   const brain = typeof options.brain === 'object' ? options.brain : loadBrain(options.brain);
+  const documents = loadRefbotDocuments(options);
+  const evalDataRoot = resolveEvalDataRoot(options.evalDataRoot);
   const clock = options.clock ?? monotonicClock;
   const timers = options.timers ?? new PreciseTimerDriver({ clock });
   const log = options.log ?? (() => {});
@@ -279,6 +292,8 @@ export async function startRefbot(options: RefbotOptions = {}): Promise<RefbotHa
             inbandDtmf: options.inbandDtmf === true,
             ...(options.yieldToBackchannel === false ? { backchannelMaxMs: BACKCHANNEL_MAX_MS } : {}),
             vad: options.vad ?? {},
+            documents,
+            scenarioState: options.scenarioState === false ? null : { dataRoot: evalDataRoot },
             log,
             onCancel: (how) => void stop({ reason: how, exitCode: 0 }, false),
             onCrash: () => void stop({ reason: 'crash', exitCode: CRASH_EXIT_CODE }, true),

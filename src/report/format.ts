@@ -22,6 +22,8 @@ export function startOf(result: ScenarioResult): ScenarioStart {
   const start: ScenarioStart = { name: result.name, file: result.file, turn_count: result.turns.length };
   if (result.run?.bot !== undefined) start.bot = result.run.bot;
   if (result.run?.repeat_index !== undefined) start.repeat_index = result.run.repeat_index;
+  if (result.category !== undefined) start.category = result.category;
+  if (result.severity !== undefined) start.severity = result.severity;
   return start;
 }
 

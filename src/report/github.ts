@@ -11,6 +11,7 @@ import {
 } from '../results/index.js';
 import type { Reporter, ReporterOptions } from './reporter.js';
 import { failureLine, formatDuration, scenarioLabel, startOf } from './format.js';
+import { scenarioTag, summaryGroupsMarkdown } from './gaia-text.js';
 
 const MAX_ROWS = 200;
 const MAX_FAILURES = 100;
@@ -64,12 +65,16 @@ export function renderGithubSummary(
   for (const s of rows.slice(0, MAX_ROWS)) {
     const rate = s.pass_rate === null ? '–' : `${Math.round(s.pass_rate * 100)}%`;
     const p50 = s.duration_ms ? formatDuration(s.duration_ms.p50) : '–';
+    const tag = scenarioTag(s);
     lines.push(
-      `| ${ICON[s.outcome]} | ${t(s.name, 80)} | ${t(s.bot ?? '', 60)} | ${s.runs} | ${rate} | ${p50} | ` +
+      `| ${ICON[s.outcome]} | ${t(s.name, 80)}${tag ? ` ${t(tag, 80)}` : ''} | ${t(s.bot ?? '', 60)} | ` +
+        `${s.runs} | ${rate} | ${p50} | ` +
         `${t(s.file, 120)} |`,
     );
   }
   if (rows.length > MAX_ROWS) lines.push('', `…and ${rows.length - MAX_ROWS} more scenarios (see the HTML report).`);
+  // Per category, dimension and severity (GAIA's view of the run), when some scenario has them.
+  lines.push(...summaryGroupsMarkdown(summary, (x) => t(x, 80)));
   const failing = latestAttempts(results).filter((r) => r.status === 'failed' || r.status === 'error');
   if (failing.length > 0) {
     lines.push('', `<details><summary>Failures (${failing.length})</summary>`, '');
@@ -82,11 +87,7 @@ export function renderGithubSummary(
   }
   const doubtful = latestAttempts(results).filter((r) => r.status === 'inconclusive');
   if (doubtful.length > 0) {
-    lines.push(
-      '',
-      `<details><summary>Inconclusive (${doubtful.length}): earshot could not hear the bot reliably</summary>`,
-      '',
-    );
+    lines.push('', `<details><summary>Inconclusive (${doubtful.length}): neither passed nor failed</summary>`, '');
     for (const r of doubtful.slice(0, MAX_FAILURES)) {
       lines.push(
         `- **${t(scenarioLabel(startOf(r)), 120)}** — ${inconclusiveOf(r)

@@ -50,7 +50,9 @@ describe('inconclusive in the terminal reporters', () => {
     expect(screen).toContain(
       '    inconclusive turn 2.1 response: transcribers_disagree: the check passes on the first transcript and fails on the second',
     );
-    expect(screen).toContain('Inconclusive (earshot could not hear the bot reliably; neither passed nor failed):');
+    expect(screen).toContain(
+      'Inconclusive (neither passed nor failed: earshot could not hear the bot reliably, or no NeMo signal had a value):',
+    );
     expect(screen).toContain('  ? heard 1/1 run scenarios/heard.yaml');
     expect(screen.at(-1)).toBe('1 passed · 1 inconclusive (2 runs in 1.0 s)');
     expect(screen.join('\n')).not.toContain('Not passing');
@@ -98,7 +100,7 @@ describe('inconclusive in the file reporters', () => {
     const md = renderGithubSummary(results, summarize(results), redactor);
     expect(md.startsWith('## ❔ earshot: 1 passed · 1 inconclusive\n')).toBe(true);
     expect(md).toContain('| ❔ | heard |');
-    expect(md).toContain('<details><summary>Inconclusive (1): earshot could not hear the bot reliably</summary>');
+    expect(md).toContain('<details><summary>Inconclusive (1): neither passed nor failed</summary>');
     expect(md).toContain('transcribers\\_disagree\\: the check passes on the first transcript');
     const term = new VirtualTerminal(false);
     const file = join(mkdtempSync(join(tmpdir(), 'earshot-gh-inc-')), 'summary.md');

@@ -13,7 +13,9 @@ import {
 } from '../results/index.js';
 import type { Reporter, ReporterOptions } from './reporter.js';
 import { failureLine, turnInput } from './format.js';
+import { nemoFailedSignals, nemoHeadline, nemoSignalLines } from './nemo-text.js';
 import { xmlAttr, xmlText } from './xml.js';
+import { gaiaTurnLine, turnReasons } from './gaia-text.js';
 
 export const JUNIT_FILE = 'junit.xml';
 
@@ -29,6 +31,8 @@ interface Case {
   skipped?: string;
   /** The skipped element's text: an inconclusive turn's evidence. */
   skippedBody?: string;
+  /** `<system-out>`: a GAIA turn's scores, one row. */
+  systemOut?: string;
 }
 
 /**
@@ -62,7 +66,10 @@ export function renderJUnit(results: readonly ScenarioResult[], redactor: Redact
       `name="${xmlAttr(redactor.text(file))}" tests="${count.tests}" failures="${count.failures}" ` +
       `errors="${count.errors}" skipped="${count.skipped}" ` +
       `time="${secs(seconds)}"${stamp ? ` timestamp="${stamp}"` : ''}`;
-    suites.push(`  <testsuite ${attrs}>\n${cases.map((c) => renderCase(c, redactor)).join('')}  </testsuite>\n`);
+    suites.push(
+      `  <testsuite ${attrs}>\n${renderProperties(runs, redactor)}` +
+        `${cases.map((c) => renderCase(c, redactor)).join('')}  </testsuite>\n`,
+    );
   }
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
@@ -79,7 +86,8 @@ function casesOf(r: ScenarioResult): Case[] {
     `${r.run?.repeat_index !== undefined ? ` #${r.run.repeat_index + 1}` : ''}`;
   const cases: Case[] = [];
   const general = r.failures.filter((f) => f.turn_index === null || !r.turns.some((t) => t.index === f.turn_index));
-  if (general.length > 0 || (r.status === 'error' && r.turns.every((t) => t.status !== 'failed'))) {
+  const nemo = r.status !== 'error' ? r.simulation?.nemo : undefined;
+  if (general.length > 0 || nemo || (r.status === 'error' && r.turns.every((t) => t.status !== 'failed'))) {
     // A simulation's verdict is over the whole call (goal, metrics, signals): its case is the conversation.
     const setup: Case = {
       name: `${r.simulation ? 'conversation' : 'setup'}${suffix}`,
@@ -90,7 +98,17 @@ function casesOf(r: ScenarioResult): Case[] {
     };
     for (const f of general)
       (ERROR_KINDS.has(f.kind) || r.status === 'error' ? setup.errors : setup.failures).push(problem(f, ''));
-    if (general.length === 0)
+    if (nemo) {
+      // A NeMo verdict: each signal's value and reason; an N/A composite is neither a pass nor a failure.
+      setup.systemOut = [nemoHeadline(nemo), ...nemoSignalLines(nemo)].join('\n');
+      if (nemo.is_successful === 'N/A' && general.length === 0) {
+        setup.skipped = `N/A: ${r.simulation?.success.reason ?? 'no whitelisted signal produced a value'}`;
+        setup.skippedBody = setup.systemOut;
+      }
+      const failed = nemoFailedSignals(nemo);
+      if (failed.length > 0 && setup.failures.length > 0)
+        setup.failures[0] = { ...setup.failures[0], message: `failed signals: ${failed.join('; ')}` };
+    } else if (general.length === 0)
       setup.errors.push({ kind: 'harness_error', message: r.error ?? 'error', body: r.error ?? '' });
     cases.push(setup);
   }
@@ -102,6 +120,15 @@ function casesOf(r: ScenarioResult): Case[] {
       failures: [],
       errors: [],
     };
+    const scored = r.gaia?.turns.find((g) => g.turn === turn.index + 1);
+    if (r.gaia && scored) {
+      c.systemOut = [
+        gaiaTurnLine(r.gaia, scored),
+        ...turnReasons(scored),
+        `caller: ${JSON.stringify(scored.user_message)}`,
+        `bot: ${JSON.stringify(scored.reply)}`,
+      ].join('\n');
+    }
     const mine = r.failures.filter((f) => f.turn_index === turn.index);
     if (turn.status === 'failed') {
       const detail = turnDetail(turn);
@@ -172,7 +199,34 @@ function renderCase(c: Case, redactor: Redactor): string {
       );
     }
   }
+  if (c.systemOut !== undefined) body.push(`      <system-out>${xmlText(redactor.text(c.systemOut))}</system-out>\n`);
   return body.length === 0 ? `${head}/>\n` : `${head}>\n${body.join('')}    </testcase>\n`;
+}
+
+/**
+ * A suite's `<properties>` (the schema allows them on testsuite, not testcase): the file's `category` and `severity`
+ * and, for GAIA scenarios, `gaia.total` (the mean over the file's runs when there are several, with `gaia.runs`) and
+ * `gaia.pass_threshold`. Values that differ between the file's scenarios are listed, comma-separated.
+ */
+function renderProperties(runs: readonly ScenarioResult[], redactor: Redactor): string {
+  const distinct = (values: Array<string | undefined>): string =>
+    [...new Set(values.filter((v): v is string => v !== undefined))].join(', ');
+  const props: Array<[string, string]> = [
+    ['category', distinct(runs.map((r) => r.category))],
+    ['severity', distinct(runs.map((r) => r.severity))],
+  ];
+  const gaia = runs.flatMap((r) => (r.gaia ? [r.gaia] : []));
+  if (gaia.length > 0) {
+    props.push(['gaia.total', (gaia.reduce((s, g) => s + g.total, 0) / gaia.length).toFixed(2)]);
+    if (gaia.length > 1) props.push(['gaia.runs', String(gaia.length)]);
+    props.push(['gaia.pass_threshold', distinct(gaia.map((g) => String(g.pass_threshold)))]);
+  }
+  const kept = props.filter(([, value]) => value !== '');
+  if (kept.length === 0) return '';
+  const lines = kept.map(
+    ([name, value]) => `      <property name="${xmlAttr(name)}" value="${xmlAttr(redactor.text(value))}"/>\n`,
+  );
+  return `    <properties>\n${lines.join('')}    </properties>\n`;
 }
 
 function secs(s: number): string {

@@ -14,6 +14,8 @@ import {
   turnInput,
   type Paint,
 } from './format.js';
+import { dimensionLegend, gaiaGridLines, scenarioTag, summaryGroupLines } from './gaia-text.js';
+import { nemoHeadline, nemoSignalLines, nemoSummaryLines } from './nemo-text.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const REDRAW_MS = 100;
@@ -75,7 +77,7 @@ export class ListReporter implements Reporter {
       this.startTimer();
       this.emit([]);
     } else {
-      this.emit([this.p.dim(`▶ ${this.safe(scenarioLabel(info))}`)]);
+      this.emit([this.p.dim(`▶ ${this.safe(scenarioLabel(info))}${this.tag(info)}`)]);
     }
   }
 
@@ -111,9 +113,14 @@ export class ListReporter implements Reporter {
     this.counts[result.status] += 1;
     const progress = this.total ? this.p.dim(`[${this.done}/${this.total}] `) : '';
     const lines = [
-      `${this.symbol(result.status)} ${progress}${this.safe(scenarioLabel(startOf(result)))} ` +
-        `${this.p.dim(`(${formatDuration(result.duration_ms)})`)}`,
+      `${this.symbol(result.status)} ${progress}${this.safe(scenarioLabel(startOf(result)))}` +
+        `${this.tag(startOf(result))} ${this.p.dim(`(${formatDuration(result.duration_ms)})`)}`,
     ];
+    // A GAIA scenario: its turn × dimension grid, under a legend of the column heads.
+    if (result.gaia) {
+      lines.push(`    ${this.p.dim(this.safe(dimensionLegend()))}`);
+      for (const line of gaiaGridLines(result.gaia)) lines.push(`    ${this.safe(line, 600)}`);
+    }
     // A simulated call: how it ended, and how many times the caller spoke.
     const sim = result.simulation;
     if (sim)
@@ -123,6 +130,11 @@ export class ListReporter implements Reporter {
             this.safe(`call ended by ${sim.ended_by} after ${sim.persona_turns} caller turn(s): ${sim.end_detail}`),
           ),
       );
+    // A NeMo scenario: the composite, then each signal with its value and reason.
+    if (sim?.nemo) {
+      lines.push(`    ${this.safe(nemoHeadline(sim.nemo))}`);
+      for (const l of nemoSignalLines(sim.nemo)) lines.push(`      ${this.safe(l, 600)}`);
+    }
     for (const f of result.failures.filter((x) => x.turn_index === null))
       lines.push(`    ${this.p.red(this.safe(failureLine(f)))}`);
     if (result.status === 'inconclusive')
@@ -150,7 +162,12 @@ export class ListReporter implements Reporter {
     }
     const doubtful = summary.scenarios.filter((s) => s.inconclusive > 0);
     if (doubtful.length > 0) {
-      lines.push(this.p.bold('Inconclusive (earshot could not hear the bot reliably; neither passed nor failed):'));
+      lines.push(
+        this.p.bold(
+          'Inconclusive (neither passed nor failed: earshot could not hear the bot reliably, ' +
+            'or no NeMo signal had a value):',
+        ),
+      );
       for (const s of doubtful) {
         lines.push(
           `  ${this.p.yellow(SYMBOL.inconclusive)} ${this.safe(s.name)}${s.bot ? ` [${this.safe(s.bot)}]` : ''} ` +
@@ -159,6 +176,8 @@ export class ListReporter implements Reporter {
       }
     }
     lines.push(...this.passRates(summary));
+    const groups = [...summaryGroupLines(summary), ...nemoSummaryLines(summary)];
+    if (groups.length > 0) lines.push(...groups.map((l) => (l.startsWith(' ') ? this.safe(l, 600) : this.p.bold(l))));
     const c = summary.counts;
     const parts = [this.p.green(`${c.passed} passed`)];
     if (c.failed) parts.push(this.p.red(`${c.failed} failed`));
@@ -193,6 +212,12 @@ export class ListReporter implements Reporter {
         );
       }),
     ];
+  }
+
+  /** ` [category · severity]` (dim), or '' for an untagged scenario. */
+  private tag(info: ScenarioStart): string {
+    const tag = scenarioTag(info);
+    return tag ? ` ${this.p.dim(this.safe(tag))}` : '';
   }
 
   private turnTiming(turn: TurnResult): string {

@@ -24,6 +24,9 @@ export interface ScenarioStart {
   bot?: string;
   repeat_index?: number;
   turn_count: number;
+  /** The scenario's `category:` / `severity:`, shown as a `[category · severity]` tag. */
+  category?: string;
+  severity?: string;
 }
 
 /**

@@ -34,11 +34,11 @@ export const FAILURE_KIND_DOCS: Readonly<Record<FailureKind, FailureKindDoc>> = 
     meaning: "`yielded:` of a backchannel turn: the bot stopped for the caller's murmur, or talked over it",
   },
   judge_no: {
-    scope: ['expectation', 'simulation'],
+    scope: ['expectation', 'turn', 'simulation'],
     origin: 'pipecat',
     meaning:
-      'the judge said no to an `eval:` on a reply or a call (or to a judged simulation metric); a judge call that ' +
-      'failed twice is a no too',
+      'the judge said no to an `eval:` on a reply or a call (or to a judged simulation metric, or to a GAIA ' +
+      "turn's `success_criteria`); a judge call that failed twice is a no too",
   },
   judge_continue: {
     scope: ['expectation'],
@@ -103,9 +103,9 @@ export const FAILURE_KIND_DOCS: Readonly<Record<FailureKind, FailureKindDoc>> = 
     meaning: 'no `bot-ready` within the gate (10 s)',
   },
   judge_no_verdict: {
-    scope: ['simulation'],
+    scope: ['turn', 'simulation'],
     origin: 'pipecat',
-    meaning: "the judge answered nothing usable about a simulation's goal or a judged metric",
+    meaning: "the judge answered nothing usable about a simulation's goal, a judged metric or a GAIA turn",
   },
   error: {
     scope: ['expectation', 'run'],
@@ -161,14 +161,37 @@ export const FAILURE_KIND_DOCS: Readonly<Record<FailureKind, FailureKindDoc>> = 
     meaning: "the calls a simulation's bot made differ from the ones its `function_calls` metric expects",
   },
   scorecard_below_threshold: {
-    scope: ['simulation'],
+    scope: ['simulation', 'turn'],
     origin: 'earshot',
-    meaning: "a GAIA scorecard's overall score below its threshold",
+    meaning: "a GAIA scorecard's overall score (a simulation's, or a GAIA turn's weighted total) below its threshold",
   },
   signal_failed: {
     scope: ['simulation'],
     origin: 'earshot',
-    meaning: 'a NeMo success signal (`clean_exit`, `action_match`, `nl_assertions`, …) did not hold',
+    meaning:
+      'a NeMo success signal did not hold: `is_action_match`, `db_state_match`, `db_state_assertion`, ' +
+      '`nl_assertion`, `judge_passed`, `clean_exit` (and the legacy map form: `action_match`, `nl_assertions`)',
+  },
+  correctness_zero: {
+    scope: ['turn'],
+    origin: 'earshot',
+    meaning:
+      "a GAIA turn's correctness set to 0 by an automatic-zero rule (a number more than 5 % off, a wrong name, a " +
+      'lazy refusal, a hallucinated source), or `expected_answer: null` answered without saying it does not know',
+  },
+  too_few_agent_turns: {
+    scope: ['simulation'],
+    origin: 'earshot',
+    meaning:
+      'a NeMo scenario whose bot replied fewer times than `--min-agent-turns` (default 3): a failure in the ' +
+      'composite rate, left out of the per-signal rates',
+  },
+  bot_state_error: {
+    scope: ['run'],
+    origin: 'earshot',
+    meaning:
+      "a NeMo scenario's bot state could not be seeded (`apply_initialization` failed, was refused or went " +
+      'unanswered) while its signals need it: the run is an error, never scored on a half-seeded state',
   },
 };
 

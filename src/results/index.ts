@@ -2,6 +2,8 @@ export * from './types.js';
 export * from './events.js';
 export * from './hearing.js';
 export * from './simulation.js';
+export * from './gaia.js';
+export * from './nemo.js';
 export * from './turn-metrics.js';
 export * from './identity.js';
 export * from './errors.js';
@@ -19,6 +21,16 @@ export {
   type Outcome,
   type SummaryOptions,
 } from './summary.js';
+export {
+  summaryGroups,
+  dimensionScores,
+  type SummaryGroups,
+  type CategoryGroup,
+  type DimensionGroup,
+  type SeverityGroup,
+} from './summary-groups.js';
+export { nemoMetrics } from './nemo-metrics.js';
+export { nemoSummary, type NemoRunSummary, type NemoSignalRate } from './nemo-summary.js';
 export { distribution, type DistributionStats } from './stats.js';
 export { mergeResults, type MergedResults, type MergeSource, type MergeOptions } from './merge.js';
 export { pipecatFailure, withPipecatFields } from './pipecat.js';

@@ -1,4 +1,5 @@
 import type { ScorecardDimension } from '../scenario/types.js';
+import type { NemoOutcome } from './nemo.js';
 
 /**
  * What a simulation run adds to its `ScenarioResult`: the conversation as it
@@ -7,7 +8,16 @@ import type { ScorecardDimension } from '../scenario/types.js';
  */
 
 /** How a simulated call ended (Pipecat's names). */
-export const SIMULATION_END_REASONS = ['end_call', 'bot', 'max_turns', 'max_duration', 'silence', 'error'] as const;
+export const SIMULATION_END_REASONS = [
+  'end_call',
+  'bot',
+  'max_turns',
+  'max_duration',
+  'silence',
+  'error',
+  /** The bot called an exit tool (NeMo's `<exit>`: `EndConversationTool`, a transfer tool) and finished its reply. */
+  'bot_exit',
+] as const;
 export type SimulationEndReason = (typeof SIMULATION_END_REASONS)[number];
 
 /** One line of the conversation, in order, each stamped with its time on the session clock (ms since session start). */
@@ -105,6 +115,8 @@ export interface SimulationResult {
   metrics: SimulationMetricScore[];
   scorecard?: ScorecardResult;
   signals?: SignalResult[];
+  /** A NeMo scenario's six signals and composite verdict (nemo.ts); the goal gate does not apply to it. */
+  nemo?: NemoOutcome;
   /** The run's verdict: completed, goal met, every gated metric, the scorecard and every signal held. */
   passed: boolean;
   /** The LLM that played the caller, safe to log. */

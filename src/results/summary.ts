@@ -3,6 +3,9 @@ import { compareResults, resultKey, resultIdentity, scenarioKey } from './identi
 import { distribution, round3, sortedRecord, type DistributionStats } from './stats.js';
 import { LATENCY_METRICS, type LatencyMetricName } from './turn-metrics.js';
 import type { ScenarioResult, ScenarioStatus } from './types.js';
+import type { ScenarioSeverity } from '../scenario/types.js';
+import { summaryGroups, type SummaryGroups } from './summary-groups.js';
+import { nemoSummary, type NemoRunSummary } from './nemo-summary.js';
 
 /**
  * A scenario's verdict across its repeats: all passed, none passed, some passed
@@ -31,6 +34,9 @@ export interface ScenarioOutcome {
   name: string;
   file: string;
   bot?: string;
+  /** The scenario's `category:` / `severity:` (its latest run's), when it has them. */
+  category?: string;
+  severity?: ScenarioSeverity;
   outcome: Outcome;
   /**
    * Whether this scenario counts as a success: pass rate ≥ `pass_threshold` when one is set,
@@ -55,7 +61,8 @@ export interface ScenarioOutcome {
   turns: TurnOutcome[];
 }
 
-export interface RunSummary {
+/** `categories`, `dimensions` and `severities` (summary-groups.ts) are there when some result has them. */
+export interface RunSummary extends SummaryGroups {
   version: 1;
   /**
    * Every scenario ok (see ScenarioOutcome.ok): nothing failed. The exit status follows it and `counts.inconclusive`
@@ -87,6 +94,8 @@ export interface RunSummary {
   planned?: number;
   /** The run was stopped (SIGINT/SIGTERM) before every planned scenario ran: never ok. */
   interrupted?: boolean;
+  /** NeMo scenarios' composite, task and per-signal rates (nemo-summary.ts); absent when the run had none. */
+  nemo?: NemoRunSummary;
 }
 
 export interface SummaryOptions {
@@ -139,7 +148,10 @@ export function summarize(all: readonly ScenarioResult[], options: SummaryOption
     failure_kinds: sortedRecord(kinds),
     turns,
     duration_ms: distribution(results.map((r) => r.duration_ms)),
+    ...summaryGroups(results),
   };
+  const nemo = nemoSummary(results);
+  if (nemo) summary.nemo = nemo;
   if (options.wall_ms !== undefined) summary.wall_ms = round3(options.wall_ms);
   if (options.started_at !== undefined) summary.started_at = options.started_at;
   if (options.shards !== undefined) summary.shards = [...options.shards].sort();
@@ -200,6 +212,8 @@ function outcomeOf(runs: ScenarioResult[]): ScenarioOutcome {
     result.pass_rate_ci95 = { low: round3(w.low), high: round3(w.high) };
   }
   if (id.bot) result.bot = id.bot;
+  if (last.category !== undefined) result.category = last.category;
+  if (last.severity !== undefined) result.severity = last.severity;
   if (threshold !== undefined) result.pass_threshold = threshold;
   return result;
 }

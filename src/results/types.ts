@@ -3,6 +3,8 @@ import type { EventName } from '../scenario/events.js';
 import type { ScenarioConditions } from '../scenario/condition-types.js';
 import type { InconclusiveCheck } from './hearing-types.js';
 import type { SimulationResult } from './simulation.js';
+import type { GaiaResult } from './gaia.js';
+import type { ScenarioSeverity } from '../scenario/types.js';
 import type { PipecatTiming } from '../metrics/index.js';
 import type { TurnMetrics } from './turn-metrics.js';
 
@@ -66,6 +68,11 @@ export const FAILURE_KINDS = [
   'function_calls_mismatch',
   'scorecard_below_threshold',
   'signal_failed',
+  // GAIA scenarios (results/gaia.ts): on a turn.
+  'correctness_zero',
+  // NeMo scenarios (results/nemo.ts).
+  'too_few_agent_turns',
+  'bot_state_error',
 ] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
@@ -160,7 +167,15 @@ export interface ScenarioResult {
   /** Set on `error`: what stopped the harness itself. */
   error?: string;
   /** Files written beside results.jsonl for this run, relative to the output dir. */
-  artifacts?: { trace?: string; recording?: string; bot_log?: string };
+  artifacts?: {
+    trace?: string;
+    recording?: string;
+    bot_log?: string;
+    /** A GAIA scenario's `traces/<id>.json` (its scores, the transcript, the judge's raw answers). */
+    gaia_trace?: string;
+    /** A NeMo scenario's `<stem>.metrics.json` (NeMo's field names). */
+    metrics?: string;
+  };
   /**
    * Where the recording's first sample sits on the session clock (ms since session start);
    * 0 when absent. Lines the waveform and the audio playhead up with the events.
@@ -188,6 +203,12 @@ export interface ScenarioResult {
   run?: ScenarioRun;
   /** A simulation's conversation, end and scores (absent for scripted scenarios). */
   simulation?: SimulationResult;
+  /** A GAIA scenario's per-turn scores on the seven dimensions (absent for every other scenario). */
+  gaia?: GaiaResult;
+  /** The scenario's `category:` (GAIA's free-text label), when it has one. */
+  category?: string;
+  /** The scenario's `severity:`, when it has one. */
+  severity?: ScenarioSeverity;
   /** Pipecat's names (`EvalScriptResult`): the scenario's name and whether everything passed. */
   scenario_name?: string;
   passed?: boolean;

@@ -20,6 +20,8 @@ export {
   runScenarios,
   loadScenarios,
   loadRunnables,
+  loadRunnablesWithModules,
+  type LoadWithModulesOptions,
   type LoadedRunnables,
   type LoadScenariosOptions,
   type RunScenariosOptions,
@@ -65,8 +67,17 @@ export {
   describeFilter,
   parseCategories,
   parseSeverities,
+  parseNameList,
+  listByDomain,
+  nemoName,
   type RunnableFilter,
 } from './select.js';
+export {
+  applyNemoRunFlags,
+  loadScenarioModules,
+  validateScenarioModules,
+  type ScenarioModulesOptions,
+} from './scenario-modules.js';
 export { runRunnable } from './run-kind.js';
 export {
   parseShard,

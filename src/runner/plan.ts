@@ -77,6 +77,8 @@ export interface PlanOptions {
   botsDir?: string;
   defaultWithinMs?: number;
   allowOutsideRoot?: boolean;
+  /** `--corpus`: the GAIA corpus manifest for every GAIA file (default: the nearest one, per file). */
+  corpus?: string;
   /** `--strict`: a scenario file with any warning does not load. */
   strict?: boolean;
   /** For shorter paths in error messages. */
@@ -166,6 +168,9 @@ export function planSuite(manifest: Manifest, options: PlanOptions = {}): SuiteP
     defaultWithinMs: options.defaultWithinMs,
     allowOutsideRoot: options.allowOutsideRoot,
     strict: options.strict,
+    ...(options.corpus !== undefined ? { corpus: options.corpus } : {}),
+    // Every entry's GAIA files share one read of their corpus manifest.
+    corpusCache: new Map(),
   });
   refuseBroken(expansion, options.cwd);
   const manifestDir = dirname(manifest.file);

@@ -1,11 +1,12 @@
 import { errorMessage } from '../core/errors.js';
 import { errorResult, type TurnResult } from '../results/index.js';
 import type { Runnable, Scenario } from '../scenario/index.js';
-import { runSession, runSimulation } from '../drivers/index.js';
+import { runGaia, runnableTags, runSession, runSimulation } from '../drivers/index.js';
 import type { SessionConfig, SessionOutcome } from '../session/index.js';
 
 /**
- * The session a runnable gets, by its kind: a script's turns, or a simulated
+ * The session a runnable gets, by its kind: a script's turns (played and scored per turn by the GAIA driver when it
+ * came from a GAIA file), or a simulated
  * caller (the persona's LLM from `simulator:` or `--simulator`, the judge
  * from `judge.eval:` or `--judge`). A simulation whose caller or judge cannot
  * be built (a bad block, a factory that throws) is that run's error result,
@@ -13,14 +14,21 @@ import type { SessionConfig, SessionOutcome } from '../session/index.js';
  * abort throws.
  */
 export async function runRunnable(scenario: Runnable, config: SessionConfig): Promise<SessionOutcome> {
-  if (scenario.kind === 'script') return runSession(scenario, config);
+  if (scenario.kind === 'script') return scenario.gaia ? runGaia(scenario, config) : runSession(scenario, config);
   const started = new Date().toISOString();
   try {
     return await runSimulation(scenario, config);
   } catch (err) {
     if (config.signal?.aborted) throw err;
     const reason = `the simulation could not start: ${errorMessage(err)}`;
-    const base = { name: scenario.name, file: scenario.file, started_at: started, duration_ms: 0, turns: [] };
+    const base = {
+      name: scenario.name,
+      file: scenario.file,
+      started_at: started,
+      duration_ms: 0,
+      turns: [],
+      ...runnableTags(scenario),
+    };
     const result = errorResult(config.run ? { ...base, run: config.run } : base, reason);
     return { result: config.redactor.value(result), trace: `${reason}\n` };
   }

@@ -12,7 +12,16 @@ import {
   type ScenarioResult,
   type ScenarioRun,
 } from '../results/index.js';
-import { BotProcess, describeExit, expandSpawn, type PortAllocator, type ReadyOutcome } from '../bots/index.js';
+import {
+  BotProcess,
+  checkSpawnTemplate,
+  describeExit,
+  expandSpawn,
+  type PortAllocator,
+  type ReadyOutcome,
+} from '../bots/index.js';
+import { writeDocumentsFile } from './documents-file.js';
+import { runnableTags } from '../drivers/index.js';
 import { keepArtifacts, safeName } from './artifacts.js';
 import type { RunContext, RunSource } from './execute.js';
 import type { PlannedRun } from './plan.js';
@@ -96,6 +105,7 @@ export function startInfo(run: PlannedRun): ScenarioStart {
     bot: run.label,
     repeat_index: run.repeat_index,
     turn_count: run.loaded.kind === 'script' ? run.loaded.turns.length : 0,
+    ...runnableTags(run.loaded),
   };
 }
 
@@ -150,6 +160,7 @@ async function runOne(
     failures: [failure('connect_failed', ctx.redactor.text(reason))],
     ...(withLog ? { artifacts } : {}),
     run: runInfo(run, {}, ctx.shard),
+    ...runnableTags(scenario),
   });
 
   if (ctx.bots.usesBot && !existsSync(run.bot_path)) {
@@ -159,9 +170,13 @@ async function runOne(
   const url = `ws://${ctx.bots.host.includes(':') ? `[${ctx.bots.host}]` : ctx.bots.host}:${port}`;
   let bot: BotProcess | undefined;
   try {
+    const docs = checkSpawnTemplate(ctx.bots.spawn).has('documents')
+      ? await writeDocumentsFile(scenario, ctx.outDir, stem)
+      : undefined;
+    if (docs && 'error' in docs) return notStarted(docs.error, false);
     const cmd = expandSpawn(
       ctx.bots.spawn,
-      { python: ctx.bots.python, bot: run.bot_path, port },
+      { python: ctx.bots.python, bot: run.bot_path, port, ...(docs ? { documents: docs.file } : {}) },
       { runnerBody: await runnerBodyFile(run, ctx.outDir, stem), selfCommand: ctx.bots.selfCommand },
     );
     bot = BotProcess.spawn({
@@ -175,6 +190,7 @@ async function runOne(
         EARSHOT_SCENARIO: run.id,
         EARSHOT_REPEAT_INDEX: String(run.repeat_index),
         EARSHOT_PORT: String(port),
+        ...(docs ? { EARSHOT_DOCUMENTS: docs.file } : {}),
       },
       logFile,
       clock: ctx.settings.clock,
@@ -215,7 +231,7 @@ async function runOne(
     if (stop.how === 'exited') explainCrash(result.failures, run.bot, bot, ctx.redactor);
     ctx.say?.(stop.line);
     const trace = ctx.redactor.text(`${spawned}\n${readyLine}\n${outcome.trace}${stop.line}\n`);
-    return await keepArtifacts(ctx.outDir, stem, result, trace, outcome.recording, artifacts);
+    return await keepArtifacts(ctx.outDir, stem, result, trace, outcome.recording, artifacts, outcome.evidence);
   } catch (err) {
     if (ctx.signal?.aborted) return null;
     throw err;
@@ -308,8 +324,14 @@ function harnessError(
       duration_ms: durationMs,
       turns: notRunTurns(run.loaded),
       run: runInfo(run, {}, shard),
+      ...runnableTags(run.loaded),
     },
     reason,
   );
-  return { result, trace: `${reason}\n`, recording: undefined as string | undefined };
+  return {
+    result,
+    trace: `${reason}\n`,
+    recording: undefined as string | undefined,
+    evidence: undefined as Record<string, unknown> | undefined,
+  };
 }

@@ -6,8 +6,12 @@ import { artifactStem, defaultOutDir, keepArtifacts } from './artifacts.js';
 import { executeRuns, type RunnerIo, type RunOutcome, type RunSource } from './execute.js';
 import { explainRefusedReconnect, printWarnings, refuseUnrunnable, replacedBlocks, runWarnings } from './preflight.js';
 import { resolveRunSettings, sessionFor } from './run-config.js';
+import { refuseDocuments } from './documents-file.js';
 import { runRunnable } from './run-kind.js';
+import { runnableTags } from '../drivers/index.js';
 import { selectRunnables, type RunnableFilter } from './select.js';
+import { isCodeModulePath } from '../core/module-import.js';
+import { applyNemoRunFlags, loadScenarioModules } from './scenario-modules.js';
 
 export interface RunScenariosOptions extends RunnerIo {
   paths: readonly string[];
@@ -17,6 +21,8 @@ export interface RunScenariosOptions extends RunnerIo {
   /** Default `within_ms` for expectations that set none (`--timeout`, seconds × 1000). */
   defaultWithinMs?: number;
   allowOutsideRoot?: boolean;
+  /** `--corpus`: the GAIA corpus manifest for every GAIA file (default: the nearest one, per file). */
+  corpus?: string;
   allowCode?: boolean;
   /** `--strict`: every warning of the files is an error, and nothing runs. */
   strict?: boolean;
@@ -59,6 +65,8 @@ export type RunScenariosOutcome = RunOutcome;
 export interface LoadScenariosOptions {
   defaultWithinMs?: number;
   allowOutsideRoot?: boolean;
+  /** `--corpus`: the GAIA corpus manifest for every GAIA file (default: the nearest one, per file). */
+  corpus?: string;
   strict?: boolean;
   cwd?: string;
 }
@@ -79,6 +87,7 @@ export function loadRunnables(paths: readonly string[], opts: LoadScenariosOptio
     defaultWithinMs: opts.defaultWithinMs,
     allowOutsideRoot: opts.allowOutsideRoot,
     strict: opts.strict,
+    ...(opts.corpus !== undefined ? { corpus: opts.corpus } : {}),
   });
   const problems: string[] = [];
   const scenarios: Runnable[] = [];
@@ -98,6 +107,30 @@ export function loadRunnables(paths: readonly string[], opts: LoadScenariosOptio
   if (problems.length) throw new UsageError(`invalid scenario input:\n${problems.join('\n')}`);
   if (!scenarios.length) throw new UsageError(`no scenarios found in ${paths.join(', ')}`);
   return { scenarios, warnings };
+}
+
+export interface LoadWithModulesOptions extends LoadScenariosOptions {
+  /** `--allow-code`: consent to import scenario modules (`.ts`, `.js`...). */
+  allowCode?: boolean;
+}
+
+/**
+ * `earshot run` / `validate`'s loading: NeMo scenario modules (named on the command line, by extension; imported only
+ * with `allowCode`) beside the YAML files and folders, whose loader stays synchronous. Modules' scenarios come first.
+ */
+export async function loadRunnablesWithModules(
+  paths: readonly string[],
+  opts: LoadWithModulesOptions = {},
+): Promise<LoadedRunnables> {
+  const modules = paths.filter(isCodeModulePath);
+  const files = paths.filter((p) => !isCodeModulePath(p));
+  const compiled: Runnable[] = await loadScenarioModules(modules, {
+    allowCode: opts.allowCode === true,
+    ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
+  });
+  if (files.length === 0) return { scenarios: compiled, warnings: [] };
+  const loaded = loadRunnables(files, opts);
+  return { scenarios: [...compiled, ...loaded.scenarios], warnings: loaded.warnings };
 }
 
 /**
@@ -127,12 +160,17 @@ export function loadScenarios(paths: readonly string[], opts: LoadScenariosOptio
  */
 export async function runScenarios(options: RunScenariosOptions): Promise<RunScenariosOutcome> {
   const cwd = options.cwd ?? process.cwd();
-  const loaded = loadRunnables(options.paths, { ...options, cwd });
+  const loaded = await loadRunnablesWithModules(options.paths, {
+    ...options,
+    allowCode: options.allowCode === true || options.session?.allowCode === true,
+    cwd,
+  });
   const warnings = loaded.warnings;
-  const scenarios = options.filter
+  const settings = resolveRunSettings(options);
+  const selected = options.filter
     ? selectRunnables(loaded.scenarios, options.filter, options.paths.join(', '))
     : loaded.scenarios;
-  const settings = resolveRunSettings(options);
+  const scenarios = applyNemoRunFlags(selected, settings);
   if (options.stopBot && settings.handshake === 'none') {
     throw new UsageError(
       '--stop-bot: a bot without RTVI (--handshake none) cannot be asked to stop; ' +
@@ -146,6 +184,7 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
     runWarnings(scenarios, settings, { oneBot: true, cwd }),
   );
   refuseUnrunnable(scenarios, replacedBlocks(settings, options.audio), cwd);
+  refuseDocuments(scenarios, settings, null, cwd);
   const repeat = options.repeat ?? 1;
   if (!Number.isInteger(repeat) || repeat < 1)
     throw new UsageError(`--repeat must be a whole number ≥ 1, got ${repeat}`);
@@ -187,6 +226,7 @@ function runningBot(url: string, stopBot: boolean): RunSource<ListedRun> {
       name: scenario.name,
       file: scenario.file,
       turn_count: scenario.kind === 'script' ? scenario.turns.length : 0,
+      ...runnableTags(scenario),
       ...(repeat_index === undefined ? {} : { repeat_index }),
     }),
     async run({ scenario, ordinal, repeat_index }, info, ctx): Promise<ScenarioResult | null> {
@@ -206,7 +246,7 @@ function runningBot(url: string, stopBot: boolean): RunSource<ListedRun> {
       explainRefusedReconnect(outcome.result, connected, stopBot);
       if (!outcome.result.failures.some((f) => f.kind === 'connect_failed') && outcome.result.error === undefined)
         connected = true;
-      return keepArtifacts(ctx.outDir, stem, outcome.result, outcome.trace, outcome.recording);
+      return keepArtifacts(ctx.outDir, stem, outcome.result, outcome.trace, outcome.recording, {}, outcome.evidence);
     },
   };
 }

@@ -18,6 +18,7 @@ import { previousDurations } from './durations.js';
 import type { PoolCap } from './pool.js';
 import { printWarnings, refuseUnrunnable, replacedBlocks, runWarnings } from './preflight.js';
 import { resolveRunSettings } from './run-config.js';
+import { refuseDocuments } from './documents-file.js';
 import { SpawnedBots, type BotSettings } from './run-one.js';
 import type { RunnableFilter } from './select.js';
 import { formatShard, parseShard, type ShardSpec } from './shard.js';
@@ -103,6 +104,8 @@ export interface SuiteOptions extends RunnerIo {
   selfCommand?: readonly string[];
   defaultWithinMs?: number;
   allowOutsideRoot?: boolean;
+  /** `--corpus`: the GAIA corpus manifest for every GAIA file (default: the nearest one, per file). */
+  corpus?: string;
   allowCode?: boolean;
   triggerDisconnect?: boolean;
   /**
@@ -172,6 +175,7 @@ export async function prepareSuite(options: SuiteOptions): Promise<SuitePlan> {
     botsDir: options.botsDir,
     defaultWithinMs: options.defaultWithinMs,
     allowOutsideRoot: options.allowOutsideRoot,
+    ...(options.corpus !== undefined ? { corpus: options.corpus } : {}),
     strict: options.strict,
     cwd,
   });
@@ -194,12 +198,20 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteOutcome> {
   const { manifest, shard } = plan;
   const runnables = [...new Set(plan.runs.map((r) => r.loaded))];
   // A bot is spawned ready to connect: the suite's own connect budget, the session's default when unset.
-  const settings = resolveRunSettings(options, { connectTimeoutMs: options.connectTimeoutMs });
+  const spawn = options.spawn ?? manifest.spawn;
+  const placeholders = checkSpawnTemplate(spawn);
+  const usesBot = placeholders.has('bot');
+  // A spawn: that names {documents} hands every bot its scenario's documents: no other way is needed.
+  const documentsVia =
+    options.session?.documentsVia ?? (placeholders.has('documents') ? ('spawn' as const) : undefined);
+  const settings = resolveRunSettings(options, {
+    connectTimeoutMs: options.connectTimeoutMs,
+    ...(documentsVia ? { documentsVia } : {}),
+  });
   const warnings = runWarnings(runnables, settings, { oneBot: false, cwd });
   printWarnings(plan.warnings, options.stderr ?? process.stderr, cwd, warnings);
   refuseUnrunnable(runnables, replacedBlocks(settings, options.audio), cwd);
-  const spawn = options.spawn ?? manifest.spawn;
-  const usesBot = checkSpawnTemplate(spawn).has('bot');
+  refuseDocuments(runnables, settings, placeholders.has('documents'), cwd);
   const concurrency = options.concurrency ?? manifest.concurrency;
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UsageError(`concurrency must be a whole number ≥ 1, got ${concurrency}`);

@@ -13,6 +13,7 @@ import {
 import type { ObjectSpec, Spec } from './spec.js';
 import { CONDITION_FIELDS } from './condition-fields.js';
 import { SCENARIO_SEVERITIES, SCORECARD_DIMENSIONS } from './types.js';
+import { NEMO_FIELDS, NEMO_SIGNAL_LIST_SPEC, nemoSimulationSpec } from './nemo/fields.js';
 
 /**
  * The file-level formats as field tables: Pipecat's scenario files (a `name:`
@@ -105,6 +106,10 @@ export const DEFAULT_EXIT_FUNCTIONS = [
   'hang_up',
   'transfer_to_human',
   'transfer_to_agent',
+  'EndConversationTool',
+  'TransferToAgentTool',
+  'TransferToHumanAgentsTool',
+  'transfer_to_human_agents',
 ] as const;
 
 export const SCORECARD_SPEC = ref('scorecard', {
@@ -135,10 +140,14 @@ export const SCORECARD_SPEC = ref('scorecard', {
   },
 });
 
-export const SUCCESS_SIGNALS_SPEC = ref('success_signals', {
+const SIGNAL_MAP_SPEC: ObjectSpec = {
   kind: 'object',
-  description: 'earshot extension (NeMo): signals that gate the verdict; every one listed must hold.',
+  description:
+    "earshot's map form: signals that gate the verdict; every one listed must hold. NeMo's own whitelist is the " +
+    'list form ([DB_STATE_MATCH, CLEAN_EXIT]) in a NeMo-form scenario (user_persona:, user_task:).',
   minProperties: 1,
+  // Unknown keys reach the normalizer, which refuses them (a NeMo signal written here must not pass as no signal).
+  extra: 'pass',
   fields: {
     clean_exit: {
       kind: 'oneOf',
@@ -181,6 +190,12 @@ export const SUCCESS_SIGNALS_SPEC = ref('success_signals', {
       description: 'Claims judged one by one.',
     },
   },
+};
+
+export const SUCCESS_SIGNALS_SPEC = ref('success_signals', {
+  kind: 'oneOf',
+  description: "Signals that gate the verdict: earshot's map form, or NeMo's list of SuccessSignal members.",
+  options: [SIGNAL_MAP_SPEC, NEMO_SIGNAL_LIST_SPEC],
 });
 
 export const SIMULATION_SPEC: ObjectSpec = {
@@ -236,14 +251,29 @@ export const SIMULATION_SPEC: ObjectSpec = {
   ],
 };
 
-/** Keys of one kind of scenario that the other kind does not have (a file-level default for the other kind). */
-export function otherKindKeys(kind: 'script' | 'simulation'): Set<string> {
-  const own = kind === 'script' ? SCRIPT_SPEC.fields : SIMULATION_SPEC.fields;
-  const other = kind === 'script' ? SIMULATION_SPEC.fields : SCRIPT_SPEC.fields;
+/**
+ * Keys of another kind of scenario that this kind does not have (a file-level default for the other kind). `nemo`: a
+ * simulation in NeMo's form.
+ */
+export function otherKindKeys(kind: 'script' | 'simulation' | 'nemo'): Set<string> {
+  const own =
+    kind === 'script'
+      ? SCRIPT_SPEC.fields
+      : kind === 'simulation'
+        ? SIMULATION_SPEC.fields
+        : NEMO_SIMULATION_SPEC.fields;
+  const other = kind === 'script' ? { ...SIMULATION_SPEC.fields, ...NEMO_FIELDS } : SCRIPT_SPEC.fields;
   return new Set(Object.keys(other).filter((k) => !Object.hasOwn(own, k)));
 }
 
-const ANY_SCENARIO_FIELDS: Record<string, Spec> = { ...SCRIPT_SPEC.fields, ...SIMULATION_SPEC.fields };
+/** A simulation entry in NeMo's form (`user_persona:`, `user_task:`): nemo/fields.ts. */
+export const NEMO_SIMULATION_SPEC: ObjectSpec = nemoSimulationSpec(SIMULATION_SPEC, SUCCESS_SIGNALS_SPEC);
+
+const ANY_SCENARIO_FIELDS: Record<string, Spec> = {
+  ...SCRIPT_SPEC.fields,
+  ...SIMULATION_SPEC.fields,
+  ...NEMO_FIELDS,
+};
 const BOTH_KINDS = { not: { required: ['turns', 'persona'] } };
 
 export const SCENARIO_ENTRY_SPEC = ref('scenario', {
@@ -273,7 +303,18 @@ export const SCENARIO_FILE_SPEC: ObjectSpec = {
       description: 'The scenarios, each run on its own.',
     },
   },
-  rules: [{ anyOf: [{ required: ['scenarios'] }, { required: ['turns'] }, { required: ['persona'] }] }, BOTH_KINDS],
+  rules: [
+    {
+      anyOf: [
+        { required: ['scenarios'] },
+        { required: ['turns'] },
+        { required: ['persona'] },
+        { required: ['user_persona'] },
+        { required: ['user_task'] },
+      ],
+    },
+    BOTH_KINDS,
+  ],
 };
 
 const RUNNER_BODY_SPEC = {

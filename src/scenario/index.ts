@@ -11,6 +11,7 @@ export {
   loadRunnable,
   loadManifest,
   loadScenarioFile,
+  loadGaiaScenario,
   inspectFile,
   loadRawDocument,
   loadYamlTree,
@@ -70,6 +71,49 @@ export {
 } from './file-fields.js';
 export * from './events.js';
 export * from './types.js';
+export * from './gaia-types.js';
+export * from './nemo/types.js';
+export {
+  EvalScenario,
+  isEvalScenarioClass,
+  strictAnd,
+  type EvalScenarioClass,
+  type NoiseConfig,
+  type SignalValues,
+} from './nemo/scenario.js';
+export {
+  clearEvalScenarios,
+  domainOf,
+  listEvalScenarios,
+  matchesDomain,
+  registerEvalScenario,
+  type RegisteredScenario,
+} from './nemo/registry.js';
+export { dbStatePredicate, registerDbStatePredicate, valueAtPath, type DbStatePredicate } from './nemo/predicates.js';
+export { compileNemo, simulationOf } from './nemo/compile.js';
+export { ScenarioDefinitionError } from './nemo/errors.js';
+export { NEMO_PROMPT_LINES, renderAgentPrompt, renderUserPrompt } from './nemo/prompt.js';
+export { isGaiaShape } from './gaia-shape.js';
+export { GAIA_DEFAULT_JUDGE, GAIA_DEFAULT_USER } from './gaia.js';
+export { gaiaIdConflicts, type GaiaIdConflict } from './gaia-ids.js';
+export {
+  findCorpus,
+  loadCorpus,
+  type AdversarialDocument,
+  type Corpus,
+  type CorpusCache,
+  type CorpusDocument,
+} from './corpus.js';
+export {
+  DEFAULT_GAIA_PERSONA,
+  GAIA_PERSONA_NAMES,
+  GAIA_PERSONAS,
+  isBuiltinPersona,
+  personaNearMiss,
+  resolvePersona,
+  type BuiltinPersona,
+  type GaiaPersonaName,
+} from './personas.js';
 export * from './check-types.js';
 export { parseTextPattern, isPatternProblem, MAX_PATTERN_INPUT_CHARS, type PatternProblem } from './text-pattern.js';
 export * from './condition-types.js';

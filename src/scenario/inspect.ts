@@ -5,8 +5,12 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
+import type { CorpusCache } from './corpus.js';
 import { diagnosticAt, strictDiagnostics, type Diagnostic } from './diagnostics.js';
-import { MANIFEST_SPEC, SCRIPT_SPEC, SIMULATION_SPEC } from './file-fields.js';
+import { MANIFEST_SPEC, NEMO_SIMULATION_SPEC, SCRIPT_SPEC, SIMULATION_SPEC } from './file-fields.js';
+import { normalizeNemoSimulation } from './nemo/yaml.js';
+import { inspectGaiaFile } from './gaia.js';
+import { isGaiaShape } from './gaia-shape.js';
 import { normalizeManifest } from './manifest.js';
 import { Normalizer } from './normalize.js';
 import { findScenarioRoot, type RootCache } from './root.js';
@@ -41,6 +45,10 @@ export interface LoadOptions {
    * the working directory).
    */
   scenariosDir?: string;
+  /** `--corpus`: the GAIA corpus manifest; default the nearest `eval/corpus/manifest.json` up to the scenario root. */
+  corpus?: string;
+  /** Share corpus manifests across many loads (validatePaths passes one). */
+  corpusCache?: CorpusCache;
 }
 
 export const DEFAULT_WITHIN_MS = 60_000;
@@ -120,6 +128,7 @@ export function inspectFile(path: string, options: LoadOptions = {}): Inspection
           `got ${doc.kind === 'seq' ? 'a list' : 'a single value'}`;
     return { status: 'fragment', file, diagnostics: [diagnosticAt('error', doc.loc, '', what)] };
   }
+  if (isGaiaShape(doc)) return inspectGaia(doc, file, root, options, expander, finish);
   const suite = entry(doc, 'suite');
   const scenarioKey = doc.entries.find((e) => e.key === 'scenarios' || e.key === 'turns' || e.key === 'persona');
   if (suite && scenarioKey) {
@@ -152,6 +161,32 @@ export function inspectFile(path: string, options: LoadOptions = {}): Inspection
     return { status: 'fragment', file, diagnostics: sorted(file, diagnostics) };
   }
   return inspectScenarioFile(doc, { file, root, options, includes, named, fileDiagnostics: diagnostics, finish });
+}
+
+function inspectGaia(
+  doc: YMap,
+  file: string,
+  root: string,
+  options: LoadOptions,
+  expander: Expander,
+  finish: (d: Diagnostic[]) => Diagnostic[],
+): Inspection {
+  const { includes, named } = expander;
+  const g = inspectGaiaFile(doc, {
+    file,
+    root,
+    allowOutsideRoot: options.allowOutsideRoot === true,
+    corpus: options.corpus,
+    corpusCache: options.corpusCache,
+    limits: options.limits,
+    defaultWithinMs: options.defaultWithinMs ?? DEFAULT_WITHIN_MS,
+    includes,
+    fileDiagnostics: expander.diagnostics,
+    finish,
+  });
+  const common = { file, file_kind: 'scenarios' as const, checks: [g.check], includes, named };
+  if (!g.scenario_file) return { status: 'invalid', ...common, diagnostics: g.diagnostics };
+  return { status: 'loaded', ...common, loaded: g.scenario_file.scenarios[0], scenario_file: g.scenario_file };
 }
 
 interface ScenarioFileContext {
@@ -187,7 +222,14 @@ function inspectScenarioFile(doc: YMap, c: ScenarioFileContext): Inspection {
   const checks: ScenarioCheck[] = split.parts.map((part) => {
     const own = [...part.diagnostics];
     const loaded = part.kind
-      ? normalizeRunnable(part.kind, part.map, c, own, { file_name: split.name ?? part.id, index: part.index })
+      ? normalizeRunnable(
+          part.kind,
+          part.map,
+          c,
+          own,
+          { file_name: split.name ?? part.id, index: part.index },
+          part.nemo,
+        )
       : undefined;
     const diagnostics = c.finish([...fileLevel, ...own]);
     const ok = loaded !== undefined && !diagnostics.some((d) => d.severity === 'error');
@@ -283,16 +325,20 @@ function normalizeRunnable(
   c: ScenarioFileContext,
   diagnostics: Diagnostic[],
   meta: { file_name: string; index: number },
+  nemo = false,
 ): Runnable | undefined {
   const ctx: CheckContext = { diagnostics, locations: {}, textStart: {} };
-  const raw = check(map, kind === 'script' ? SCRIPT_SPEC : SIMULATION_SPEC, '', ctx);
+  const spec = kind === 'script' ? SCRIPT_SPEC : nemo ? NEMO_SIMULATION_SPEC : SIMULATION_SPEC;
+  const raw = check(map, spec, '', ctx);
   if (raw === INVALID || raw === null || typeof raw !== 'object') return undefined;
   const fields = raw as Record<string, unknown>;
   const n = new Normalizer(c.file, c.root, c.options.allowOutsideRoot === true, ctx);
   const body =
     kind === 'script'
       ? normalizeScript(fields, n, c.options.defaultWithinMs ?? DEFAULT_WITHIN_MS)
-      : normalizeSimulation(fields, n);
+      : nemo
+        ? normalizeNemoSimulation(fields, n, meta.file_name)
+        : normalizeSimulation(fields, n);
   const base = {
     file: c.file,
     root: c.root,

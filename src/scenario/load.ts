@@ -5,6 +5,7 @@ import { inspectFile, type LoadOptions } from './inspect.js';
 import { nearestLocation } from './normalize.js';
 import { findScenarioRoot } from './root.js';
 import { DEFAULT_LIMITS, readYamlFile } from './source.js';
+import type { GaiaSpec } from './gaia-types.js';
 import type { LoadedFile, LoadedKind, Manifest, Scenario, ScenarioFile, Simulation } from './types.js';
 import { Expander, toPlain, type YNode } from './ynode.js';
 
@@ -136,4 +137,21 @@ export async function loadRunnable(path: string, options: LoadOptions = {}): Pro
 
 export async function loadManifest(path: string, options: LoadOptions = {}): Promise<Manifest> {
   return expectKind(loadFileSync(path, options), ['manifest'], "a suite manifest ('suite:')");
+}
+
+/** An AMD GAIA scenario file: a scripted scenario with its `gaia` block (gaia-types.ts). */
+export async function loadGaiaScenario(
+  path: string,
+  options: LoadOptions = {},
+): Promise<Scenario & { gaia: GaiaSpec }> {
+  const scenario = expectKind(loadFileSync(path, options), ['script'], "an AMD GAIA scenario ('id:', 'setup:')");
+  if (scenario.gaia) return scenario as Scenario & { gaia: GaiaSpec };
+  throw new ScenarioError(scenario.file, [
+    diagnosticAt(
+      'error',
+      { file: scenario.file, line: 1, col: 1 },
+      '',
+      "expected an AMD GAIA scenario ('id:', 'setup:', turns with 'objective:'), but this file is a scripted scenario",
+    ),
+  ]);
 }

@@ -1,4 +1,5 @@
 import { diagnosticAt, formatDiagnostic, type Diagnostic } from './diagnostics.js';
+import { gaiaIdConflicts } from './gaia-ids.js';
 import { inspectFile, locationOf, type Inspection, type LoadOptions } from './load.js';
 import type { Manifest, ManifestScenarioRef, Runnable, SuiteEntry } from './types.js';
 
@@ -78,7 +79,24 @@ export function expandManifest(manifest: Manifest, options: ExpandOptions = {}):
     });
     return { index, entry, scenarios };
   });
+  diagnostics.push(...idClashes(manifest, entries, diagnostics));
   return { manifest, entries, files, diagnostics };
+}
+
+/** GAIA ids are unique across a run: two files of the suite with one id clash, whichever entries run them. */
+function idClashes(manifest: Manifest, entries: ExpandedEntry[], found: readonly Diagnostic[]): Diagnostic[] {
+  const firstWhere = new Map<Runnable, string>();
+  for (const e of entries)
+    e.scenarios.forEach((s) => {
+      const j = e.entry.scenarios.indexOf(s.ref);
+      if (s.scenario && !firstWhere.has(s.scenario)) firstWhere.set(s.scenario, `suite[${e.index}].scenarios[${j}]`);
+    });
+  return gaiaIdConflicts([...firstWhere.keys()]).flatMap(({ scenario, diagnostic }) => {
+    const where = firstWhere.get(scenario) as string;
+    // The same label running both is already reported as running one scenario twice.
+    if (found.some((d) => d.path === where)) return [];
+    return [diagnosticAt('error', locationOf(manifest, where), where, `${formatDiagnostic(diagnostic)}`)];
+  });
 }
 
 function notLoading(manifest: Manifest, where: string, ref: ManifestScenarioRef, r: Inspection): Diagnostic {

@@ -1,5 +1,6 @@
 import { childPath, closest, describeValue, diagnosticAt, type Diagnostic } from './diagnostics.js';
 import { otherKindKeys, SCENARIO_FILE_SPEC } from './file-fields.js';
+import { NEMO_FORM_KEYS } from './nemo/fields.js';
 import { entry, type YEntry, type YMap, type YNode } from './ynode.js';
 
 /**
@@ -23,6 +24,8 @@ export interface ScenarioPart {
   index: number;
   /** Undefined when the mapping is neither kind (or both): `diagnostics` says why. */
   kind?: RunnableKind;
+  /** A simulation in NVIDIA NeMo's form (`user_persona:` / `user_task:`), checked against its own table. */
+  nemo?: boolean;
   map: YMap;
   /** Problems found while splitting that belong to this scenario. */
   diagnostics: Diagnostic[];
@@ -41,7 +44,7 @@ export interface SplitFile {
 
 /** Whether a top-level mapping holds scenarios (else: a manifest, a fragment some file includes, or a mistake). */
 export function isScenarioFileShape(doc: YMap): boolean {
-  return ['scenarios', 'turns', 'persona'].some((k) => entry(doc, k) !== undefined);
+  return ['scenarios', 'turns', 'persona', ...NEMO_FORM_KEYS].some((k) => entry(doc, k) !== undefined);
 }
 
 /** Why a mapping holds no scenario, with the likely misspelling of the key it lacks. */
@@ -70,7 +73,8 @@ export function splitScenarioFile(doc: YMap, stem: string): SplitFile {
   const name = fileName(doc);
   const part = toPart(doc, name ?? stem, 0, [], false);
   if (part.kind) {
-    const key = entry(doc, KIND_KEYS[part.kind]) as YEntry;
+    const key = (entry(doc, KIND_KEYS[part.kind]) ??
+      NEMO_FORM_KEYS.map((k) => entry(doc, k)).find((e) => e !== undefined)) as YEntry;
     diagnostics.push({
       ...diagnosticAt(
         'warning',
@@ -242,6 +246,33 @@ function toPart(
   const turns = entry(map, 'turns');
   const persona = entry(map, 'persona');
   const where = listed ? `scenarios[${index}]` : '';
+  const nemoKey = NEMO_FORM_KEYS.map((k) => entry(map, k)).find((e) => e !== undefined);
+  if (persona?.value.kind === 'map') {
+    diagnostics.push(
+      diagnosticAt(
+        'error',
+        persona.keyLoc,
+        childPath(where, 'persona'),
+        "'persona:' is a text (Pipecat's caller); a mapping here is NeMo's persona: did you mean 'user_persona:' " +
+          "(with 'user_task:' and 'success_signals: [...]', NeMo's form)?",
+      ),
+    );
+    return { id, index, map, diagnostics };
+  }
+  if (nemoKey && (turns || persona)) {
+    const other = (turns ?? persona) as YEntry;
+    diagnostics.push(
+      diagnosticAt(
+        'error',
+        other.keyLoc,
+        childPath(where, other.key),
+        `'${nemoKey.key}:' makes this a simulation in NeMo's form, which takes no '${other.key}:' ` +
+          '(file-level defaults count): the caller is user_persona:/user_task:',
+      ),
+    );
+    return { id, index, map, diagnostics };
+  }
+  if (nemoKey) return withoutForeign(map, id, index, diagnostics, listed, own, 'nemo');
   if (turns && persona) {
     // Blame the scenario's own key when only one is its own; else the later one.
     const ownTurns = own?.has('turns') === true;
@@ -268,8 +299,22 @@ function toPart(
     diagnostics.push(diagnosticAt('error', map.loc, where, missingScenarioMessage(map, listed)));
     return { id, index, map, diagnostics };
   }
-  const kind: RunnableKind = turns ? 'script' : 'simulation';
-  const foreign = otherKindKeys(kind);
+  return withoutForeign(map, id, index, diagnostics, listed, own, turns ? 'script' : 'simulation');
+}
+
+/** Drops the defaults meant for another kind; a scenario's own key of another kind is warned about and dropped. */
+function withoutForeign(
+  map: YMap,
+  id: string,
+  index: number,
+  diagnostics: Diagnostic[],
+  listed: boolean,
+  own: Set<string> | undefined,
+  form: RunnableKind | 'nemo',
+): ScenarioPart {
+  const where = listed ? `scenarios[${index}]` : '';
+  const kind: RunnableKind = form === 'script' ? 'script' : 'simulation';
+  const foreign = otherKindKeys(form);
   const entries = map.entries.filter((e) => {
     if (!foreign.has(e.key)) return true;
     if (!listed || own?.has(e.key)) {
@@ -283,7 +328,7 @@ function toPart(
     }
     return false;
   });
-  return { id, index, kind, map: { ...map, entries }, diagnostics };
+  return { id, index, kind, ...(form === 'nemo' ? { nemo: true } : {}), map: { ...map, entries }, diagnostics };
 }
 
 function scalarText(node: YNode): string | undefined {

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MANIFEST_SPEC, SCENARIO_FILE_SPEC } from './file-fields.js';
+import { CORPUS_SPEC, GAIA_SPEC } from './gaia-fields.js';
 import type { JsonObject, JsonValue, ObjectSpec, Spec } from './spec.js';
 
 /**
@@ -21,6 +22,8 @@ export const SCHEMA_FILES = {
     spec: SCENARIO_FILE_SPEC,
   },
   'manifest.schema.json': { title: 'earshot suite manifest', spec: MANIFEST_SPEC },
+  'gaia-scenario.schema.json': { title: 'AMD GAIA scenario (as earshot runs it)', spec: GAIA_SPEC },
+  'gaia-corpus.schema.json': { title: 'AMD GAIA corpus manifest (eval/corpus/manifest.json)', spec: CORPUS_SPEC },
 } as const;
 export type SchemaFileName = keyof typeof SCHEMA_FILES;
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { errorsOf, inspect, loadedOf, TempProject, warningsOf } from './scenario.testutil.js';
 import { matchesTags } from './simulation-extensions.js';
+import { DEFAULT_EXIT_FUNCTIONS } from './file-fields.js';
 import type { Scenario, Simulation } from './types.js';
 
 let project: TempProject;
@@ -86,7 +87,7 @@ describe('GAIA-style scorecard', () => {
 describe('NeMo-style success signals', () => {
   it('clean_exit: true takes the default exit functions; a list replaces them', () => {
     expect(simulation(`${BASE}success_signals:\n  clean_exit: true\n`).success_signals).toEqual({
-      clean_exit: { functions: ['end_conversation', 'end_call', 'hang_up', 'transfer_to_human', 'transfer_to_agent'] },
+      clean_exit: { functions: [...DEFAULT_EXIT_FUNCTIONS] },
     });
     expect(
       simulation(`${BASE}success_signals:\n  clean_exit: { functions: [goodbye_tool] }\n`).success_signals?.clean_exit,

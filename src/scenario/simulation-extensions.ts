@@ -49,9 +49,29 @@ export function normalizeScorecard(raw: unknown, n: Normalizer): ScorecardSpec |
   return spec;
 }
 
+const MAP_SIGNALS = ['clean_exit', 'action_match', 'nl_assertions'];
+
 export function normalizeSignals(raw: unknown, n: Normalizer): SuccessSignals | undefined {
+  if (Array.isArray(raw)) {
+    n.error(
+      'success_signals',
+      "a list of SuccessSignal members is NeMo's whitelist, read in NeMo's form only: write the caller as " +
+        "user_persona: and user_task: (not persona:/goal:), or use earshot's map form (clean_exit:, action_match:, " +
+        'nl_assertions:)',
+    );
+    return undefined;
+  }
   const block = asRecord(raw);
   if (!block) return undefined;
+  for (const key of Object.keys(block).filter((k) => !MAP_SIGNALS.includes(k))) {
+    // Once a warning and a pass with no signal at all (issue 35): a NeMo signal written here must not pass silently.
+    n.error(
+      `success_signals.${key}`,
+      `unknown signal '${key}:' in the map form (it takes ${MAP_SIGNALS.join(', ')}); NeMo's signals ` +
+        "(DB_STATE_MATCH, DB_STATE_ASSERTION, JUDGE_PASSED...) are a list in NeMo's form: " +
+        'success_signals: [DB_STATE_MATCH, CLEAN_EXIT] with user_persona: and user_task:',
+    );
+  }
   const signals: SuccessSignals = {};
   const exit = block.clean_exit;
   if (exit === true) signals.clean_exit = { functions: [...DEFAULT_EXIT_FUNCTIONS] };

@@ -3,6 +3,9 @@ import type { EventName, MarkerKind } from './events.js';
 import type { TextCheckFields, WerAssertions } from './check-types.js';
 import type { DtmfMode, DtmfTones, ScenarioConditions } from './condition-types.js';
 import type { JudgeConfig, LlmConfig, UserConfig } from './service-types.js';
+import type { GaiaSpec } from './gaia-types.js';
+import type { NemoSpec } from './nemo/types.js';
+import type { ScorecardDimension } from './scorecard-types.js';
 
 export type {
   JudgeConfig,
@@ -192,6 +195,8 @@ export interface Scenario extends RunnableBase {
   /** LLM messages to seed the bot's context with; empty to leave it alone. */
   context: Record<string, unknown>[];
   stop_on_failure: boolean;
+  /** Set when the file is AMD GAIA's format: the GAIA driver plays and scores the turns (gaia-types.ts). */
+  gaia?: GaiaSpec;
 }
 
 export interface SimulationMetric {
@@ -213,17 +218,7 @@ export interface SimulationMetric {
 export const SCENARIO_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
 export type ScenarioSeverity = (typeof SCENARIO_SEVERITIES)[number];
 
-/** GAIA's seven scorecard dimensions, in the order reports list them. */
-export const SCORECARD_DIMENSIONS = [
-  'correctness',
-  'tool_selection',
-  'context_retention',
-  'completeness',
-  'efficiency',
-  'personality',
-  'error_recovery',
-] as const;
-export type ScorecardDimension = (typeof SCORECARD_DIMENSIONS)[number];
+export { SCORECARD_DIMENSIONS, type ScorecardDimension } from './scorecard-types.js';
 
 /** earshot extension (GAIA's scorecard): the conversation scored 0..10 on weighted dimensions. */
 export interface ScorecardSpec {
@@ -271,6 +266,8 @@ export interface Simulation extends RunnableBase {
   scorecard?: ScorecardSpec;
   /** earshot extension: NeMo-style success signals; absent when the file lists none. */
   success_signals?: SuccessSignals;
+  /** Set when the simulation is NVIDIA NeMo's scenario model (a registered class or the YAML form): nemo/types.ts. */
+  nemo?: NemoSpec;
 }
 
 export interface ManifestScenarioRef {
@@ -326,7 +323,8 @@ export interface ScenarioFile {
   file: string;
   /** The file's `name:`. */
   name: string;
-  format: 'list' | 'top-level';
+  /** `gaia`: AMD GAIA's format (one scenario, recognised by its shape: see gaia-types.ts). */
+  format: 'list' | 'top-level' | 'gaia';
   scenarios: Runnable[];
   /** Realpaths of every file pulled in with `!include`. */
   includes: string[];
@@ -340,6 +338,8 @@ export interface ScenarioCheck {
   id: string;
   file: string;
   kind: 'script' | 'simulation' | null;
+  /** `gaia`: the scenario is an AMD GAIA file (a scripted scenario with a `gaia` block). */
+  format?: 'gaia';
   status: 'valid' | 'invalid';
   /** Errors (invalid) and warnings, including the file-level ones that apply to it. */
   diagnostics: Diagnostic[];

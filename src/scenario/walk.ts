@@ -1,7 +1,9 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import type { CorpusCache } from './corpus.js';
 import type { Diagnostic } from './diagnostics.js';
+import { gaiaIdConflicts } from './gaia-ids.js';
 import { inspectFile, type FileKind, type Inspection, type LoadOptions } from './load.js';
 import { expandManifest } from './manifest-expand.js';
 import type { RootCache } from './root.js';
@@ -24,7 +26,8 @@ export interface FileValidation {
   used_by?: string[];
 }
 
-export interface ValidatePathsOptions extends Omit<LoadOptions, 'fallbackRoot' | 'rootCache' | 'sourceCache'> {
+export interface ValidatePathsOptions
+  extends Omit<LoadOptions, 'fallbackRoot' | 'rootCache' | 'sourceCache' | 'corpusCache'> {
   /** Stop collecting files beyond this many (a walk of a huge tree). Default 10000. */
   maxFiles?: number;
 }
@@ -70,7 +73,33 @@ export function validatePaths(paths: readonly string[], options: ValidatePathsOp
     if (uses.has(t.file)) continue;
     inspected.push({ file: t.file, r: uses.inspect(t.file, t.fallbackRoot) });
   }
-  return inspected.map(({ file, r }) => toValidation(file, r, uses, maxFiles));
+  return markDuplicateIds(inspected.map(({ file, r }) => toValidation(file, r, uses, maxFiles)));
+}
+
+/** GAIA ids are unique across all the scenarios of a run: a later file with an id already seen is invalid. */
+function markDuplicateIds(results: FileValidation[]): FileValidation[] {
+  const loaded = results.flatMap((r) => r.scenarios.flatMap((s) => (s.loaded ? [s.loaded] : [])));
+  const clash = new Map(gaiaIdConflicts(loaded).map((c) => [c.scenario, c.diagnostic] as const));
+  if (clash.size === 0) return results;
+  return results.map((r) => {
+    const found = r.scenarios.flatMap((s) => {
+      const d = s.loaded && clash.get(s.loaded);
+      return d ? [d] : [];
+    });
+    if (found.length === 0) return r;
+    const scenarios = r.scenarios.map((s): ScenarioCheck => {
+      const d = s.loaded && clash.get(s.loaded);
+      return d ? withoutLoaded({ ...s, status: 'invalid', diagnostics: [d, ...s.diagnostics] }) : s;
+    });
+    return withoutLoaded({ ...r, status: 'invalid', diagnostics: [...found, ...r.diagnostics], scenarios });
+  });
+}
+
+/** A copy without `loaded`: an invalid scenario or file hands nothing on to run. */
+function withoutLoaded<T extends { loaded?: unknown }>(value: T): T {
+  const copy = { ...value };
+  delete copy.loaded;
+  return copy;
 }
 
 function toValidation(file: string, r: Inspection, uses: FragmentUses, maxFiles: number): FileValidation {
@@ -118,6 +147,7 @@ function toValidation(file: string, r: Inspection, uses: FragmentUses, maxFiles:
 class FragmentUses {
   private readonly rootCache: RootCache = new Map();
   private readonly sourceCache = new SourceCache();
+  private readonly corpusCache: CorpusCache = new Map();
   private readonly done = new Map<string, Inspection>();
   private readonly users = new Map<string, Set<string>>();
   private readonly searched = new Set<string>();
@@ -136,6 +166,7 @@ class FragmentUses {
       fallbackRoot,
       rootCache: this.rootCache,
       sourceCache: this.sourceCache,
+      corpusCache: this.corpusCache,
     });
     this.done.set(file, r);
     const used = r.status === 'fragment' ? [] : [...r.named];

@@ -1,9 +1,18 @@
 import type { Clock } from '../core/clock.js';
-import type { ClientConnection, ClientMessages } from '../protocol/index.js';
+import type { TimerDriver } from '../core/timers.js';
+import {
+  DOCUMENTS_MESSAGE,
+  documentsContext,
+  type ClientConnection,
+  type ClientMessages,
+  type DocumentPayload,
+} from '../protocol/index.js';
 import { failure } from '../results/failure.js';
 import type { Failure } from '../results/types.js';
 import type { Runnable } from '../scenario/index.js';
 import { DeadlineError, QueueClosedError, type EventQueue, type EventTranslator } from '../events/index.js';
+import { DOCUMENTS_ACK_TIMEOUT_MS, documentProblems, readDocuments } from './documents.js';
+import type { BotRequests } from './requests.js';
 import { appendToContextProblem, checkWire, formatProblems, type WirePlan, type WireSettings } from './wire-check.js';
 
 export interface BotControlDeps {
@@ -17,6 +26,11 @@ export interface BotControlDeps {
   signal: AbortSignal;
   handshakeTimeoutMs: number;
   log: (line: string) => void;
+  timers: TimerDriver;
+  /** Requests that wait for the bot's answer (the documents' ack). */
+  requests: BotRequests;
+  /** How long the bot gets to acknowledge the documents (default 30 s). */
+  documentsAckTimeoutMs?: number;
 }
 
 /**
@@ -36,7 +50,47 @@ export function prepareControl(d: Omit<BotControlDeps, 'plan'>): BotControl | st
  * stop at the end.
  */
 export class BotControl {
+  private documents: DocumentPayload[] = [];
+
   constructor(private readonly d: BotControlDeps) {}
+
+  /** Before connecting: reads the documents the bot is to get; the located error text when any cannot be sent. */
+  async loadDocuments(): Promise<string | null> {
+    if (this.d.plan.documents !== 'message' && this.d.plan.documents !== 'context') return null;
+    const read = await readDocuments(this.d.scenario);
+    if ('problems' in read) return documentProblems(read.problems);
+    this.documents = read.documents;
+    return null;
+  }
+
+  /**
+   * The `message` way: sends the documents and waits for the bot's acknowledgement before the first turn (a bot
+   * still indexing would answer the first question from nothing). The error text when it never comes.
+   */
+  async indexDocuments(): Promise<string | null> {
+    const { d } = this;
+    if (d.plan.documents !== 'message') return null;
+    const bytes = this.documents.reduce((n, doc) => n + doc.bytes, 0);
+    d.log(`documents: sending ${this.documents.length} document(s), ${bytes} bytes; waiting for the ack`);
+    const waitMs = d.documentsAckTimeoutMs ?? DOCUMENTS_ACK_TIMEOUT_MS;
+    const got = await d.requests.request(DOCUMENTS_MESSAGE, { documents: this.documents }, { timeoutMs: waitMs });
+    if (got.ok) {
+      const indexed = (got.d as { indexed?: unknown } | undefined)?.indexed;
+      d.log(`documents: the bot acknowledged (indexed: ${typeof indexed === 'number' ? indexed : '?'})`);
+      return null;
+    }
+    d.signal.throwIfAborted();
+    const why = / before answering$/.test(got.error)
+      ? 'the bot closed the connection before acknowledging the documents'
+      : / refused it: /.test(got.error)
+        ? `the bot refused the documents (${got.error})`
+        : `the bot never acknowledged the documents (no server-response '${DOCUMENTS_MESSAGE}' within ${waitMs}ms)`;
+    d.log(`documents: ${why}`);
+    return (
+      `${why}: a bot given documents by message must index them and answer ` +
+      `{t: '${DOCUMENTS_MESSAGE}', d: {indexed: n}}; or pass --documents-via context or spawn`
+    );
+  }
 
   /** client-ready, then bot-ready within the gate; the failure when the bot never says it is ready. */
   async handshake(conn: ClientConnection): Promise<Failure | null> {
@@ -69,10 +123,14 @@ export class BotControl {
       conn.send(d.messages.evalConfigure(configure));
       d.log(`send: eval-configure ${JSON.stringify(configure)}`);
     }
-    const messages = (d.scenario.kind === 'script' ? d.scenario.context : []).map((m) => ({
+    const messages: Array<Record<string, unknown> & { role: string }> = (
+      d.scenario.kind === 'script' ? d.scenario.context : []
+    ).map((m) => ({
       role: String(m.role ?? 'user'),
       ...m,
     }));
+    // The `context` way: the documents as one system message before the scenario's own context.
+    if (d.plan.documents === 'context') messages.unshift({ role: 'system', content: documentsContext(this.documents) });
     if (context === 'eval-context') {
       conn.send(d.messages.evalContext(messages));
       d.log(`send: eval-context (${messages.length} messages)`);

@@ -9,6 +9,7 @@ import { DEFAULT_BOT_INPUT_RATE } from './media/speech-specs.js';
 import type { SessionOptions, SessionSettingsOptions } from './options.js';
 import type { SessionProgress } from './progress.js';
 import type { BotEnables, HandshakeMode } from './wire-check.js';
+import { DOCUMENTS_ACK_TIMEOUT_MS, type DocumentsVia } from './documents.js';
 
 /** The wire a session speaks unless told otherwise (the codec table's default). */
 export { DEFAULT_CODEC };
@@ -27,6 +28,10 @@ export const SEND_AFTER_MAX_WAIT_MS = 30_000;
 export const BOT_QUIET_MAX_WAIT_MS = 30_000;
 /** Longest wait, after a turn's expectations, for the metrics its `latency:` (or `wer:`) block bounds. */
 export const DEFAULT_LATENCY_WAIT_MS = 5000;
+/** NeMo's `--min-agent-turns` default (its authoring guide and scoring page): a shorter run is a failed start. */
+export const DEFAULT_MIN_AGENT_TURNS = 3;
+/** NeMo's judge score a JUDGE_PASSED run needs (`--judge-threshold`). */
+export const DEFAULT_JUDGE_THRESHOLD = 0.9;
 
 /**
  * ONE CONFIG, RESOLVED ONCE. What every session of a run shares, with every
@@ -51,10 +56,22 @@ export interface SessionSettings {
   readonly botQuietMaxWaitMs: number;
   readonly latencyWaitMs: number;
   readonly triggerDisconnect: boolean;
+  /** How a GAIA scenario's documents reach the bot (`--documents-via`); undefined: `message` wherever RTVI is. */
+  readonly documentsVia: DocumentsVia | undefined;
+  /** How long the bot gets to acknowledge documents sent by message. */
+  readonly documentsAckTimeoutMs: number;
   readonly allowCode: boolean;
   readonly judge: JudgeSettings;
   /** `--simulator`: the caller's LLM in place of every simulation's `simulator:` block. */
   readonly simulatorOverride: LlmConfig | null;
+  /** NeMo: fewer bot turns than this fail the composite verdict (`--min-agent-turns`; 0: off). */
+  readonly minAgentTurns: number;
+  /** `--duration`: seconds capping every simulation's `max_duration_s`; undefined: each scenario's own. */
+  readonly durationCapS: number | undefined;
+  /** `--strict-match`: NeMo's ACTION_MATCH requires an exact bijection everywhere. */
+  readonly strictMatch: boolean;
+  /** `--judge-threshold`: the 0..1 judge score NeMo's JUDGE_PASSED needs. */
+  readonly judgeThreshold: number;
   /** Builds the audio side of audio-modality scenarios; null: such a scenario is an error. */
   readonly media: MediaFactory | null;
   readonly env: NodeJS.ProcessEnv;
@@ -126,6 +143,8 @@ function resolve(options: SessionSettingsOptions): SessionSettings {
     botQuietMaxWaitMs: options.botQuietMaxWaitMs ?? BOT_QUIET_MAX_WAIT_MS,
     latencyWaitMs: options.latencyWaitMs ?? DEFAULT_LATENCY_WAIT_MS,
     triggerDisconnect: options.triggerDisconnect === true,
+    documentsVia: options.documentsVia,
+    documentsAckTimeoutMs: options.documentsAckTimeoutMs ?? DOCUMENTS_ACK_TIMEOUT_MS,
     allowCode: options.allowCode === true,
     judge: Object.freeze({
       override: llmOverride('--judge', options.judgeOverride),
@@ -133,6 +152,10 @@ function resolve(options: SessionSettingsOptions): SessionSettings {
       cache: options.noJudgeCache !== true,
     }),
     simulatorOverride: llmOverride('--simulator', options.simulatorOverride),
+    minAgentTurns: options.minAgentTurns ?? DEFAULT_MIN_AGENT_TURNS,
+    durationCapS: options.durationCapS,
+    strictMatch: options.strictMatch === true,
+    judgeThreshold: options.judgeThreshold ?? DEFAULT_JUDGE_THRESHOLD,
     media: options.media ?? null,
     env: options.env ?? process.env,
     clock,

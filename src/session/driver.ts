@@ -6,6 +6,7 @@ import type { EarshotEvent } from '../results/events.js';
 import type { ExpectationResult, Failure, ScenarioResult, TurnResult } from '../results/types.js';
 import type { Runnable } from '../scenario/index.js';
 import type { SessionConfig } from './config.js';
+import type { BotRequests } from './requests.js';
 
 /**
  * THE DRIVER SEAM. A session is a runtime (`runtime.ts`: connect, handshake,
@@ -45,6 +46,8 @@ export interface SessionDriver {
    * makes the run an error.
    */
   conclude?(result: ScenarioResult, ctx: ConcludeContext): Promise<ScenarioResult>;
+  /** After `conclude`: what the run's artifacts keep beside the result (redacted there), e.g. a judge's raw answers. */
+  evidence?(): Record<string, unknown> | undefined;
 }
 
 /** What a driver's `prepare` sees: the scenario, the session's settings, the trace. */
@@ -158,6 +161,11 @@ export interface DriverRuntime {
   readonly time: SessionTime;
   readonly stream: BotStream;
   readonly timeline: TurnTimelines;
+  /**
+   * Requests to the bot that wait for its answer by request id (NeMo's control plane: `apply_initialization`,
+   * `get_scenario_summary`, ...): `{ok: true, d}` or `{ok: false, error}` (refused, no answer in time, closed).
+   */
+  readonly control: BotRequests;
   log(line: string): void;
   /** Tells `listener` of the conversation from now on. */
   listen(listener: ConversationListener): void;

@@ -12,6 +12,8 @@ export {
   DEFAULT_CODEC,
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_LATENCY_WAIT_MS,
+  DEFAULT_JUDGE_THRESHOLD,
+  DEFAULT_MIN_AGENT_TURNS,
   SEND_AFTER_MAX_WAIT_MS,
   resolveSessionConfig,
   resolveSessionSettings,
@@ -40,6 +42,13 @@ export type {
   TurnTimelines,
 } from './driver.js';
 export type { SessionProgress } from './progress.js';
+export { nemoStateNeed } from './nemo-needs.js';
+export {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type BotRequests,
+  type ControlReply,
+  type RequestOptions,
+} from './requests.js';
 export type {
   SessionMedia,
   MediaContext,
@@ -72,8 +81,19 @@ export {
   usesEval,
 } from './scenario-needs.js';
 export {
+  DOCUMENTS_ACK_TIMEOUT_MS,
+  DOCUMENTS_VIA,
+  documentProblems,
+  documentsOf,
+  readDocuments,
+  type DocumentsFile,
+  type DocumentsVia,
+  type ReadDocuments,
+} from './documents.js';
+export {
   appendToContextProblem,
   checkWire,
+  gaiaCallsVisible,
   formatProblems,
   HANDSHAKE_MODES,
   readsAppendToContext,

@@ -1,3 +1,4 @@
+import type { DocumentsVia } from './documents.js';
 import type { Clock } from '../core/clock.js';
 import type { Redactor } from '../core/redact.js';
 import type { TimerDriver } from '../core/timers.js';
@@ -41,6 +42,10 @@ export interface SessionSettingsOptions {
   bargeInGapMs?: number;
   /** Fire the bot's `on_client_disconnected` handler when the scenario ends (`--trigger-disconnect`). */
   triggerDisconnect?: boolean;
+  /** How a GAIA scenario's documents reach the bot (`--documents-via`); default `message` wherever RTVI is. */
+  documentsVia?: DocumentsVia;
+  /** How long the bot gets to acknowledge documents sent by message (default 30 000). */
+  documentsAckTimeoutMs?: number;
   judgeCacheDir?: string;
   noJudgeCache?: boolean;
   /**
@@ -67,6 +72,14 @@ export interface SessionSettingsOptions {
   timers?: TimerDriver;
   /** Load the scenario's `factory:` code hooks (`--allow-code`); without it such a scenario is an error. */
   allowCode?: boolean;
+  /** NeMo scenarios: fewer bot turns than this fail the composite verdict (`--min-agent-turns`, default 3; 0 off). */
+  minAgentTurns?: number;
+  /** `--duration`: seconds capping every simulation's `max_duration_s` (NeMo's `max_duration`). */
+  durationCapS?: number;
+  /** `--strict-match`: ACTION_MATCH requires an exact bijection in every NeMo scenario (`disallow_extra_items`). */
+  strictMatch?: boolean;
+  /** `--judge-threshold`: the 0..1 judge score JUDGE_PASSED needs (default 0.9). */
+  judgeThreshold?: number;
 }
 
 /** One session: the shared settings, the bot it talks to, and where its artifacts and progress go. */
@@ -93,4 +106,6 @@ export interface SessionOutcome {
   trace: string;
   /** Absolute path of the recording, when media wrote one. */
   recording?: string;
+  /** What the driver keeps beside the result for the artifacts (a GAIA run's transcript and judge answers). */
+  evidence?: Record<string, unknown>;
 }

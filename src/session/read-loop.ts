@@ -2,6 +2,7 @@ import type { ClientConnection, Received, ServerInbound } from '../protocol/inde
 import type { EarshotEvent } from '../results/events.js';
 import type { EventQueue, EventTranslator } from '../events/index.js';
 import type { SessionMedia } from './media.js';
+import type { SessionRequests } from './requests.js';
 import type { SessionTiming } from './timing.js';
 import type { Trace } from './trace.js';
 
@@ -15,6 +16,8 @@ export interface ReadLoopDeps {
   emit: (e: EarshotEvent) => void;
   /** The bot's TTS began a reply: the session counts the bot as speaking from here. */
   onTtsStarted?: () => void;
+  /** Requests waiting for the bot's answers (`server-response`/`error-response` by id); failed when the stream ends. */
+  requests?: Pick<SessionRequests, 'onResponse' | 'onMalformed' | 'end'>;
 }
 
 /**
@@ -39,6 +42,7 @@ export async function readLoop(conn: ClientConnection, d: ReadLoopDeps): Promise
         }
         if (t.speaking) d.media?.onSpeaking(t.speaking, atMs);
         if (t.ttsStarted) d.onTtsStarted?.();
+        if (t.response) d.requests?.onResponse(t.response);
         if (t.llmText) d.timing.event('llm_text', atMs);
         if (t.metrics) d.timing.botMetrics(t.metrics, atMs);
         for (const event of t.events) d.emit(event);
@@ -49,6 +53,7 @@ export async function readLoop(conn: ClientConnection, d: ReadLoopDeps): Promise
         break;
       case 'invalid': {
         violations++;
+        if (item.violation.id !== undefined) d.requests?.onMalformed(item.violation.id, item.violation.reason);
         // An oversized frame is refused unread: it has no excerpt to quote.
         const what = item.violation.excerpt
           ? `${item.violation.reason}: ${item.violation.excerpt}`
@@ -69,6 +74,7 @@ export async function readLoop(conn: ClientConnection, d: ReadLoopDeps): Promise
     }
   }
   const info = await conn.closed;
+  d.requests?.end('the connection closed');
   d.trace.log(
     `connection closed (${info.code}${info.reason ? ` ${info.reason}` : ''}${info.byPeer ? ', by the bot' : ''})`,
   );

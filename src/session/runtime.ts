@@ -27,6 +27,7 @@ import type { SessionOutcome } from './options.js';
 import { buildOutcome } from './outcome.js';
 import { codeRefusal, unobservableExpectation } from './preconditions.js';
 import { readLoop } from './read-loop.js';
+import { SessionRequests } from './requests.js';
 import { connectFlags, modeOf, type ModeFlags } from './scenario-needs.js';
 import { addTurnNote, applyFinal, SessionTiming } from './timing.js';
 import { describeEvent, Trace } from './trace.js';
@@ -55,6 +56,8 @@ export class SessionRuntime implements DriverRuntime {
   readonly time: SessionTime;
   readonly stream: SessionBotStream;
   readonly timeline: SessionTiming;
+  /** Requests that wait for the bot's answer by id (NeMo's control plane, the documents' ack). */
+  readonly control: SessionRequests;
   private readonly startedAt = new Date().toISOString();
   private readonly redactor: Redactor;
   private readonly trace: Trace;
@@ -97,6 +100,8 @@ export class SessionRuntime implements DriverRuntime {
     this.timeline = new SessionTiming({ clock, t0Ms, bargeInGapMs: config.bargeInGapMs, onError: (l) => this.log(l) });
     this.mode = modeOf(scenario);
     this.translator = new EventTranslator({ botAudio: this.mode.botAudio });
+    const log = (l: string): void => this.log(l);
+    this.control = new SessionRequests({ messages: this.messages, clock, timers, signal: this.signal, log });
     this.speech = new BotSpeech(clock, timers, () => this.queue.closedReason !== null);
     this.stream = new SessionBotStream({
       queue: this.queue,
@@ -125,7 +130,15 @@ export class SessionRuntime implements DriverRuntime {
     }
     const control = prepareControl({
       scenario,
-      wire: { codec: config.codec, handshake: config.handshake, bot: config.botEnables },
+      wire: {
+        codec: config.codec,
+        handshake: config.handshake,
+        bot: config.botEnables,
+        documentsVia: config.documentsVia,
+      },
+      timers: config.timers,
+      requests: this.control,
+      documentsAckTimeoutMs: config.documentsAckTimeoutMs,
       messages: this.messages,
       queue: this.queue,
       translator: this.translator,
@@ -146,6 +159,11 @@ export class SessionRuntime implements DriverRuntime {
       this.harnessError(err);
       return this.finish();
     }
+    const unread = await control.loadDocuments();
+    if (unread !== null) {
+      this.refuse(unread);
+      return this.finish();
+    }
     if (!(await this.prepareMedia())) return this.finish();
     const conn = await this.connect();
     if (!conn) return this.finish();
@@ -158,11 +176,12 @@ export class SessionRuntime implements DriverRuntime {
       t0: this.time.t0Ms,
       emit: this.emit,
       onTtsStarted: () => this.speech.onTtsStarted(),
+      requests: this.control,
     });
     let outcome: SessionOutcome | null = null;
     try {
       const unready = await control.handshake(conn);
-      const unconfigured = unready ? null : control.configure(conn);
+      const unconfigured = unready ? null : (control.configure(conn) ?? (await control.indexDocuments()));
       if (unready || unconfigured !== null) {
         // Reported as it stood then: the teardown's close is not part of it.
         if (unready) this.book.failures.push(unready);
@@ -318,6 +337,7 @@ export class SessionRuntime implements DriverRuntime {
       return null;
     }
     this.log('connected');
+    this.control.attach(this.conn);
     return this.conn;
   }
 

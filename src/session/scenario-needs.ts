@@ -22,8 +22,9 @@ export function usesEval(scenario: Runnable): boolean {
  * nothing is asked and the bot's default holds.
  */
 export function requiredReportLevel(scenario: Runnable): FunctionCallReportLevel | null {
-  // A simulation's judge reads every call by name and arguments, and its measures compare them.
-  if (scenario.kind === 'simulation') return 'full';
+  // A simulation's judge reads every call by name and arguments, and its measures compare them; so does a GAIA
+  // turn's (tool selection, efficiency), though a wire that cannot show them only makes those not applicable.
+  if (scenario.kind === 'simulation' || scenario.gaia !== undefined) return 'full';
   let needsName = false;
   let assertsCalls = false;
   for (const turn of scenario.turns) {

@@ -47,9 +47,16 @@ export class TurnBook {
     this.onProgress?.({ type: 'turn_start', turn_index: index, input: record.input });
   }
 
-  /** The turn's input is out: its `started_at_ms` counts from the anchor. */
-  sent(index: number, sent: SentInput): void {
-    this.get(index).started_at_ms = Math.round(sent.anchorMs - this.t0Ms);
+  /**
+   * The turn's input is out: its `started_at_ms` counts from the anchor, and words a driver made up for a planned
+   * turn (a GAIA objective-only turn) become its `input.user`.
+   */
+  sent(index: number, sent: SentInput, user?: string): void {
+    const record = this.get(index);
+    record.started_at_ms = Math.round(sent.anchorMs - this.t0Ms);
+    const { input } = record;
+    if (user !== undefined && input.user === undefined && input.audio === undefined && input.dtmf === undefined)
+      input.user = user;
   }
 
   record(index: number, result: ExpectationResult, failure?: Failure): void {
@@ -110,7 +117,7 @@ export class SessionTurn implements TurnScope {
       : { anchorMs: this.wire.now(), kind: 'none' as const };
     this.sentInput = sent;
     this.wire.opened(this.index, sent);
-    this.book.sent(this.index, sent);
+    this.book.sent(this.index, sent, input.user);
     if (input.user !== undefined) this.wire.said({ kind: 'text', text: input.user });
     else if (input.dtmf !== undefined) this.wire.said({ kind: 'dtmf', keys: input.dtmf });
     return sent;

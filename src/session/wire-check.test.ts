@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatDiagnostic, loadSimulation } from '../scenario/index.js';
+import { formatDiagnostic, loadSimulation, type NemoSpec, SuccessSignal } from '../scenario/index.js';
 import { ScenarioFiles } from './media/scenario.testutil.js';
-import { appendToContextProblem, checkWire, readsAppendToContext } from './wire-check.js';
+import { appendToContextProblem, checkWire, gaiaCallsVisible, readsAppendToContext } from './wire-check.js';
+import { DEFAULT_SCORECARD_WEIGHTS, type Scenario } from '../scenario/index.js';
 
 const files = new ScenarioFiles();
 afterAll(() => files.cleanup());
@@ -41,6 +42,7 @@ describe('checkWire: what each wire carries', () => {
       configure: { function_call_report_level: { '*': 'full' }, vad_user_speaking: true },
       context: 'eval-context',
       stop: 'eval-cancel',
+      documents: 'none',
     });
   });
 
@@ -58,7 +60,12 @@ describe('checkWire: what each wire carries', () => {
     );
     expect(out[2]).toMatch(/pb\.yaml:7:12: error: turns\[0\]\.image: the protobuf wire cannot register an image/);
     // The context is decided once the bot says who it is (append-to-context, where it still reads it); RTVI's disconnect-bot stops it.
-    expect(check.plan).toEqual({ configure: null, context: 'append-to-context', stop: 'disconnect-bot' });
+    expect(check.plan).toEqual({
+      configure: null,
+      context: 'append-to-context',
+      stop: 'disconnect-bot',
+      documents: 'none',
+    });
   });
 
   it('on protobuf, runs what the bot enables itself (--bot-report-level, --bot-vad-events), and no lower', async () => {
@@ -93,9 +100,60 @@ turns:
       ),
     ]);
     expect(checkWire(s, { codec: 'protobuf', handshake: 'rtvi', bot: { llmMarkers: true } })).toEqual({
-      plan: { configure: null, context: 'none', stop: 'disconnect-bot' },
+      plan: { configure: null, context: 'none', stop: 'disconnect-bot', documents: 'none' },
       problems: [],
     });
+  });
+
+  it("a NeMo simulation that needs the bot's state cannot run on a bot without RTVI: a located error", async () => {
+    const sim = await loadSimulation(
+      files.write(
+        'nemo-sim.yaml',
+        `name: restaurant__pizza
+persona: A caller who wants a pizza.
+goal: Order a pepperoni pizza.
+success: The bot places the order.
+`,
+      ),
+    );
+    const side = { persona: { role: 'x' }, task: { goal: 'y' }, actions: {}, resources: {} };
+    const nemo: NemoSpec = {
+      name: 'restaurant__pizza',
+      domain: 'restaurant',
+      user: side,
+      agent: side,
+      success_signals: [SuccessSignal.DB_STATE_MATCH, SuccessSignal.CLEAN_EXIT],
+      expected_scenario_db: { orders: [] },
+      shared_state_init: { user: {}, agent: { db_path: 'restaurant/db.json' } },
+      normalization: {
+        ignore_capitalization: false,
+        ignore_punctuation: false,
+        clean_text: false,
+        disallow_extra_items: false,
+      },
+      action_source: 'summary',
+      max_duration_s: 300,
+      custom_verdict: false,
+    };
+    const stateful = { ...sim, nemo };
+    const bare = lines(checkWire(stateful, { codec: 'protobuf', handshake: 'none' }).problems);
+    expect(bare).toEqual([
+      expect.stringMatching(/judge\.modality/),
+      expect.stringMatching(
+        /nemo-sim\.yaml:\d+:\d+: error: success_signals: needs the bot's scenario state \(DB_STATE_MATCH reads the db_hash\), and a bot without RTVI/,
+      ),
+      expect.stringMatching(/user\.modality/),
+    ]);
+    expect(
+      checkWire(stateful, { codec: 'protobuf', handshake: 'rtvi', bot: { reportLevel: 'full' } }).problems,
+    ).toEqual([]);
+    const judged = {
+      ...sim,
+      nemo: { ...nemo, success_signals: [SuccessSignal.JUDGE_PASSED], shared_state_init: { user: {}, agent: {} } },
+    };
+    const judgedBare = lines(checkWire(judged, { codec: 'protobuf', handshake: 'none' }).problems);
+    expect(judgedBare).toHaveLength(2);
+    expect(judgedBare.some((l) => l.includes('scenario state'))).toBe(false);
   });
 
   it('a simulation: its judge reads every call, so protobuf needs --bot-report-level full; without RTVI the caller must speak', async () => {
@@ -110,7 +168,12 @@ success: The bot books a table.
       ),
     );
     expect(checkWire(sim, { codec: 'pipecat-eval', handshake: 'rtvi' })).toEqual({
-      plan: { configure: { function_call_report_level: { '*': 'full' } }, context: 'none', stop: 'eval-cancel' },
+      plan: {
+        configure: { function_call_report_level: { '*': 'full' } },
+        context: 'none',
+        stop: 'eval-cancel',
+        documents: 'none',
+      },
       problems: [],
     });
     expect(lines(checkWire(sim, { codec: 'protobuf', handshake: 'rtvi' }).problems)).toEqual([
@@ -156,7 +219,7 @@ turns:
     latency: { voice_to_voice_ms: { max: 4000 } }
 `);
     expect(checkWire(s, { codec: 'protobuf', handshake: 'none' })).toEqual({
-      plan: { configure: null, context: 'none', stop: 'none' },
+      plan: { configure: null, context: 'none', stop: 'none', documents: 'none' },
       problems: [],
     });
   });
@@ -196,5 +259,62 @@ turns:
         /typed\.yaml:8:29: error: turns\[1\]\.latency\.llm_ttfb_ms: llm_ttfb_ms is measured from the bot's RTVI reports/,
       ),
     ]);
+  });
+});
+
+/** A scripted scenario with a GAIA block (as a GAIA file loads), listing `documents` documents. */
+async function gaia(documents: number, name: string): Promise<Scenario> {
+  const s = await files.load('name: g\nturns:\n  - user: "What was Q3 revenue?"\n', name);
+  const ref = { corpus_doc: 'acme', path: files.path('acme.md'), written_path: 'acme.md' };
+  return {
+    ...s,
+    gaia: {
+      id: 'g',
+      persona: { name: 'power_user', description: 'Precise requests', builtin: true },
+      documents: Array.from({ length: documents }, () => ref),
+      turns: [{ turn: 1, objective: 'Ask', user_message: 'What was Q3 revenue?', within_ms: 60_000 }],
+      simulator: { service: 'ollama' },
+      scoring: { weights: { ...DEFAULT_SCORECARD_WEIGHTS }, pass_threshold: 7 },
+    },
+  };
+}
+
+describe('checkWire: GAIA scenarios', () => {
+  it('ask for calls at full where the wire can, and are not refused where it cannot: tool dimensions are n/a', async () => {
+    const s = await gaia(0, 'gaia-calls.yaml');
+    expect(checkWire(s, { codec: 'pipecat-eval', handshake: 'rtvi' }).plan.configure).toEqual({
+      function_call_report_level: { '*': 'full' },
+    });
+    expect(checkWire(s, { codec: 'protobuf', handshake: 'rtvi' })).toMatchObject({
+      problems: [],
+      plan: { configure: null },
+    });
+    expect(gaiaCallsVisible({ codec: 'pipecat-eval', handshake: 'rtvi' })).toBe(true);
+    expect(gaiaCallsVisible({ codec: 'protobuf', handshake: 'rtvi' })).toBe(false);
+    expect(gaiaCallsVisible({ codec: 'protobuf', handshake: 'rtvi', bot: { reportLevel: 'name' } })).toBe(true);
+    expect(gaiaCallsVisible({ codec: 'protobuf', handshake: 'none', bot: { reportLevel: 'full' } })).toBe(false);
+  });
+
+  it('send documents by message wherever RTVI is, by context only on the eval wire, and refuse where no way works', async () => {
+    const s = await gaia(1, 'gaia-docs.yaml');
+    expect(checkWire(s, { codec: 'protobuf', handshake: 'rtvi' }).plan.documents).toBe('message');
+    const context = checkWire(s, { codec: 'pipecat-eval', handshake: 'rtvi', documentsVia: 'context' });
+    expect(context.plan).toMatchObject({ documents: 'context', context: 'eval-context' });
+    const onProtobuf = lines(checkWire(s, { codec: 'protobuf', handshake: 'rtvi', documentsVia: 'context' }).problems);
+    expect(onProtobuf).toEqual([
+      expect.stringMatching(
+        /gaia-docs\.yaml:\d+:\d+: error: setup\.index_documents: --documents-via context .*eval-context/,
+      ),
+    ]);
+    const bare = lines(checkWire(s, { codec: 'protobuf', handshake: 'none' }).problems);
+    expect(bare.filter((l) => l.includes('setup.index_documents'))).toEqual([
+      expect.stringMatching(
+        /cannot be sent them: give each run a bot started with them \(earshot suite, \{documents\}/,
+      ),
+    ]);
+    expect(checkWire(s, { codec: 'protobuf', handshake: 'none', documentsVia: 'spawn' }).plan.documents).toBe('spawn');
+    expect(checkWire(await gaia(0, 'gaia-none.yaml'), { codec: 'protobuf', handshake: 'none' }).plan.documents).toBe(
+      'none',
+    );
   });
 });

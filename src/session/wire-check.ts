@@ -14,6 +14,8 @@ import {
   type Runnable,
   type Scenario,
 } from '../scenario/index.js';
+import { documentsOf, type DocumentsVia } from './documents.js';
+import { nemoStateNeed } from './nemo-needs.js';
 import { needsMarkerEvents, needsVadEvents, requiredReportLevel, usesEval } from './scenario-needs.js';
 
 /**
@@ -59,6 +61,8 @@ export interface WireSettings {
   codec: CodecName;
   handshake: HandshakeMode;
   bot?: BotEnables;
+  /** How a GAIA scenario's documents reach the bot (`--documents-via`); unset: `message` wherever RTVI is. */
+  documentsVia?: DocumentsVia;
 }
 
 export interface WirePlan {
@@ -70,6 +74,8 @@ export interface WirePlan {
   context: 'none' | 'eval-context' | 'append-to-context';
   /** How `--stop-bot` ends the bot. */
   stop: 'eval-cancel' | 'disconnect-bot' | 'none';
+  /** How a GAIA scenario's documents reach the bot; `none` when it lists none. */
+  documents: 'none' | DocumentsVia;
 }
 
 export interface WireCheck {
@@ -100,6 +106,7 @@ export function checkWire(scenario: Runnable, settings: WireSettings): WireCheck
     configure: null,
     context: 'none',
     stop: !rtvi ? 'none' : has('cancel') ? 'eval-cancel' : 'disconnect-bot',
+    documents: 'none',
   };
 
   if (!rtvi) {
@@ -119,7 +126,9 @@ export function checkWire(scenario: Runnable, settings: WireSettings): WireCheck
   if (level !== null && rtvi) {
     const declared = settings.bot?.reportLevel;
     if (has('report_level')) configure.function_call_report_level = { '*': level };
-    else if (declared === undefined || LEVEL_RANK[declared] < LEVEL_RANK[level]) {
+    else if (scenario.kind === 'script' && scenario.gaia !== undefined) {
+      // Not refused: GAIA's tool selection and efficiency become not applicable (gaiaCallsVisible).
+    } else if (declared === undefined || LEVEL_RANK[declared] < LEVEL_RANK[level]) {
       const path = reportLevelPath(scenario, level);
       const given = declared === undefined ? '' : ` (--bot-report-level ${declared} is not enough)`;
       at(
@@ -159,6 +168,7 @@ export function checkWire(scenario: Runnable, settings: WireSettings): WireCheck
   if (Object.keys(configure).length) plan.configure = configure;
 
   if (contextOf(scenario).length && rtvi) plan.context = has('context') ? 'eval-context' : 'append-to-context';
+  checkDocuments(scenario, settings, plan, at);
   if (!has('images')) {
     turnsOf(scenario).forEach((t, i) => {
       if (t.image !== undefined)
@@ -170,6 +180,50 @@ export function checkWire(scenario: Runnable, settings: WireSettings): WireCheck
     });
   }
   return { plan, problems };
+}
+
+/**
+ * Whether a GAIA turn's judge can see the bot's function calls on this wire: the wire can ask for them
+ * (eval-configure), or the bot reports them itself (`--bot-report-level name|full`). Else tool selection and
+ * efficiency are not applicable, never scored 0.
+ */
+export function gaiaCallsVisible(settings: WireSettings): boolean {
+  if (settings.handshake !== 'rtvi') return false;
+  if (CODECS[settings.codec].capabilities.has('report_level')) return true;
+  const declared = settings.bot?.reportLevel;
+  return declared !== undefined && LEVEL_RANK[declared] >= LEVEL_RANK.name;
+}
+
+/** How the documents a GAIA scenario lists reach the bot, or the located error when no way can. */
+function checkDocuments(
+  scenario: Runnable,
+  settings: WireSettings,
+  plan: WirePlan,
+  at: (path: string, message: string) => void,
+): void {
+  if (!documentsOf(scenario).length) return;
+  const rtvi = settings.handshake === 'rtvi';
+  const via = settings.documentsVia ?? (rtvi ? 'message' : undefined);
+  const path = 'setup.index_documents';
+  if (via === undefined) {
+    at(
+      path,
+      'lists documents the bot must index, and a bot without RTVI (--handshake none) cannot be sent them: give ' +
+        'each run a bot started with them (earshot suite, {documents} in spawn:, --documents-via spawn)',
+    );
+  } else if (via === 'message' && !rtvi) {
+    at(path, '--documents-via message sends an RTVI client-message; a bot without RTVI (--handshake none) gets none');
+  } else if (via === 'context' && (!rtvi || !CODECS[settings.codec].capabilities.has('context'))) {
+    at(
+      path,
+      `--documents-via context seeds the bot's context with eval-context, which ${EVAL_ONLY}: use ` +
+        "--documents-via message (an RTVI client-message the bot acknowledges) or spawn, or run the bot's eval " +
+        'transport (--wire pipecat-eval)',
+    );
+  } else {
+    plan.documents = via;
+    if (via === 'context') plan.context = 'eval-context';
+  }
 }
 
 /**
@@ -218,6 +272,13 @@ function checkWithoutRtvi(scenario: Runnable, at: (path: string, message: string
     );
   }
   if (contextOf(scenario).length) at('context', `${none} cannot have its context seeded: that takes RTVI`);
+  const nemoNeed = scenario.kind === 'simulation' && scenario.nemo ? nemoStateNeed(scenario.nemo) : null;
+  if (nemoNeed)
+    at(
+      nemoNeed.path,
+      `needs the bot's scenario state (${nemoNeed.why}), and ${none} cannot be asked for it: ` +
+        'apply_initialization and get_scenario_summary are RTVI client messages',
+    );
   if (scenario.kind === 'simulation' && scenario.user.modality !== 'audio') {
     at('user.modality', `${none} cannot take typed text: the simulated caller must speak (user.modality: audio)`);
   }

@@ -1,20 +1,12 @@
 import { isJudgeError } from '../judge/index.js';
-import { failure } from '../results/failure.js';
-import type {
-  Failure,
-  FailureKind,
-  ScenarioResult,
-  SimulationEndReason,
-  SimulationEntry,
-  SimulationMetricScore,
-  SimulationResult,
-} from '../results/index.js';
-import type { Simulation } from '../scenario/index.js';
+import type { FailureKind, ScenarioResult, SimulationEndReason, SimulationMetricScore } from '../results/index.js';
 import { judgeRun } from './judge-run.js';
 import { measureMetric, replyLatencies, scoreJudgedMetric, type RunFacts } from './score.js';
 import { judgeScorecard, scoreCard } from './scorecard.js';
+import { concludeNemo } from './nemo/conclude.js';
+import type { ConcludeInput } from './conclude-types.js';
+import { startConclusion } from './conclusion.js';
 import { actionMatch, cleanExit, nlAssertions } from './signals.js';
-import type { RunJudge } from './transcript.js';
 
 /**
  * A simulation run's verdict, once the call is over: measured metrics from the
@@ -27,29 +19,7 @@ import type { RunJudge } from './transcript.js';
  * failure, and is judged not at all.
  */
 
-/** What the caller's driver played: the conversation and how it ended. */
-export interface PlayedCall {
-  transcript: SimulationEntry[];
-  endedBy: SimulationEndReason;
-  endDetail: string;
-  personaTurns: number;
-  durationS: number;
-  endCall?: { success: boolean; reason: string };
-  /** The bot closed the connection: its close code. */
-  closeCode?: number;
-  simulator: string;
-}
-
-export interface ConcludeInput {
-  simulation: Simulation;
-  played: PlayedCall;
-  /** The session's result (turn metrics, events, the runtime's own failures). */
-  result: ScenarioResult;
-  /** Null when none could be built (the reason is the run's error). */
-  judge: RunJudge | null;
-  noJudgeReason?: string;
-  log: (line: string) => void;
-}
+export type { ConcludeInput, PlayedCall } from './conclude-types.js';
 
 const CUT_SHORT: ReadonlySet<SimulationEndReason> = new Set(['max_turns', 'max_duration', 'silence']);
 const METRIC_FAILURE: Record<NonNullable<SimulationMetricScore['failure_kind']>, FailureKind> = {
@@ -61,39 +31,13 @@ const METRIC_FAILURE: Record<NonNullable<SimulationMetricScore['failure_kind']>,
 
 export async function concludeSimulation(input: ConcludeInput): Promise<ScenarioResult> {
   const { simulation: sim, played, result, log } = input;
+  // NeMo's six signals and whitelist decide, not the goal gate (nemo/conclude.ts).
+  if (sim.nemo) return concludeNemo({ ...input, nemo: sim.nemo });
   const modality = sim.judge.modality;
-  const block: SimulationResult = {
-    ended_by: played.endedBy,
-    end_detail: played.endDetail,
-    persona_turns: played.personaTurns,
-    duration_s: played.durationS,
-    transcript: played.transcript,
-    ...(played.endCall ? { end_call: played.endCall } : {}),
-    success: { criterion: sim.success, verdict: 'none', reason: '' },
-    metrics: [],
-    passed: false,
-    simulator: played.simulator,
-  };
-  const failures: Failure[] = [...result.failures];
-  const fail = (kind: FailureKind, reason: string): void => {
-    failures.push(failure(kind, reason));
-  };
-  const finish = (status: ScenarioResult['status'], error?: string): ScenarioResult => {
-    log(`simulation: ${status.toUpperCase()} (ended by ${block.ended_by}; ${failures.length} failure(s))`);
-    return { ...result, status, failures, ...(error !== undefined ? { error } : {}), simulation: block };
-  };
-
+  const { block, failures, fail, finish, erroredEarly } = startConclusion(input);
   // A run that never completed says nothing about the bot: no judge is asked.
-  if (
-    result.status === 'error' ||
-    played.endedBy === 'error' ||
-    result.failures.some((f) => f.turn_index === null && f.kind !== 'protocol_error')
-  ) {
-    block.ended_by = 'error';
-    block.success.reason = result.error ?? failures[0]?.reason ?? played.endDetail;
-    log(`simulation: ended in error: ${block.success.reason}`);
-    return finish('error', result.error ?? block.success.reason);
-  }
+  const errored = erroredEarly();
+  if (errored) return errored;
 
   const facts: RunFacts = {
     transcript: played.transcript,

@@ -40,6 +40,7 @@ export {
   type RunFacts,
 } from './score.js';
 export {
+  RUBRIC,
   SCORECARD_LINES,
   SCORECARD_SYSTEM_PROMPT,
   numericCap,
@@ -52,3 +53,29 @@ export { deviation, numbersIn, toleranceCap } from './numbers.js';
 export { CLAIM_LINE, CLAIM_SYSTEM_PROMPT, actionMatch, cleanExit, nlAssertions, type CallEnding } from './signals.js';
 export { concludeSimulation, type ConcludeInput, type PlayedCall } from './conclude.js';
 export { aggregateRuns, runsOf, type RunsVerdict } from './runs.js';
+export {
+  GAIA_AUTO_ZERO_RULES,
+  GAIA_CALLER_LINES,
+  GAIA_CALLER_SYSTEM_PROMPT,
+  GAIA_TURN_LINES,
+  GAIA_TURN_SYSTEM_PROMPT,
+  describeCall,
+  gaiaCallerPrompt,
+  gaiaTurnPrompt,
+  type GaiaJudgeRule,
+  type GaiaTurnView,
+} from './gaia-prompts.js';
+export { admitsNotKnowing, expectedNumberCheck, factNumberCheck, type NumberCheck } from './gaia-checks.js';
+export {
+  CALL_DIMENSIONS,
+  gaiaTotals,
+  gaiaTurnFailures,
+  isNoVerdict,
+  judgeGaiaTurn,
+  readGaiaAnswer,
+  scoreGaiaTurn,
+  type GaiaJudgeAnswer,
+  type GaiaNoVerdict,
+  type GaiaTurnPlay,
+} from './gaia-score.js';
+export { createTurnWriter, turnWriterMessages, type CreateTurnWriterOptions, type TurnWriter } from './turn-writer.js';

@@ -13,7 +13,7 @@ import { ask, botReplies, reasonOf, renderTranscript, type RunJudge } from './tr
  * here to the numbers the bot said, not left to the model.
  */
 
-const RUBRIC: Record<ScorecardDimension, string> = {
+export const RUBRIC: Record<ScorecardDimension, string> = {
   correctness:
     'factual accuracy against the expected answer. 10 exact; 7 the core fact right with a minor omission; 4 ' +
     'partly right; 0 wrong, invented or hallucinated. With an expected answer: a wrong name or entity, a ' +

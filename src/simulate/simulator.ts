@@ -59,19 +59,8 @@ export interface CreateSimulatorOptions {
  * Builds the caller's model; throws `JudgeConfigError` naming the `simulator.*` field for a block that cannot be used.
  */
 export function createSimulator(options: CreateSimulatorOptions): Simulator {
-  const env = options.env ?? process.env;
-  const backend = options.backend ?? resolveSimulatorService(options.config, env);
-  const redactor = options.redactor ?? new Redactor(env);
-  for (const secret of backend.secrets) redactor.add(secret);
-  const trace = options.trace ?? ((): void => undefined);
-  if (!options.backend)
-    for (const field of unknownJudgeFields(options.config))
-      trace(`simulator: ignoring simulator.${field} (no service reads it)`);
-  const clock = options.clock ?? monotonicClock;
-  const policy = retryPolicy(options);
-  const random = options.random ?? Math.random;
+  const { backend, redactor, trace, clock, policy, random, description } = callerModel(options);
   const instruction = personaInstruction(options.persona, options.goal);
-  const description = redactor.text(`${backend.service}/${backend.model} @ ${backend.endpoint}`);
 
   async function next(lines: readonly HeardLine[], signal?: AbortSignal): Promise<PersonaMove | JudgeError> {
     signal?.throwIfAborted();
@@ -108,7 +97,34 @@ export function createSimulator(options: CreateSimulatorOptions): Simulator {
  * `judge.eval.*` fields; the same problem in a simulator block is reported at
  * `simulator.*`, where the user wrote it.
  */
-function resolveSimulatorService(config: unknown, env: NodeJS.ProcessEnv): JudgeBackend {
+/** The options every caller's model takes (the simulated caller's, GAIA's turn writer). */
+export type CallerModelOptions = Omit<CreateSimulatorOptions, 'persona' | 'goal'>;
+
+/**
+ * A caller's model resolved once: its backend (`simulator:`/`--simulator`, or a `factory:` one), the redactor that
+ * hides its secrets, the retry policy, and a description safe to log. A block field no service reads is traced.
+ */
+export function callerModel(options: CallerModelOptions) {
+  const env = options.env ?? process.env;
+  const backend = options.backend ?? resolveSimulatorService(options.config, env);
+  const redactor = options.redactor ?? new Redactor(env);
+  for (const secret of backend.secrets) redactor.add(secret);
+  const trace = options.trace ?? ((): void => undefined);
+  if (!options.backend)
+    for (const field of unknownJudgeFields(options.config))
+      trace(`simulator: ignoring simulator.${field} (no service reads it)`);
+  return {
+    backend,
+    redactor,
+    trace,
+    clock: options.clock ?? monotonicClock,
+    policy: retryPolicy(options),
+    random: options.random ?? Math.random,
+    description: redactor.text(`${backend.service}/${backend.model} @ ${backend.endpoint}`),
+  };
+}
+
+export function resolveSimulatorService(config: unknown, env: NodeJS.ProcessEnv): JudgeBackend {
   try {
     return resolveJudgeService(config, env, JUDGE_SERVICES);
   } catch (err) {

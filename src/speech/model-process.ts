@@ -8,7 +8,8 @@ import type { PoolWorker } from './stt/pool.js';
  * resolves only after the forward pass, which blocks that thread), and the
  * transformers.js pipelines around it are JavaScript too: beside the sessions,
  * a Whisper-tiny call stalled the event loop 240–470 ms (196–369 ms on the
- * tiny fixture), a Kokoro utterance for its whole synthesis (docs/benchmarks.md). A worker thread cannot host them: the binding loads
+ * tiny fixture), a Kokoro utterance for its whole synthesis
+ * (docs/benchmarks.md). A worker thread cannot host them: the binding loads
  * once per process ("Module did not self-register" in a second thread) and the
  * sessions' thread already holds it for Silero VAD. So a child process
  * computes, one call at a time, and the sessions' thread only waits.

@@ -36,14 +36,23 @@ const run = promisify(execFile);
 
 /** Exactly the runtime names `import … from 'earshot'` offers: the semver surface. A change here is a release note. */
 const PUBLIC_VALUES = [
+  'DOCUMENTS_MESSAGE',
   'EarshotError',
+  'EvalScenario',
+  'GAIA_PERSONAS',
   'REPORTERS',
+  'ScenarioDefinitionError',
+  'SuccessSignal',
   'applyConditions',
+  'dbHash',
   'exitCodeOf',
   'formatDiagnostic',
   'loadRunnables',
   'loadScenarios',
   'mergeRuns',
+  'registerDbStatePredicate',
+  'registerEvalScenario',
+  'runGaia',
   'runScenarios',
   'runSimulation',
   'runSuite',
@@ -228,5 +237,50 @@ describe('the packed package', () => {
     // The check saw the package's declarations, not an any: a wrong option is an error.
     writeFileSync(join(project, 'example.ts'), `${example!}\nawait runScenarios({ paths: [], url: 1 });\n`);
     expect(await typeErrors()).toEqual([expect.stringMatching(/^example\.ts\(\d+,\d+\): error TS2322: /)]);
+  }, 120_000);
+
+  it('loads a NeMo scenario module that imports earshot by name (TypeScript, with --allow-code) and lists it', async () => {
+    // A user's module, as docs/guide/coming-from-nemo.md writes one: the classes come from the installed package,
+    // the registry the CLI reads is the same one (a copy of earshot loaded twice still shares it).
+    writeFileSync(
+      join(project, 'pizza.ts'),
+      [
+        "import { EvalScenario, registerEvalScenario, SuccessSignal, type Persona, type Task } from 'earshot';",
+        'abstract class RestaurantBase extends EvalScenario {',
+        "  override domain = 'restaurant';",
+        '  readonly successSignals = [SuccessSignal.ACTION_MATCH, SuccessSignal.CLEAN_EXIT];',
+        '}',
+        'registerEvalScenario(',
+        '  class PizzaPepperoni extends RestaurantBase {',
+        "    override name = 'restaurant__pizza_pepperoni';",
+        "    override referenceAnswer = { items: [{ name: 'Pepperoni Pizza', quantity: '1' }] };",
+        '    override get userPersona(): Persona {',
+        "      return { role: 'human user', name: 'Charlie' };",
+        '    }',
+        '    override get userTask(): Task {',
+        "      return { goal: 'Order a pepperoni pizza.' };",
+        '    }',
+        '  },',
+        ');',
+        '',
+      ].join('\n'),
+    );
+    const cli = join(project, 'node_modules', 'earshot', manifest.bin.earshot);
+    const listed = await run(process.execPath, [cli, 'run', '--list', '--allow-code', 'pizza.ts'], {
+      cwd: project,
+      timeout: 60_000,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    expect(listed.stdout).toMatch(/restaurant[\s\S]*restaurant__pizza_pepperoni/);
+    // Without consent the module is not even imported.
+    const refused = await run(process.execPath, [cli, 'run', '--list', 'pizza.ts'], {
+      cwd: project,
+      timeout: 60_000,
+    }).then(
+      () => null,
+      (err: { code?: number; stderr?: string }) => err,
+    );
+    expect(refused?.code).toBe(2);
+    expect(refused?.stderr).toMatch(/pizza\.ts.*--allow-code/);
   }, 120_000);
 });

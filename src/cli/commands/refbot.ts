@@ -27,6 +27,11 @@ interface RefbotFlags {
   /** false with --no-yield-to-backchannel. */
   yieldToBackchannel?: boolean;
   quiet?: boolean;
+  documents?: string;
+  library?: string;
+  evalDataRoot?: string;
+  /** false with --no-scenario-state. */
+  scenarioState?: boolean;
 }
 
 function port(value: string): number {
@@ -142,6 +147,26 @@ export const refbotCommand: CliCommand = {
         milliseconds,
         800,
       )
+      .option(
+        '--documents <file.json>',
+        'documents every call starts with indexed: a JSON {"documents": [...]} file, as a suite\'s {documents} ' +
+          'spawn placeholder writes',
+      )
+      .option(
+        '--library <dir>',
+        'a folder of documents the bot may search and index on its own when nothing indexed answers ' +
+          "(GAIA's smart discovery)",
+      )
+      .option(
+        '--eval-data-root <dir>',
+        "where NeMo's apply_initialization resolves db_path (default: $EVAL_DATA_ROOT, else the package's " +
+          'fixtures/nemo); a path leaving it is refused',
+      )
+      .option(
+        '--no-scenario-state',
+        'keep no NeMo scenario state: refuse apply_initialization, get_scenario_summary, update_system_prompt and ' +
+          'reset with error-response (a bot without a control plane)',
+      )
       .option('-q, --quiet', 'no diagnostics on stderr')
       .action(async (flags: RefbotFlags) => {
         const faults = flags.fault ?? [];
@@ -166,6 +191,10 @@ export const refbotCommand: CliCommand = {
           yieldToBackchannel: flags.yieldToBackchannel !== false,
           ...(flags.pausePatienceMs !== undefined ? { vad: { minSilenceMs: flags.pausePatienceMs } } : {}),
           ...(flags.light ? { light: { replyOffsetMs: flags.lightReplyOffsetMs } } : {}),
+          ...(flags.documents !== undefined ? { documents: flags.documents } : {}),
+          ...(flags.library !== undefined ? { library: flags.library } : {}),
+          ...(flags.evalDataRoot !== undefined ? { evalDataRoot: flags.evalDataRoot } : {}),
+          scenarioState: flags.scenarioState !== false,
           log,
         });
         let signalled = false;

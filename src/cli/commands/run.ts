@@ -1,23 +1,27 @@
 import type { Command } from 'commander';
 import { parseBotUrl } from '../../protocol/index.js';
-import { runScenarios } from '../../runner/index.js';
+import { listByDomain, loadRunnablesWithModules, runScenarios, selectRunnables } from '../../runner/index.js';
+import { UsageError } from '../../core/errors.js';
 import { addAudioFlags, audioSettings, type AudioFlags } from '../audio-flags.js';
 import { exitCodeOf } from '../../results/index.js';
 import type { CliCommand } from '../command.js';
 import { positiveInt, reporterOption } from '../options.js';
 import {
   addBotFlags,
+  addNemoRunFlags,
   addSimulationFlags,
   addTrustFlags,
   filterOf,
+  nemoSettings,
   sessionSettings,
   type BotFlags,
+  type NemoRunFlags,
   type SimulationFlags,
   type TrustFlags,
 } from '../session-flags.js';
 import { abortOnSignals } from '../signals.js';
 
-interface RunFlags extends AudioFlags, BotFlags, TrustFlags, SimulationFlags {
+interface RunFlags extends AudioFlags, BotFlags, TrustFlags, SimulationFlags, NemoRunFlags {
   strict?: boolean;
   out?: string;
   reporter: string;
@@ -38,7 +42,10 @@ export const runCommand: CliCommand = {
     const command = program
       .command('run')
       .description('Run scenarios one after another against a running bot')
-      .argument('<scenarios...>', 'scenario files or folders');
+      .argument(
+        '<scenarios...>',
+        'scenario files or folders, and NeMo scenario modules (.ts, .mts, .js, .mjs: with --allow-code)',
+      );
     addBotFlags(command)
       .option('--out <dir>', 'output folder for results.jsonl, summary.json, traces (default runs/<timestamp>)')
       .addOption(reporterOption())
@@ -56,7 +63,23 @@ export const runCommand: CliCommand = {
       .option('-v, --verbose', 'print the debug trace as it happens');
     addTrustFlags(command);
     addSimulationFlags(command);
+    addNemoRunFlags(command);
+    // --list reaches no bot, so --url is checked here rather than by commander.
+    command.options.find((o) => o.long === '--url')?.makeOptionMandatory(false);
     addAudioFlags(command).action(async (paths: string[], flags: RunFlags) => {
+      if (flags.list) {
+        const loaded = await loadRunnablesWithModules(paths, {
+          allowOutsideRoot: flags.allowOutsideRoot,
+          allowCode: flags.allowCode === true,
+          ...(flags.corpus !== undefined ? { corpus: flags.corpus } : {}),
+        });
+        const filter = filterOf(flags);
+        const kept = filter ? selectRunnables(loaded.scenarios, filter, paths.join(', ')) : loaded.scenarios;
+        process.stdout.write(listByDomain(kept));
+        process.exitCode = 0;
+        return;
+      }
+      if (flags.url === undefined) throw new UsageError("required option '--url <ws-url>' not specified");
       parseBotUrl(flags.url);
       const signals = abortOnSignals();
       try {
@@ -67,6 +90,8 @@ export const runCommand: CliCommand = {
           reporter: flags.reporter,
           defaultWithinMs: flags.timeout,
           allowOutsideRoot: flags.allowOutsideRoot,
+          allowCode: flags.allowCode === true,
+          ...(flags.corpus !== undefined ? { corpus: flags.corpus } : {}),
           strict: flags.strict === true,
           ...(filterOf(flags) ? { filter: filterOf(flags) } : {}),
           stopBot: flags.stopBot,
@@ -76,6 +101,7 @@ export const runCommand: CliCommand = {
           audio: audioSettings(flags),
           session: {
             ...sessionSettings(flags),
+            ...nemoSettings(flags),
             ...(flags.simulator !== undefined ? { simulatorOverride: flags.simulator } : {}),
             ...(flags.triggerDisconnect ? { triggerDisconnect: true } : {}),
           },

@@ -165,6 +165,7 @@ export const suiteCommand: CliCommand = {
         ...(flags.history === false ? { knownDurations: new Map() } : {}),
         defaultWithinMs: flags.timeout,
         allowOutsideRoot: flags.allowOutsideRoot,
+        ...(flags.corpus !== undefined ? { corpus: flags.corpus } : {}),
         selfCommand: SELF,
         verbose: flags.verbose,
         audio: { ...audioSettings(flags), ...(flags.audio ? { record: true } : {}) },

@@ -8,7 +8,8 @@ import {
   type Diagnostic,
   type FileValidation,
 } from '../../scenario/index.js';
-import { matchesFilter, type RunnableFilter } from '../../runner/index.js';
+import { matchesFilter, validateScenarioModules, type RunnableFilter } from '../../runner/index.js';
+import { isCodeModulePath } from '../../core/module-import.js';
 import type { ScenarioSeverity } from '../../scenario/index.js';
 import type { CliCommand } from '../command.js';
 import { addFilterFlags, filterOf } from '../session-flags.js';
@@ -16,7 +17,11 @@ import { addFilterFlags, filterOf } from '../session-flags.js';
 interface ValidateFlags {
   json?: boolean;
   allowOutsideRoot?: boolean;
+  allowCode?: boolean;
+  domain?: string[];
+  scenarios?: string[];
   strict?: boolean;
+  corpus?: string;
   category?: string[];
   severity?: ScenarioSeverity[];
 }
@@ -27,7 +32,10 @@ export const validateCommand: CliCommand = {
   register(program: Command): void {
     const command = program
       .command('validate')
-      .description('Check scenario files, simulations and suite manifests (folders are searched for *.yaml / *.yml)')
+      .description(
+        'Check scenario files, simulations, AMD GAIA scenarios and suite manifests (folders are searched for ' +
+          '*.yaml / *.yml)',
+      )
       .argument('<paths...>', 'files or folders')
       .option(
         '--json',
@@ -35,12 +43,24 @@ export const validateCommand: CliCommand = {
           'manifest and per other file',
       )
       .option('--allow-outside-root', 'let !include, image: and audio: reach outside the scenario root')
-      .option('--strict', 'treat every warning as an error');
-    addFilterFlags(command).action((paths: string[], flags: ValidateFlags) => {
-      const all = validatePaths(paths, {
-        allowOutsideRoot: flags.allowOutsideRoot === true,
-        strict: flags.strict === true,
-      });
+      .option('--allow-code', 'import the NeMo scenario modules named (.ts, .mts, .js, .mjs): they run their code')
+      .option('--strict', 'treat every warning as an error')
+      .option(
+        '--corpus <manifest.json>',
+        "GAIA scenarios' corpus manifest (default: the nearest eval/corpus/manifest.json)",
+      );
+    addFilterFlags(command).action(async (paths: string[], flags: ValidateFlags) => {
+      const modules = paths.filter(isCodeModulePath);
+      const files = paths.filter((p) => !isCodeModulePath(p));
+      const fromModules = await validateScenarioModules(modules, { allowCode: flags.allowCode === true });
+      const fromFiles = files.length
+        ? validatePaths(files, {
+            allowOutsideRoot: flags.allowOutsideRoot === true,
+            strict: flags.strict === true,
+            ...(flags.corpus !== undefined ? { corpus: flags.corpus } : {}),
+          })
+        : [];
+      const all = [...fromModules, ...fromFiles];
       if (all.length === 0) throw new UsageError(`no .yaml or .yml files found in ${paths.join(', ')}`);
       const filter = filterOf(flags);
       const results = filter ? selected(all, filter) : all;
@@ -68,6 +88,7 @@ function counts(results: FileValidation[]): string {
   let valid = 0;
   let invalid = 0;
   let scripted = 0;
+  let gaia = 0;
   let simulations = 0;
   let manifests = 0;
   let fragments = 0;
@@ -77,7 +98,8 @@ function counts(results: FileValidation[]): string {
       for (const s of r.scenarios) {
         if (s.status === 'valid') {
           valid++;
-          if (s.kind === 'script') scripted++;
+          if (s.format === 'gaia') gaia++;
+          else if (s.kind === 'script') scripted++;
           else simulations++;
         } else invalid++;
       }
@@ -88,7 +110,12 @@ function counts(results: FileValidation[]): string {
   }
   const files = results.filter((r) => r.status !== 'skipped').length;
   const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
-  const parts = [`${scripted} scripted`, plural(simulations, 'simulation'), plural(manifests, 'manifest')].join(', ');
+  const parts = [
+    `${scripted} scripted`,
+    ...(gaia > 0 ? [`${gaia} GAIA`] : []),
+    plural(simulations, 'simulation'),
+    plural(manifests, 'manifest'),
+  ].join(', ');
   return (
     `${valid} valid, ${invalid} invalid (${parts}; ${plural(files, 'file')}), ` +
     `${plural(fragments, 'fragment')} skipped`
@@ -117,6 +144,7 @@ function humanReport(results: FileValidation[], cwd: string): string {
 function summary(r: FileValidation): string {
   if (r.kind === 'manifest') return ' (manifest)';
   if (r.kind !== 'scenarios' || !r.scenarios.some((s) => s.kind)) return '';
+  if (r.scenarios.length === 1 && r.scenarios[0].format === 'gaia') return ` (GAIA: ${r.scenarios[0].id})`;
   if (r.scenarios.length === 1 && r.scenarios[0].kind) return ` (${r.scenarios[0].kind}: ${r.scenarios[0].id})`;
   const scripted = r.scenarios.filter((s) => s.kind === 'script').length;
   const sims = r.scenarios.filter((s) => s.kind === 'simulation').length;
@@ -150,7 +178,16 @@ function jsonReport(results: FileValidation[]): string {
     if (r.kind === 'scenarios' && r.scenarios.length > 0) {
       return r.scenarios.map((s) => {
         const model = s.loaded ? withoutSourceMaps(s.loaded) : {};
-        return { ...model, id: s.id, file: s.file, kind: s.kind, status: s.status, diagnostics: s.diagnostics };
+        const format = s.format ? { format: s.format } : {};
+        return {
+          ...model,
+          id: s.id,
+          file: s.file,
+          kind: s.kind,
+          ...format,
+          status: s.status,
+          diagnostics: s.diagnostics,
+        };
       });
     }
     if (r.loaded) return [{ ...withoutSourceMaps(r.loaded), id: r.file, status: r.status, diagnostics: r.diagnostics }];

@@ -59,4 +59,22 @@ describe('building a simulation driver (before any bot is contacted)', () => {
       createSimulationDriver(noKey, { env: {}, judgeOverride: { service: 'ollama', model: 'm' } }),
     ).resolves.toBeDefined();
   });
+
+  it("a built-in GAIA persona name plays as GAIA's description of it; other text as written", async () => {
+    writeFileSync(
+      join(dir, 'echo.mjs'),
+      'export function make() { return { complete: async (messages) => ({ content: messages[0].content, attempts: 1 }) }; }\n',
+    );
+    const play = async (persona: string, name: string): Promise<unknown> => {
+      const s = sim(`${BASE.replace('"Jamie"', persona)}simulator: { factory: ./echo.mjs#make }\n`, name);
+      const driver = await createSimulationDriver(s, { env: {}, allowCode: true });
+      return driver.deps.simulator.next([]);
+    };
+    expect(await play('power_user', 'builtin.yaml')).toMatchObject({
+      say: expect.stringContaining('Who you are: Precise requests, specific file names, multi-step instructions'),
+    });
+    expect(await play('"Jamie, in a hurry"', 'custom.yaml')).toMatchObject({
+      say: expect.stringContaining('Who you are: Jamie, in a hurry'),
+    });
+  });
 });

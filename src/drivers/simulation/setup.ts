@@ -1,9 +1,14 @@
-import { dirname } from 'node:path';
 import { Redactor } from '../../core/redact.js';
-import { resolveJudgeService, retryPolicy, type JudgeBackend } from '../../judge/index.js';
-import { ScenarioError, unrunnableFactories, type LlmConfig, type Simulation } from '../../scenario/index.js';
+import { resolveJudgeService, retryPolicy } from '../../judge/index.js';
+import {
+  resolvePersona,
+  ScenarioError,
+  unrunnableFactories,
+  type LlmConfig,
+  type Simulation,
+} from '../../scenario/index.js';
 import { createSimulator } from '../../simulate/index.js';
-import { FactoryError, loadFactory } from '../../core/code-hooks.js';
+import { factoryBackend } from '../llm-backends.js';
 import {
   resolveSessionConfig,
   type SessionConfig,
@@ -55,10 +60,18 @@ export async function createSimulationDriver(
     ...(setup.maxAttempts !== undefined ? { maxAttempts: setup.maxAttempts } : {}),
   });
   const simulatorConfig = setup.simulatorOverride ?? simulation.simulator;
-  const simulatorBackend = await factoryBackend(simulatorConfig, 'simulator', simulation, setup, env);
+  const simulatorBackend = await factoryBackend(
+    simulatorConfig,
+    'simulator',
+    simulation.file,
+    setup.allowCode === true,
+    env,
+  );
   let log: (line: string) => void = () => undefined;
+  // A built-in GAIA persona name (`power_user`) plays as GAIA's description of it; any other text as written.
+  const persona = resolvePersona(simulation.persona);
   const simulator = createSimulator({
-    persona: simulation.persona,
+    persona: persona.builtin ? persona.description : simulation.persona,
     goal: simulation.goal,
     config: simulatorConfig,
     ...(simulatorBackend ? { backend: simulatorBackend } : {}),
@@ -71,7 +84,8 @@ export async function createSimulationDriver(
   });
   const judgeConfig = setup.judgeOverride ?? simulation.judge.eval;
   const judge =
-    (await factoryBackend(judgeConfig, 'judge.eval', simulation, setup, env)) ?? resolveJudgeService(judgeConfig, env);
+    (await factoryBackend(judgeConfig, 'judge.eval', simulation.file, setup.allowCode === true, env)) ??
+    resolveJudgeService(judgeConfig, env);
   for (const secret of judge.secrets) redactor.add(secret);
   const driver = new SimulationDriver(simulation, {
     simulator,
@@ -82,6 +96,7 @@ export async function createSimulationDriver(
     ...(setup.closingReplyWaitMs !== undefined ? { closingReplyWaitMs: setup.closingReplyWaitMs } : {}),
   });
   log = (l) => driver.trace(l);
+  if (persona.builtin) log(`persona: built-in ${persona.name}: ${JSON.stringify(persona.description)}`);
   return driver;
 }
 
@@ -111,40 +126,4 @@ export async function runSimulation(
     ...(judgeOverride ? { judgeOverride } : {}),
   });
   return driveSession(simulation, config, driver);
-}
-
-/** A backend a `factory:` module builds, when the block names one; undefined for a service block. */
-async function factoryBackend(
-  config: LlmConfig,
-  block: string,
-  simulation: Simulation,
-  setup: SimulationSetup,
-  env: NodeJS.ProcessEnv,
-): Promise<JudgeBackend | undefined> {
-  if (typeof config.factory !== 'string') return undefined;
-  const fn = await loadFactory(config.factory, {
-    allowCode: setup.allowCode === true,
-    baseDir: dirname(simulation.file),
-  });
-  let made: unknown;
-  try {
-    made = await fn(config, env);
-  } catch (err) {
-    throw new FactoryError(config.factory, `threw: ${(err as Error).message}`, { cause: err });
-  }
-  const backend = made as Partial<JudgeBackend> | null;
-  if (!backend || typeof backend !== 'object' || typeof backend.complete !== 'function') {
-    throw new FactoryError(
-      config.factory,
-      `${block}: must return an object with a complete(messages, ctx, request) method (a chat backend)`,
-    );
-  }
-  return {
-    service: backend.service ?? 'factory',
-    model: backend.model ?? config.factory,
-    endpoint: backend.endpoint ?? config.factory,
-    secrets: backend.secrets ?? [],
-    identity: backend.identity ?? { factory: config.factory },
-    complete: backend.complete.bind(backend),
-  };
 }

@@ -12,7 +12,10 @@ import {
   type PlayedCall,
   type Simulator,
 } from '../../simulate/index.js';
+import type { NemoVerdictSettings, SummaryPull } from '../../simulate/nemo/index.js';
+import { exitToolCalled, nemoSettingsOf, pullSummary, seedBotState } from './bot-state.js';
 import { BotTurns } from './bot-turns.js';
+import { recordCallEvent } from '../call-entries.js';
 import { DeadlineError, QueueClosedError, type QueueEndKind } from '../../events/index.js';
 import type { ConcludeContext, DriverRuntime, SessionDriver, TurnInput, TurnScope } from '../../session/index.js';
 
@@ -41,7 +44,11 @@ export interface SimulationDriverDeps {
  * The call ends when the persona calls `end_call`, the bot hangs up, or a
  * backstop trips (`max_turns`, `max_duration_s`, `max_silence_s`: nothing
  * from either side); a failure of the caller's model ends it as `error`.
- * Then `conclude` has the judge score the whole conversation.
+ * Then `conclude` has the judge score the whole conversation. A NeMo
+ * scenario (`nemo`) adds two wire steps (bot-state.ts): the bot's state is
+ * seeded before the call and its summary pulled after it, while the socket is
+ * still open; the bot calling an exit tool ends the call as `bot_exit` once
+ * its reply is over, and NeMo's signals decide instead of the goal.
  */
 export class SimulationDriver implements SessionDriver {
   private readonly transcript: SimulationEntry[] = [];
@@ -56,6 +63,12 @@ export class SimulationDriver implements SessionDriver {
   private endedAtMs: number | null = null;
   private openTurn: TurnScope | null = null;
   private logTo: (line: string) => void = () => undefined;
+  /** NeMo: the exit tool the bot called (the call ends as `bot_exit` after its reply). */
+  private exitTool: string | null = null;
+  /** NeMo: why the bot's state could not be seeded (the run is then an error, `bot_state_error`). */
+  private stateError: string | null = null;
+  private summary: SummaryPull | undefined;
+  private nemoSettings: NemoVerdictSettings | undefined;
 
   constructor(
     readonly simulation: Simulation,
@@ -78,14 +91,26 @@ export class SimulationDriver implements SessionDriver {
     const bot = new BotTurns(sim.judge.modality === 'audio');
     const { t0Ms } = rt.time;
     const now = (): number => rt.time.clock.now();
+    const settings = nemoSettingsOf(rt.config);
+    this.nemoSettings = settings;
+    // `--duration` is a hard cap over every scenario's own max_duration_s.
+    const maxDurationS = Math.min(sim.max_duration_s, settings.durationCapS ?? Number.POSITIVE_INFINITY);
+    if (sim.nemo) {
+      const seeded = await seedBotState(rt, sim);
+      if (!seeded.ok) {
+        this.stateError = seeded.reason;
+        this.end(rt, 'error', seeded.reason);
+        return;
+      }
+    }
     const startedAt = now();
     this.listenedAtMs = startedAt - t0Ms;
-    const deadline = startedAt + sim.max_duration_s * 1000;
+    const deadline = startedAt + maxDurationS * 1000;
     let lastActivity = startedAt;
     let closingEnds: number | null = null;
     rt.log(
       `persona: listening (${this.deps.simulator.description}; up to ${sim.max_turns} turn(s), ` +
-        `${sim.max_duration_s}s, ${sim.max_silence_s}s of silence)`,
+        `${maxDurationS}s, ${sim.max_silence_s}s of silence)`,
     );
     while (this.endedBy === null) {
       const lullEnds = lastActivity + sim.max_silence_s * 1000;
@@ -104,19 +129,26 @@ export class SimulationDriver implements SessionDriver {
         if (!(err instanceof DeadlineError)) throw err;
         const t = now();
         if (closingEnds !== null && t >= closingEnds)
-          this.end(rt, 'end_call', `${this.endDetail} (the bot gave no closing reply)`);
-        else if (t >= deadline)
-          this.end(rt, 'max_duration', `the call reached max_duration_s (${sim.max_duration_s}s)`);
+          this.end(rt, this.exitTool ? 'bot_exit' : 'end_call', `${this.endDetail} (the bot gave no closing reply)`);
+        else if (t >= deadline) this.end(rt, 'max_duration', `the call reached max_duration_s (${maxDurationS}s)`);
         else if (t >= lullEnds) this.end(rt, 'silence', `nothing happened for max_silence_s (${sim.max_silence_s}s)`);
         continue;
       }
       lastActivity = now();
       this.record(event);
+      const exit = sim.nemo && closingEnds === null ? exitToolCalled(event) : null;
+      if (exit !== null) {
+        // NeMo's `<exit>`: the bot ends the call on purpose; its reply in progress still closes the conversation.
+        this.exitTool = exit;
+        this.endDetail = `the bot called ${exit}`;
+        closingEnds = Math.min(deadline, now() + (this.deps.closingReplyWaitMs ?? CLOSING_REPLY_WAIT_MS));
+        rt.log(`persona: the bot called ${exit}; waiting for the end of its reply`);
+      }
       const said = bot.observe(event);
       if (said === null) continue;
       this.botSaid(rt, said, event.at_ms);
       if (closingEnds !== null) {
-        this.end(rt, 'end_call', this.endDetail);
+        this.end(rt, this.exitTool ? 'bot_exit' : 'end_call', this.endDetail);
         break;
       }
       const move = await this.ask(signal, deadline - now());
@@ -125,7 +157,7 @@ export class SimulationDriver implements SessionDriver {
         this.end(
           rt,
           'max_duration',
-          `the call reached max_duration_s (${sim.max_duration_s}s) while the caller's model was answering`,
+          `the call reached max_duration_s (${maxDurationS}s) while the caller's model was answering`,
         );
         break;
       }
@@ -157,6 +189,12 @@ export class SimulationDriver implements SessionDriver {
     const rest = bot.flush();
     if (rest !== null) this.botSaid(rt, rest, Math.round(now() - t0Ms));
     this.closeTurn();
+    // The bot's end state, read while the socket is still open (NeMo's bridge pulls it after `<exit>`).
+    if (sim.nemo)
+      this.summary =
+        this.endedBy === 'bot'
+          ? { error: `the bot had already closed the connection (${this.endDetail})` }
+          : await pullSummary(rt, sim);
   }
 
   async conclude(result: ScenarioResult, ctx: ConcludeContext): Promise<ScenarioResult> {
@@ -165,6 +203,8 @@ export class SimulationDriver implements SessionDriver {
     if (this.streamEndKind === 'protocol_error') {
       base = { ...result, failures: [...result.failures, failure('protocol_error', this.endDetail)] };
     }
+    if (this.stateError !== null)
+      base = { ...base, failures: [...base.failures, failure('bot_state_error', this.stateError)] };
     const judge = deps.judge
       ? {
           backend: deps.judge,
@@ -184,6 +224,7 @@ export class SimulationDriver implements SessionDriver {
       judge,
       ...(deps.noJudgeReason !== undefined ? { noJudgeReason: deps.noJudgeReason } : {}),
       log: ctx.log,
+      ...(this.nemoSettings ? { nemoSettings: this.nemoSettings } : {}),
     });
   }
 
@@ -200,6 +241,7 @@ export class SimulationDriver implements SessionDriver {
     };
     if (this.endCall) played.endCall = this.endCall;
     if (this.closeCode !== undefined) played.closeCode = this.closeCode;
+    if (this.summary) played.summary = this.summary;
     return played;
   }
 
@@ -245,25 +287,7 @@ export class SimulationDriver implements SessionDriver {
   }
 
   private record(event: EarshotEvent): void {
-    if (event.name === 'function_call') {
-      const entry: SimulationEntry = { kind: 'call', at_ms: Math.round(event.at_ms) };
-      if (event.function_name !== undefined) entry.name = event.function_name;
-      if (event.tool_call_id !== undefined) entry.tool_call_id = event.tool_call_id;
-      if (event.args !== undefined) entry.args = event.args;
-      this.transcript.push(entry);
-    } else if (event.name === 'function_call_stopped' && event.cancelled) {
-      // The call it stops: same id, else the latest open one of that name.
-      for (let i = this.transcript.length - 1; i >= 0; i--) {
-        const e = this.transcript[i];
-        if (e.kind !== 'call' || e.cancelled) continue;
-        const same =
-          event.tool_call_id !== undefined ? e.tool_call_id === event.tool_call_id : e.name === event.function_name;
-        if (same) {
-          e.cancelled = true;
-          break;
-        }
-      }
-    }
+    recordCallEvent(this.transcript, event);
   }
 
   /** Events already queued when the call ended (nothing waits for more). */

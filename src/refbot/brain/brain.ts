@@ -2,7 +2,8 @@
  * The reference bot's brain: a deterministic, scripted stand-in for an LLM.
  * It maps what the user said (typed text or PocketSphinx output) or pressed
  * (DTMF) to a reply streamed in word chunks, the function calls to report
- * before it, and slots to remember. Pure: the only I/O is reading the file.
+ * before it, and slots to remember. Pure but for reading files: the brain
+ * file, and the `--library` folder it searches for documents.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,6 +14,10 @@ import { matchWhen, type Captures } from './matching.js';
 import { chunkText, normalizeText, parseTemplate, renderTemplate, splitSentences, tidyText } from './text.js';
 import { markReply, type ReplyMarker, type TurnMarkerKind } from './markers.js';
 import { BrainError, type JsonValue } from './yaml-reader.js';
+import { answerFromDocuments, type DocumentAnswer, type DocumentsState } from './document-answers.js';
+import { DocumentIndex } from './documents.js';
+import type { DocumentLibrary } from './library.js';
+import { parseDocumentsContext } from '../../protocol/documents.js';
 
 export { BrainError, type JsonValue } from './yaml-reader.js';
 export type { ReplyMarker } from './markers.js';
@@ -40,7 +45,7 @@ export interface Reply {
   isStory: boolean;
   /**
    * What produced it: `greeting`, `story`, `rule:<name>`, `keypad:<key>`, `keypad:<key>:collected`, `keypad:invalid`,
-   * `fallback`.
+   * `fallback`, `documents:<what>` (document-answers.ts).
    */
   source: string;
   /** With a `turn_completion:` brain: the marker the response carries (markers.ts); an incomplete turn says nothing. */
@@ -60,15 +65,31 @@ export interface BrainMessage {
   content: string;
 }
 
+/**
+ * Runs a planned call against the connection's scenario state (refbot/state/): its result, or undefined when the
+ * call is no tool of the active domain (the brain's scripted result stands).
+ */
+export interface BrainTools {
+  run(name: string, args: { [key: string]: JsonValue }): JsonValue | undefined;
+}
+
 /** Everything one connection's conversation has accumulated. */
 export class BrainMemory {
+  /** The connection's scenario state, when the bot keeps one (NeMo's control plane). */
+  tools: BrainTools | null = null;
   /** Remembered slots (`name` → "Alex"), filled by rules' `remember:`. */
   readonly slots = new Map<string, string>();
   /** The conversation as plain messages, greeting and replies included. */
   history: BrainMessage[] = [];
   /** The keypad option waiting for digits (after "3": a callback number), or null. */
   keypadCollecting: string | null = null;
+  /** What it answers from (document-answers.ts): `--documents`, the RTVI message, eval-context, `--library`. */
+  readonly documents: DocumentsState;
   private callCount = 0;
+
+  constructor(documents: { index?: DocumentIndex; library?: DocumentLibrary | null } = {}) {
+    this.documents = { index: documents.index ?? new DocumentIndex(), library: documents.library ?? null };
+  }
 
   nextToolCallId(): string {
     this.callCount += 1;
@@ -99,7 +120,7 @@ export class Brain {
     if (typedDigits !== undefined) return this.record(memory, `DTMF: ${typedDigits}`, this.keypad(typedDigits, memory));
     // Speaking instead of typing digits abandons a pending keypad entry.
     memory.keypadCollecting = null;
-    return this.record(memory, input.text, this.answer(normalizeText(input.text), memory));
+    return this.record(memory, input.text, this.answer(normalizeText(input.text), memory, input.text));
   }
 
   /**
@@ -112,6 +133,11 @@ export class Brain {
     memory.slots.clear();
     memory.keypadCollecting = null;
     memory.history = messages.map((m) => ({ role: m.role, content: messageText(m.content) }));
+    // The documents a context carries replace the previous context's; those indexed otherwise stay.
+    memory.documents.index.removeSource('context');
+    for (const message of memory.history)
+      if (message.role === 'system')
+        for (const doc of parseDocumentsContext(message.content)) memory.documents.index.add(doc, 'context');
     for (const message of memory.history) {
       if (!SEED_ROLES.has(message.role)) continue;
       for (const sentence of splitSentences(message.content)) {
@@ -145,13 +171,15 @@ export class Brain {
     return { ...reply, marker: markReply(markers, kind, reply.text) };
   }
 
-  private answer(text: string, memory: BrainMemory): Reply {
+  private answer(text: string, memory: BrainMemory, said: string): Reply {
     const story = this.spec.story;
     if (story && matchWhen(text, story.when, this.spec.vocab)) return makeReply(story.text, [], true, 'story');
     for (const rule of this.spec.rules) {
       const captures = this.ruleMatch(rule, text, memory);
       if (captures) return this.run(rule, captures, memory, `rule:${rule.name}`);
     }
+    const fromDocuments = answerFromDocuments(said, memory.documents);
+    if (fromDocuments) return documentReply(fromDocuments, memory);
     return makeReply(this.spec.fallback, [], false, 'fallback');
   }
 
@@ -185,14 +213,28 @@ export class Brain {
 
   private run(responder: Responder, captures: Captures, memory: BrainMemory, source: string): Reply {
     const lookup = (slot: string): string | undefined => captures.get(slot) ?? memory.slots.get(slot);
-    const text = renderTemplate(responder.reply, lookup);
-    const calls = responder.calls.map((call) => ({
-      name: call.name,
-      args: renderJson(call.args, lookup) as { [key: string]: JsonValue },
-      durationMs: call.durationMs,
-      result: renderJson(call.result, lookup),
-      toolCallId: memory.nextToolCallId(),
-    }));
+    // A call that is a tool of the scenario state runs now (before the reply is written, as an LLM reads a tool's
+    // result before answering): its result replaces the scripted one, and a failure replaces the reply.
+    const fromResults = new Map<string, string>();
+    const failures: string[] = [];
+    const calls: PlannedCall[] = [];
+    for (const call of responder.calls) {
+      const args = renderJson(call.args, lookup) as { [key: string]: JsonValue };
+      const ran = memory.tools?.run(call.name, args);
+      const result = ran !== undefined ? ran : renderJson(call.result, lookup);
+      const error = ran !== undefined ? toolError(ran) : null;
+      if (error !== null) failures.push(error);
+      for (const [slot, path] of call.resultSlots) {
+        const value = valueAtPath(result, path);
+        if (value !== undefined) fromResults.set(slot, value);
+      }
+      calls.push({ name: call.name, args, durationMs: call.durationMs, result, toolCallId: memory.nextToolCallId() });
+    }
+    const failed = failures.length ? failures[0] : null;
+    const text =
+      failed !== null
+        ? `Sorry, that did not work: ${failed}.`
+        : renderTemplate(responder.reply, (slot) => fromResults.get(slot) ?? lookup(slot) ?? '(unknown)');
     this.remember(responder, captures, memory);
     return makeReply(text, calls, false, source);
   }
@@ -209,6 +251,37 @@ export class Brain {
 function makeReply(rawText: string, calls: PlannedCall[], isStory: boolean, source: string): Reply {
   const text = tidyText(rawText);
   return { chunks: chunkText(text), text, sentences: splitSentences(text), calls, isStory, source };
+}
+
+/** The calls a documents answer made take this long each (an index lookup, not a network round trip). */
+const DOCUMENT_CALL_MS = 40;
+
+function documentReply(answer: DocumentAnswer, memory: BrainMemory): Reply {
+  const calls = answer.calls.map((c) => ({
+    name: c.name,
+    args: c.args,
+    durationMs: DOCUMENT_CALL_MS,
+    result: c.result,
+    toolCallId: memory.nextToolCallId(),
+  }));
+  return makeReply(answer.text, calls, false, answer.source);
+}
+
+/** A tool result that says it failed (`{success: false, error}`): the error text. */
+function toolError(result: JsonValue): string | null {
+  if (result === null || typeof result !== 'object' || Array.isArray(result)) return null;
+  if (result.success !== false) return null;
+  return typeof result.error === 'string' ? result.error : 'the tool failed';
+}
+
+/** A scalar at a dotted path of a result, as text (objects and lists have no one text). */
+function valueAtPath(value: JsonValue, path: string): string | undefined {
+  let at: JsonValue | undefined = value;
+  for (const key of path.split('.')) {
+    if (at === null || typeof at !== 'object' || Array.isArray(at)) return undefined;
+    at = at[key];
+  }
+  return at === undefined || at === null || typeof at === 'object' ? undefined : String(at);
 }
 
 function renderJson(value: JsonValue, lookup: (slot: string) => string | undefined): JsonValue {

@@ -14,6 +14,11 @@ export interface CallSpec {
   readonly args: { [key: string]: JsonValue };
   readonly durationMs: number;
   readonly result: JsonValue;
+  /**
+   * `result_slots:` slot → dotted path into the call's result. When the bot runs the call against its scenario
+   * state (refbot/state/), the reply may say what the call returned (`{{total}}` from `total_price`).
+   */
+  readonly resultSlots: ReadonlyArray<readonly [slot: string, path: string]>;
 }
 
 export interface Responder {
@@ -274,10 +279,12 @@ class Compiler {
   }
 
   private responder(fields: Map<string, Located>, known: readonly string[]): Responder {
-    const replyAt = fields.get('reply');
-    const reply = replyAt ? this.template(replyAt, known) : parseTemplate('');
     const callsAt = fields.get('calls');
     const calls = callsAt ? this.y.seqOrOne(callsAt).map((c) => this.call(c, known)) : [];
+    // The reply may use what the calls return; args and remember may not (they are rendered before the calls run).
+    const fromResults = calls.flatMap((c) => c.resultSlots.map(([slot]) => slot));
+    const replyAt = fields.get('reply');
+    const reply = replyAt ? this.template(replyAt, [...known, ...fromResults]) : parseTemplate('');
     const rememberAt = fields.get('remember');
     const remember: Array<readonly [string, Template]> = [];
     if (rememberAt) {
@@ -290,7 +297,7 @@ class Compiler {
   }
 
   private call(v: Located, known: readonly string[]): CallSpec {
-    const c = this.y.map(v, ['name', 'args', 'duration_ms', 'result'], ['name']);
+    const c = this.y.map(v, ['name', 'args', 'duration_ms', 'result', 'result_slots'], ['name']);
     const argsAt = c.get('args');
     const args = argsAt && !this.y.isEmpty(argsAt) ? this.y.json(argsAt) : {};
     if (typeof args !== 'object' || args === null || Array.isArray(args))
@@ -304,11 +311,20 @@ class Compiler {
       if (at) this.checkJsonTemplates(at, value, known);
     }
     const durationAt = c.get('duration_ms');
+    const slotsAt = c.get('result_slots');
+    const resultSlots: Array<readonly [string, string]> = [];
+    if (slotsAt) {
+      for (const [slot, pathAt] of this.y.map(slotsAt, null)) {
+        if (!NAME.test(slot)) this.y.fail(pathAt, `"${slot}" is not a slot name (lowercase letters, digits, _)`);
+        resultSlots.push([slot, this.y.str(pathAt)]);
+      }
+    }
     return {
       name: this.y.str(c.get('name')!),
       args,
       durationMs: durationAt ? this.y.int(durationAt, 0) : 0,
       result,
+      resultSlots,
     };
   }
 

@@ -70,6 +70,42 @@ export const SIMULATION_JS = String.raw`
         return el('li', null, [verdictBadge(a.verdict), ' ' + a.claim + ': ' + a.reason]);
       })) : null]);
   }
+  function nemoValueBadge(v) {
+    if (v === 'N/A' || v === null || v === undefined) {
+      return el('span', { class: 'badge inconclusive na', text: 'N/A' });
+    }
+    return passBadge(v === true);
+  }
+  function nemoRow(s, excluded) {
+    var rate = s.pass_rate !== undefined ? ' (pass rate ' + pct(s.pass_rate) + ')' : '';
+    return el('tr', { class: excluded ? 'excluded' : '' }, [el('td', null, nemoValueBadge(s.value)),
+      el('td', null, el('code', { text: s.signal })), el('td', { text: excluded ? 'excluded' : 'whitelisted' }),
+      el('td', { text: s.reason + rate })]);
+  }
+  function nemoView(n) {
+    var excluded = n.success_breakdown.excluded;
+    var rows = n.signals.map(function (s) { return nemoRow(s, excluded.indexOf(s.signal) >= 0); });
+    n.success_breakdown.not_applicable.forEach(function (key) {
+      if (!n.signals.some(function (s) { return s.signal === key; })) {
+        rows.push(nemoRow({ signal: key, value: null, reason: 'no value for it in this run' }, false));
+      }
+    });
+    var parts = [el('h4', { text: 'NeMo signals' }),
+      el('p', { class: 'meta' }, ['is_successful ', nemoValueBadge(n.is_successful),
+        ' · is_task_successful ', nemoValueBadge(n.is_task_successful),
+        ' · stop_reason ', el('code', { text: n.stop_reason }), ' · ' + n.agent_turns + ' agent turn(s)' +
+        (n.below_min_agent_turns ? ' (below --min-agent-turns ' + n.min_agent_turns + ': counted failed)' : '')]),
+      el('table', { class: 'nemo' }, [
+        el('thead', null, el('tr', null, ['', 'Signal', 'Gate', 'Reason'].map(function (h) {
+          return el('th', { text: h });
+        }))),
+        el('tbody', null, rows),
+      ])];
+    if (n.summary_error !== undefined) {
+      parts.push(el('p', { class: 'note', text: 'No summary from the bot: ' + n.summary_error }));
+    }
+    return parts;
+  }
   function simulationView(s) {
     var box = el('div', { class: 'simulation' });
     add(box, el('h3', { text: 'Simulated call' }));
@@ -79,6 +115,7 @@ export const SIMULATION_JS = String.raw`
     add(box, el('p', { class: 'goal' }, ['Goal ', verdictBadge(s.success.verdict), ' ',
       el('q', { text: s.success.criterion }), ' ' + s.success.reason]));
     add(box, el('ol', { class: 'conversation' }, s.transcript.map(conversationLine)));
+    if (s.nemo) nemoView(s.nemo).forEach(function (node) { add(box, node); });
     if (s.metrics.length) {
       add(box, el('h4', { text: 'Metrics' }));
       add(box, el('table', { class: 'sim-metrics' }, [

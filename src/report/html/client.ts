@@ -1,3 +1,4 @@
+import { GAIA_JS } from './client-gaia.js';
 import { SIMULATION_JS } from './client-simulation.js';
 import { TIMELINE_JS } from './client-timeline.js';
 
@@ -64,6 +65,7 @@ export const CLIENT_JS = String.raw`(function () {
     return '(listening)';
   }
 ${SIMULATION_JS}
+${GAIA_JS}
   function failureText(f) {
     var where = f.turn_index === null
       ? ''
@@ -116,14 +118,15 @@ ${SIMULATION_JS}
     var passedTurns = r.turns.filter(function (t) { return t.status === 'passed'; }).length;
     var row = el('tr', { 'data-status': r.status, 'data-outcome': r.outcome, 'data-id': r.id }, [
       el('td', null, badge(r.status)),
-      el('td', null, el('a', { href: '#' + r.id, text: r.name })),
+      el('td', null, [el('a', { href: '#' + r.id, text: r.name }),
+        tagText(r) ? el('span', { class: 'tag dim', text: ' ' + tagText(r) }) : null]),
       el('td', { text: r.bot || '' }),
       el('td', { text: runLabel(r) }),
       el('td', { class: 'num', text: passedTurns + '/' + r.turns.length }),
       el('td', { class: 'num', text: fmtMs(r.duration_ms) }),
       el('td', { class: 'reason', text: firstFailure }),
     ]);
-    row.searchText = (r.name + ' ' + r.file + ' ' + (r.bot || '')).toLowerCase();
+    row.searchText = (r.name + ' ' + r.file + ' ' + (r.bot || '') + ' ' + tagText(r)).toLowerCase();
     rows.push(row);
     tbody.appendChild(row);
   });
@@ -150,6 +153,8 @@ ${SIMULATION_JS}
       })),
     ]));
   }
+
+  add(app, summaryGroupsView(s));
 
   // ---- one section per scenario run -------------------------------------------------------
   var METRICS = [
@@ -276,6 +281,7 @@ ${SIMULATION_JS}
       })));
     }
     if (r.simulation) body.push(simulationView(r.simulation));
+    if (r.gaia) body.push(gaiaView(r.gaia));
     body.push(timeline(r));
     body.push(el('h3', { text: 'Turns' }));
     body.push(el('table', { class: 'turns' }, [
@@ -310,6 +316,7 @@ ${SIMULATION_JS}
     var det = el('details', { class: 'scenario-details' }, [
       el('summary', null, [badge(r.status), ' ', el('span', { class: 'name', text: r.name }),
         r.bot ? el('span', { class: 'dim', text: ' [' + r.bot + ']' }) : null,
+        tagText(r) ? el('span', { class: 'tag dim', text: ' ' + tagText(r) }) : null,
         runLabel(r) ? el('span', { class: 'dim', text: ' ' + runLabel(r) }) : null,
         el('span', { class: 'dim', text: ' · ' + fmtMs(r.duration_ms) })]),
     ].concat(body));

@@ -9,6 +9,7 @@ import {
   scenarioKey,
   type EarshotEvent,
   type Failure,
+  type GaiaResult,
   type Outcome,
   type RunSummary,
   type ScenarioResult,
@@ -61,6 +62,11 @@ export interface ReportResult {
   timeline_end_ms: number;
   /** A simulated call: its conversation, end and scores, shown as a conversation. */
   simulation?: SimulationResult;
+  /** A GAIA scenario's per-turn scores, shown as a turn × dimension grid. */
+  gaia?: GaiaResult;
+  /** The scenario's `category:` / `severity:`, shown as a tag. */
+  category?: string;
+  severity?: string;
 }
 
 export interface ReportLimits {
@@ -124,10 +130,15 @@ export function buildReportModel(
     if (r.run?.attempt !== undefined) out.attempt = r.run.attempt;
     if (r.error !== undefined) out.error = r.error;
     if (r.simulation !== undefined) out.simulation = r.simulation;
+    if (r.gaia !== undefined) out.gaia = r.gaia;
+    if (r.category !== undefined) out.category = r.category;
+    if (r.severity !== undefined) out.severity = r.severity;
     if (raw.artifacts?.recording) out.recording = recordingOf(raw, options, limits.waveformBuckets);
     for (const [label, path] of [
       ['trace', raw.artifacts?.trace],
       ['bot log', raw.artifacts?.bot_log],
+      ['GAIA trace', raw.artifacts?.gaia_trace],
+      ['NeMo metrics', raw.artifacts?.metrics],
     ] as const) {
       if (path) out.links.push({ label, href: linkTo(path, options) });
     }

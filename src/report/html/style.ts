@@ -71,5 +71,11 @@ details.events table td { font-size: 12px; overflow-wrap: anywhere; }
 .simulation .at { display: inline-block; min-width: 5rem; color: var(--dim); font-variant-numeric: tabular-nums; }
 .simulation .call, .simulation .hangup { color: var(--dim); } .simulation .hangup b { color: var(--head); }
 ul.signals, ul.verdicts { list-style: none; padding: 0; margin: 0; } ul.signals li { margin: 0 0 .3rem; }
+table.nemo tr.excluded { opacity: .55; } table.nemo tr.excluded code { font-style: italic; }
+.gaia .legend { font-size: 12px; margin: .2rem 0 .4rem; }
+table.gaia-grid td.na { color: var(--dim); font-style: italic; } table.gaia-grid td.capped { color: var(--fail); }
+table.gaia-grid td.total { font-weight: 600; } table.gaia-grid tr.failed td.total { color: var(--fail); }
+ol.gaia-turns li { margin: 0 0 .4rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+section.groups table.groups { width: auto; min-width: 24rem; margin-bottom: .6rem; }
 [hidden] { display: none !important; }
 `;

@@ -113,9 +113,11 @@ export class AudioEngine {
   readonly media = (scenario: Runnable, request: MediaRequest): SessionMedia | null => {
     const mode = modeOf(scenario);
     if (!mode.userAudio && !mode.botAudio) return null;
-    // A simulated caller hears the bot through the transcription of its speech.
+    // A simulated caller hears the bot through the transcription of its speech, and a GAIA turn is judged on it.
     const wantsResponse =
-      scenario.kind === 'simulation' || scenario.turns.some((t) => t.expect.some((e) => e.event === 'response'));
+      scenario.kind === 'simulation' ||
+      scenario.gaia !== undefined ||
+      scenario.turns.some((t) => t.expect.some((e) => e.event === 'response'));
     // A Python `factory:` (Pipecat's) for a service this run needs and no flag replaces: refused, located.
     const needed = [
       mode.userAudio && !this.ttsOverride && 'user.speech',

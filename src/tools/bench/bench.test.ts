@@ -94,7 +94,7 @@ describe('runBench input checks', () => {
       },
     };
     await expect(runBench({ path: list, scenario: 'b', url: 'ws://127.0.0.1:1', stderr })).rejects.toThrow(
-      /list\.yaml: no scripted scenario matches -s "b" \(it holds: pair\/a, pair\/b \(simulation\)\); simulations are not benched/,
+      /list\.yaml: no scripted scenario matches -s "b" \(it holds: pair\/a, pair\/b \(simulation\)\); simulations and GAIA scenarios are not benched/,
     );
   });
 });

@@ -6,7 +6,7 @@ import { UsageError } from '../../core/errors.js';
 import { Redactor } from '../../core/redact.js';
 import type { TerminalStream } from '../../report/index.js';
 import type { ScenarioResult } from '../../results/index.js';
-import type { Scenario } from '../../scenario/index.js';
+import type { Runnable, Scenario } from '../../scenario/index.js';
 import { runSession } from '../../drivers/index.js';
 import {
   AudioEngine,
@@ -198,8 +198,8 @@ function benchedScenarios(options: BenchOptions, settings: SessionSettings, cwd:
   const { scenarios: all, warnings } = loadRunnables([options.path], { ...options, cwd });
   printWarnings(warnings, options.stderr ?? process.stderr, cwd);
   const chosen = all.filter((s) => options.scenario === undefined || scenarioMatches(options.scenario, s.name));
-  const scripted = chosen.filter((s): s is Scenario => s.kind === 'script');
-  const ids = all.map((s) => `${s.name}${s.kind === 'simulation' ? ' (simulation)' : ''}`).join(', ');
+  const scripted = chosen.filter((s): s is Scenario => s.kind === 'script' && s.gaia === undefined);
+  const ids = all.map((s) => `${s.name}${notBenched(s) ? ` (${notBenched(s)})` : ''}`).join(', ');
   if (!scripted.length) {
     const why =
       options.scenario !== undefined
@@ -207,14 +207,27 @@ function benchedScenarios(options: BenchOptions, settings: SessionSettings, cwd:
         : 'no scripted scenario to bench';
     throw new UsageError(
       `${options.path}: ${why} (it holds: ${ids}); ` +
-        `simulations are not benched: measure them with earshot run --repeat N`,
+        `simulations and GAIA scenarios are not benched: measure them with earshot run --repeat N`,
     );
   }
   refuseUnrunnable(scripted, replacedBlocks(settings, options.audio), cwd);
-  for (const s of chosen)
-    if (s.kind === 'simulation') (options.stderr ?? process.stderr).write(`${s.name}: ${SIMULATION_NOT_BENCHED}\n`);
+  for (const s of chosen) {
+    const what = notBenched(s);
+    if (what === 'simulation') (options.stderr ?? process.stderr).write(`${s.name}: ${SIMULATION_NOT_BENCHED}\n`);
+    if (what === 'GAIA') (options.stderr ?? process.stderr).write(`${s.name}: ${GAIA_NOT_BENCHED}\n`);
+  }
   return scripted;
 }
+
+function notBenched(s: Runnable): 'simulation' | 'GAIA' | null {
+  if (s.kind === 'simulation') return 'simulation';
+  return s.gaia ? 'GAIA' : null;
+}
+
+/** A GAIA scenario is played and judged by its own driver (objective-only turns are written anew each run). */
+export const GAIA_NOT_BENCHED =
+  'skipped: a GAIA scenario is not benched (its turns are judged per run, and objective-only ones are written anew); ' +
+  'measure it with earshot run --repeat N';
 
 /**
  * A simulation's caller says something else every run, so its latencies are no benchmark of the bot's: left out, said

@@ -12,6 +12,7 @@ import {
 } from '../../metrics/index.js';
 import { LATENCY_METRICS, type LatencyMetric } from '../../scenario/index.js';
 import { ratedRuns, type RunSamples, type ScenarioSamples } from './samples.js';
+import { compareTurnScores, type ScoreComparison } from './scores.js';
 
 /**
  * `earshot compare`: a baseline against a new run, per scenario and turn. Pure:
@@ -48,6 +49,8 @@ export interface CompareSettings {
   resamples: number;
   /** Bootstrap seed. Default 1. */
   seed: number;
+  /** GAIA scores: points of 0..10 a mean must drop by to regress. Default 1 (scores.ts). */
+  threshold_points?: number;
 }
 
 export const DEFAULT_COMPARE_SETTINGS: Readonly<CompareSettings> = Object.freeze({
@@ -105,6 +108,8 @@ export interface TurnComparison {
   pass_rate: RateComparison;
   /** The metrics measured on at least one side, in LATENCY_METRICS order. */
   metrics: MetricComparison[];
+  /** GAIA scores (each dimension, then the total) scored on at least one side. */
+  scores: ScoreComparison[];
   verdict: ChangeVerdict;
 }
 
@@ -234,7 +239,9 @@ function compareScenario(
       const y = n?.metrics[metric] ?? [];
       return x.length === 0 && y.length === 0 ? [] : [compareMetric(metric, x, y, settings)];
     });
-    return { index, pass_rate: rate, metrics, verdict: worst([rate.verdict, ...metrics.map((m) => m.verdict)]) };
+    const scores = compareTurnScores(b?.scores, n?.scores, settings);
+    const verdicts = [rate.verdict, ...metrics.map((m) => m.verdict), ...scores.map((x) => x.verdict)];
+    return { index, pass_rate: rate, metrics, scores, verdict: worst(verdicts) };
   });
   const out: ScenarioComparison = {
     name: next.name,

@@ -31,6 +31,14 @@ export {
 } from './samples.js';
 export { parseThreshold, ThresholdError } from './threshold.js';
 export { compareRows, type CompareRow } from './rows.js';
+export {
+  compareScore,
+  compareTurnScores,
+  DEFAULT_SCORE_THRESHOLD_POINTS,
+  SCORE_NAMES,
+  type ScoreComparison,
+  type ScoreName,
+} from './scores.js';
 export { renderCompareList, renderCompareMarkdown, MARKDOWN_BUDGET_CHARS } from './render.js';
 export { renderCompareHtml, compareHtmlModel, COMPARE_CLIENT_JS, COMPARE_STYLE_CSS } from './html.js';
 export { COMPARE_OUTPUTS, parseCompareOutputs, writeCompareOutputs, type CompareOutputContext } from './outputs.js';

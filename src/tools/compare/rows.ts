@@ -7,6 +7,7 @@ import type {
   RateSide,
   ScenarioComparison,
 } from './compare.js';
+import { DEFAULT_SCORE_THRESHOLD_POINTS, type ScoreComparison } from './scores.js';
 
 /**
  * The report flattened into table rows, one per pass rate and per metric, as
@@ -18,7 +19,7 @@ export interface CompareRow {
   scenario: ScenarioComparison;
   /** 0-based turn index; null for the scenario's own pass rate. */
   turn: number | null;
-  /** `pass rate` or a metric name. */
+  /** `pass rate`, a metric name, or a GAIA score (`gaia.correctness`, …, `gaia.total`). */
   what: string;
   base: string;
   new: string;
@@ -43,6 +44,7 @@ export function compareRows(report: CompareReport): CompareRow[] {
       if (r.verdict === 'regressed' || r.verdict === 'improved' || r.base.rate !== r.new.rate)
         rows.push(rateRow(s, t.index, r));
       for (const m of t.metrics) rows.push(metricRow(s, t.index, m));
+      for (const x of t.scores) rows.push(scoreRow(s, t.index, x));
     }
   }
   return rows;
@@ -88,6 +90,24 @@ function metricRow(scenario: ScenarioComparison, turn: number, m: MetricComparis
     change,
     p: m.p_value === null ? '' : `${pValue(m.p_value)}${m.test ? ` (${m.test})` : ''}`,
     verdict: m.verdict,
+  };
+}
+
+function scoreRow(scenario: ScenarioComparison, turn: number, x: ScoreComparison): CompareRow {
+  const side = (v: { n: number; mean: number | null }): string =>
+    v.mean === null ? '– (n 0)' : `${v.mean.toFixed(2)} (n ${v.n})`;
+  return {
+    scenario,
+    turn,
+    what: `gaia.${x.score}`,
+    base: side(x.base),
+    new: side(x.new),
+    change:
+      x.shift === null
+        ? '–'
+        : `${signed(x.shift, 2)} pts${x.ci95 ? ` [${signed(x.ci95.low, 2)}, ${signed(x.ci95.high, 2)}]` : ''}`,
+    p: x.p_value === null ? '' : `${pValue(x.p_value)}${x.test ? ` (${x.test})` : ''}`,
+    verdict: x.verdict,
   };
 }
 
@@ -153,8 +173,13 @@ export function headline(report: CompareReport): string {
 /** The rule the verdicts follow, in words. */
 export function ruleText(report: CompareReport): string {
   const s = report.settings;
+  const scored = report.scenarios.some((x) => x.turns.some((t) => t.scores.length > 0));
   return (
     `a latency regression is a Mann–Whitney p < ${s.alpha} and a median shift beyond ${s.threshold_pct}% and ` +
-    `${s.threshold_ms} ms; a pass-rate regression, a 95% interval of the change wholly below 0`
+    `${s.threshold_ms} ms; a pass-rate regression, a 95% interval of the change wholly below 0` +
+    (scored
+      ? `; a GAIA score regression, a Mann–Whitney p < ${s.alpha} and a mean drop beyond ` +
+        `${s.threshold_points ?? DEFAULT_SCORE_THRESHOLD_POINTS} point(s) of 10`
+      : '')
   );
 }

@@ -14,6 +14,7 @@ import {
   type TurnStatus,
 } from '../../results/index.js';
 import { LATENCY_METRICS, type LatencyMetric } from '../../scenario/index.js';
+import { addScoreSamples, type ScoreName } from './scores.js';
 
 /**
  * What `earshot compare` reads from one output folder of `run`, `suite`,
@@ -41,6 +42,8 @@ export interface TurnSamples {
   not_run: number;
   /** Every measured value per latency metric, in result order. */
   metrics: Record<LatencyMetric, number[]>;
+  /** A GAIA turn's scores per dimension (where it applied) and its total, in result order. */
+  scores: Partial<Record<ScoreName, number[]>>;
 }
 
 export interface ScenarioSamples {
@@ -148,6 +151,8 @@ export function groupSamples(results: readonly ScenarioResult[]): ScenarioSample
         if (typeof value === 'number' && Number.isFinite(value)) samples.metrics[metric].push(value);
       }
     }
+    // GAIA numbers its turns from 1; the scenario turn that carried it is one less.
+    for (const scored of result.gaia?.turns ?? []) addScoreSamples(turnOf(group, scored.turn - 1).scores, scored);
   }
   for (const group of groups.values()) group.turns.sort((a, b) => a.index - b.index);
   return [...groups.values()];
@@ -163,6 +168,7 @@ function turnOf(group: ScenarioSamples, index: number): TurnSamples {
       inconclusive: 0,
       not_run: 0,
       metrics: Object.fromEntries(LATENCY_METRICS.map((m) => [m, []])) as unknown as Record<LatencyMetric, number[]>,
+      scores: {},
     };
     group.turns.push(turn);
   }

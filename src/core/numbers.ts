@@ -98,6 +98,15 @@ const TENS: Record<string, number> = {
   ninety: 90,
 };
 const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
+/** The words that spell a cardinal number ("seventy", "five", "thousand", "point"), lower case. */
+export const CARDINAL_WORDS: ReadonlySet<string> = new Set([
+  ...Object.keys(UNITS),
+  ...Object.keys(TEENS),
+  ...Object.keys(TENS),
+  ...Object.keys(SCALES),
+  'hundred',
+  'point',
+]);
 const ORDINALS: Record<string, string> = {
   first: 'one',
   second: 'two',
