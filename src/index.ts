@@ -84,7 +84,7 @@ export { GAIA_PERSONAS } from './scenario/index.js';
  * The documents a GAIA scenario sends a bot: the `client-message` type (`message` way), and the payload a bot reads
  * in the message, the `spawn` way's file, or the `context` way's system message.
  */
-export { DOCUMENTS_MESSAGE } from './protocol/index.js';
+export { DOCUMENTS_MESSAGE, documentsContext, parseDocumentsContext } from './protocol/index.js';
 export type { DocumentPayload, DocumentsFile, DocumentsMessageData, DocumentsAckData } from './protocol/index.js';
 
 // NVIDIA NeMo's scenarios (docs/guide/coming-from-nemo.md).

@@ -1,6 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseCategories, parseNameList, parseSeverities, type RunnableFilter } from '../runner/index.js';
 import {
+  DEFAULT_JUDGE_THRESHOLD,
+  DEFAULT_MIN_AGENT_TURNS,
   LLM_OVERRIDE_SERVICES,
   parseLlmOverride,
   type LlmConfig,
@@ -18,7 +20,6 @@ import {
   type SessionSettingsOptions,
 } from '../session/index.js';
 import { nonNegativeInt, positiveInt, secondsToMs, wireOption } from './options.js';
-import { DEFAULT_JUDGE_THRESHOLD, DEFAULT_MIN_AGENT_TURNS } from '../session/index.js';
 
 /** What the bot under test is and takes, beyond its URL: every command that talks to bots. */
 export interface WireFlags {

@@ -23,10 +23,10 @@ import { createHash } from 'node:crypto';
  */
 
 /** Top-level keys left out of the hash. */
-export const HASH_EXCLUDED_KEYS: ReadonlySet<string> = new Set(['session']);
+const HASH_EXCLUDED_KEYS: ReadonlySet<string> = new Set(['session']);
 
 /** Lists whose order carries no meaning (at any depth, by key): sorted before hashing. */
-export const ORDER_INDEPENDENT_LIST_FIELDS: ReadonlySet<string> = new Set(['bookings']);
+const ORDER_INDEPENDENT_LIST_FIELDS: ReadonlySet<string> = new Set(['bookings']);
 
 /** The database in canonical form (a new value; the input is not changed). */
 export function canonicalDb(value: unknown): unknown {

@@ -15,6 +15,42 @@ export const DOCUMENTS_MESSAGE = 'earshot-index-documents';
 export const MAX_DOCUMENT_BYTES = 1024 * 1024;
 export const MAX_DOCUMENTS_BYTES = 4 * 1024 * 1024;
 
+/** GAIA's manifest formats (its corpus `format`): what a document's text is, or that it is an image. */
+export type DocumentFormat = 'markdown' | 'html' | 'csv' | 'text' | 'python' | 'image';
+
+/**
+ * The format each file extension (lower case, no dot) implies when the manifest names none: the one list the harness
+ * (what it sends, and how) and the reference bot (what it reads, indexes and recognises by name) share. No JSON:
+ * GAIA's manifest has no format for it, and the one JSON file of a corpus folder is the manifest, answers and all
+ * (a `--library` reading it would answer from the answer key). An unlisted extension is still sent, as text.
+ */
+export const DOCUMENT_FORMATS: Readonly<Record<string, DocumentFormat>> = {
+  md: 'markdown',
+  markdown: 'markdown',
+  html: 'html',
+  htm: 'html',
+  csv: 'csv',
+  txt: 'text',
+  py: 'python',
+  png: 'image',
+  jpg: 'image',
+  jpeg: 'image',
+  gif: 'image',
+  webp: 'image',
+};
+
+/** A file name's (or path's) extension as DOCUMENT_FORMATS keys it: lower case, no dot; '' when it has none. */
+export function documentExtension(name: string): string {
+  return /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
+}
+
+/** The format a file name (or path) implies by its extension; text for one the list does not know. */
+export function formatOfFilename(name: string): DocumentFormat {
+  const ext = documentExtension(name);
+  // Own keys only: "x.constructor" is not a format.
+  return Object.hasOwn(DOCUMENT_FORMATS, ext) ? DOCUMENT_FORMATS[ext] : 'text';
+}
+
 export interface DocumentPayload {
   /** The corpus id (`corpus_doc`). */
   id: string;

@@ -58,11 +58,15 @@ export type { SocketLike, SocketOpener, SocketOpenOptions } from './socket-like.
 export { WireServer, type ServeOptions, type ServerConnection, type WirePeer } from './server.js';
 export { ConnectError, InvalidUrlError, ListenError, UnknownCodecError, WireOptionError } from './errors.js';
 export {
+  DOCUMENT_FORMATS,
   DOCUMENTS_MESSAGE,
+  documentExtension,
   MAX_DOCUMENT_BYTES,
   MAX_DOCUMENTS_BYTES,
   documentsContext,
+  formatOfFilename,
   parseDocumentsContext,
+  type DocumentFormat,
   type DocumentPayload,
   type DocumentsAckData,
   type DocumentsFile,

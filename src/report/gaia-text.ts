@@ -18,7 +18,7 @@ export const DIMENSION_ABBREVIATIONS: Readonly<Record<ScorecardDimension, string
   error_recovery: 'ER',
 });
 
-export const NOT_APPLICABLE = 'n/a';
+const NOT_APPLICABLE = 'n/a';
 
 export function dimensionLegend(): string {
   return (
@@ -40,14 +40,14 @@ export function scoreText(score: number | null): string {
 }
 
 /** A dimension's cell in one turn: its score, `n/a` when not applicable, blank when the turn lacks it. */
-export function cellText(turn: GaiaTurnScore, dimension: ScorecardDimension): string {
+function cellText(turn: GaiaTurnScore, dimension: ScorecardDimension): string {
   const d = turn.dimensions.find((x) => x.dimension === dimension);
   if (!d) return '';
   return d.applicable ? scoreText(d.score) : NOT_APPLICABLE;
 }
 
 /** `9.29 ≥ 7` / `5.07 < 7`: a total against the pass threshold. */
-export function totalText(total: number, threshold: number): string {
+function totalText(total: number, threshold: number): string {
   return `${total.toFixed(2)} ${total >= threshold ? '≥' : '<'} ${threshold}`;
 }
 

@@ -73,7 +73,6 @@ export {
   type RunnableFilter,
 } from './select.js';
 export {
-  applyNemoRunFlags,
   loadScenarioModules,
   validateScenarioModules,
   type ScenarioModulesOptions,

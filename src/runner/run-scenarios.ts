@@ -11,7 +11,7 @@ import { runRunnable } from './run-kind.js';
 import { runnableTags } from '../drivers/index.js';
 import { selectRunnables, type RunnableFilter } from './select.js';
 import { isCodeModulePath } from '../core/module-import.js';
-import { applyNemoRunFlags, loadScenarioModules } from './scenario-modules.js';
+import { loadScenarioModules } from './scenario-modules.js';
 
 export interface RunScenariosOptions extends RunnerIo {
   paths: readonly string[];
@@ -167,10 +167,10 @@ export async function runScenarios(options: RunScenariosOptions): Promise<RunSce
   });
   const warnings = loaded.warnings;
   const settings = resolveRunSettings(options);
-  const selected = options.filter
+  // `--duration` and `--strict-match` travel in the session settings (the suite path has them only there).
+  const scenarios = options.filter
     ? selectRunnables(loaded.scenarios, options.filter, options.paths.join(', '))
     : loaded.scenarios;
-  const scenarios = applyNemoRunFlags(selected, settings);
   if (options.stopBot && settings.handshake === 'none') {
     throw new UsageError(
       '--stop-bot: a bot without RTVI (--handshake none) cannot be asked to stop; ' +

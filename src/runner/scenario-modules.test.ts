@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../core/errors.js';
 import { clearEvalScenarios, listEvalScenarios } from '../scenario/index.js';
-import { applyNemoRunFlags, loadScenarioModules, validateScenarioModules } from './scenario-modules.js';
+import { loadScenarioModules, validateScenarioModules } from './scenario-modules.js';
 import { loadRunnablesWithModules } from './run-scenarios.js';
 import { listByDomain, selectRunnables } from './select.js';
 
@@ -92,7 +92,7 @@ registerEvalScenario(class extends ShopBase { override name = 'shop__hats'; });
     expect((globalThis as Record<string, unknown>).__earshotModuleRan).toBe(true);
   });
 
-  it('filters by domain and name, and --duration / --strict-match reach the compiled scenarios', async () => {
+  it('filters by domain and name', async () => {
     const file = write(
       'two.ts',
       `registerEvalScenario(class extends ShopBase { override name = 'shop__a'; });
@@ -103,11 +103,5 @@ registerEvalScenario(class extends ShopBase { override name = 'shop_x__b'; overr
     expect(selectRunnables(scenarios, { domains: ['shop'] }, 'x').map((s) => s.name)).toEqual(['shop__a']);
     expect(selectRunnables(scenarios, { names: ['shop_x__b'] }, 'x').map((s) => s.name)).toEqual(['shop_x__b']);
     expect(() => selectRunnables(scenarios, { names: ['shop__zzz'] }, 'x')).toThrow(/no scenario named shop__zzz/);
-    const capped = applyNemoRunFlags(scenarios, { durationCapS: 60, strictMatch: true });
-    expect(capped.map((s) => (s.kind === 'simulation' ? [s.max_duration_s, s.nemo?.max_duration_s] : []))).toEqual([
-      [60, 60],
-      [30, 30],
-    ]);
-    expect(capped.every((s) => s.kind === 'simulation' && s.nemo?.normalization.disallow_extra_items)).toBe(true);
   });
 });

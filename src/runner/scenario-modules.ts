@@ -7,7 +7,6 @@ import {
   type Diagnostic,
   type FileValidation,
   type RegisteredScenario,
-  type Runnable,
   type Simulation,
 } from '../scenario/index.js';
 
@@ -73,33 +72,6 @@ function asUsage(err: unknown, shown: string, cwd: string): UsageError {
   }
   const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
   return new UsageError(`${shown}:1:1: importing the scenario module failed: ${why}`);
-}
-
-/**
- * `--duration` (a cap over every simulation's `max_duration_s`, NeMo's `max_duration`) and `--strict-match`
- * (`disallow_extra_items` forced on every NeMo scenario), applied to the loaded scenarios so results and metrics show
- * what ran. The same values travel in the session settings (`durationCapS`, `strictMatch`) for the verdict.
- */
-export function applyNemoRunFlags<T extends Runnable>(
-  scenarios: readonly T[],
-  flags: { durationCapS?: number | undefined; strictMatch?: boolean },
-): T[] {
-  return scenarios.map((s) => {
-    if (s.kind !== 'simulation') return s;
-    const cap = flags.durationCapS;
-    const capped = cap !== undefined && cap > 0 ? Math.min(s.max_duration_s, cap) : s.max_duration_s;
-    const nemo = s.nemo
-      ? {
-          ...s.nemo,
-          max_duration_s: cap !== undefined && cap > 0 ? Math.min(s.nemo.max_duration_s, cap) : s.nemo.max_duration_s,
-          normalization: {
-            ...s.nemo.normalization,
-            disallow_extra_items: s.nemo.normalization.disallow_extra_items || flags.strictMatch === true,
-          },
-        }
-      : undefined;
-    return { ...s, max_duration_s: capped, ...(nemo ? { nemo } : {}) };
-  });
 }
 
 /**

@@ -99,17 +99,16 @@ export const DEFAULT_SCORECARD_WEIGHTS: Readonly<Record<(typeof SCORECARD_DIMENS
   },
 );
 export const DEFAULT_SCORECARD_PASS = 7;
-/** Functions whose call by the bot ends the call on purpose (NeMo's EndConversationTool and terminal transfers). */
+/**
+ * The legacy map form's `clean_exit: true`: functions whose call by the bot ends the call on purpose (a NeMo
+ * scenario has its own: NEMO_EXIT_FUNCTIONS).
+ */
 export const DEFAULT_EXIT_FUNCTIONS = [
   'end_conversation',
   'end_call',
   'hang_up',
   'transfer_to_human',
   'transfer_to_agent',
-  'EndConversationTool',
-  'TransferToAgentTool',
-  'TransferToHumanAgentsTool',
-  'transfer_to_human_agents',
 ] as const;
 
 export const SCORECARD_SPEC = ref('scorecard', {

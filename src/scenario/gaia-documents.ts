@@ -1,4 +1,4 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { closest } from './diagnostics.js';
 import type { GaiaDocumentRef } from './gaia-types.js';
@@ -60,44 +60,23 @@ export function normalizeGaiaDocuments(raw: unknown, n: Normalizer, lookup: Corp
  */
 export function rootFile(n: Normalizer, path: string, written: string): string | undefined {
   const fromRoot = resolve(n.root, written);
-  let chosen = fromRoot;
-  if (!existsSync(fromRoot)) {
-    const found = nearerBase(n, written);
-    if (found === undefined) {
-      n.warn(
-        path,
-        `document not found: ${written} (looked for ${fromRoot}: GAIA's paths are relative to the repo root, which ` +
-          'earshot reads as the scenario root); the run fails unless it exists',
-      );
-      return fromRoot;
-    }
-    chosen = resolve(found, written);
+  if (existsSync(fromRoot)) return n.localFile(path, written, 'document', n.root);
+  const found = nearerBase(n, written);
+  if (found === undefined) {
+    // Not localFile's warning: this one says where GAIA's paths are read from.
     n.warn(
       path,
-      `${written} is not under the scenario root ${n.root}; read it from ${found} instead ` +
-        "(GAIA's paths are relative to the repo root: mark that folder with a package.json, .git or suite manifest)",
+      `document not found: ${written} (looked for ${fromRoot}: GAIA's paths are relative to the repo root, which ` +
+        'earshot reads as the scenario root); the run fails unless it exists',
     );
+    return fromRoot;
   }
-  let real: string;
-  try {
-    real = realpathSync.native(chosen);
-  } catch {
-    n.error(path, `document ${written} cannot be read`);
-    return undefined;
-  }
-  if (!n.allowOutsideRoot && !isInside(n.root, real)) {
-    n.error(
-      path,
-      `document ${written} resolves to ${real}, outside the scenario root ${n.root} (pass --allow-outside-root to ` +
-        'allow it)',
-    );
-    return undefined;
-  }
-  if (!statSync(real).isFile()) {
-    n.error(path, `document ${written} is not a regular file`);
-    return undefined;
-  }
-  return chosen;
+  n.warn(
+    path,
+    `${written} is not under the scenario root ${n.root}; read it from ${found} instead ` +
+      "(GAIA's paths are relative to the repo root: mark that folder with a package.json, .git or suite manifest)",
+  );
+  return n.localFile(path, written, 'document', found);
 }
 
 /** The nearest folder from the scenario file up to (not including) the root where `written` exists. */

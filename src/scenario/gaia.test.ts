@@ -268,6 +268,14 @@ describe('GAIA rules, each located', () => {
     ).toBeDefined();
   });
 
+  it('a path naming a folder is an error, located at the path', () => {
+    const folder = edit('documents/acme_q3_report.md', 'documents');
+    expect(find(inspect(folder), 'document eval/corpus/documents is not a regular file')).toMatchObject({
+      severity: 'error',
+      path: 'setup.index_documents[0].path',
+    });
+  });
+
   it('a path leaving the scenario root is refused unless --allow-outside-root', () => {
     project.write('inner/package.json', '{}\n');
     const yaml = edit('path: eval/corpus', 'path: ../eval/corpus');

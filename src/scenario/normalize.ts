@@ -63,11 +63,11 @@ export class Normalizer {
   }
 
   /**
-   * Resolves a path written in the file (relative to the file, as Pipecat does),
-   * requires it to exist and to stay inside the scenario root after symlinks.
+   * Resolves a path written in the file (relative to the file, as Pipecat does, or to `base` where the format says
+   * otherwise: GAIA's documents), requires it to exist and to stay inside the scenario root after symlinks.
    */
-  localFile(path: string, written: string, what: string): string | undefined {
-    const absolute = resolve(dirname(this.file), written);
+  localFile(path: string, written: string, what: string, base = dirname(this.file)): string | undefined {
+    const absolute = resolve(base, written);
     let real: string;
     try {
       real = realpathSync.native(absolute);

@@ -12,7 +12,7 @@ import type { Failure } from '../results/types.js';
 import type { Runnable } from '../scenario/index.js';
 import { DeadlineError, QueueClosedError, type EventQueue, type EventTranslator } from '../events/index.js';
 import { DOCUMENTS_ACK_TIMEOUT_MS, documentProblems, readDocuments } from './documents.js';
-import type { BotRequests } from './requests.js';
+import type { BotRequests, RequestFailure } from './requests.js';
 import { appendToContextProblem, checkWire, formatProblems, type WirePlan, type WireSettings } from './wire-check.js';
 
 export interface BotControlDeps {
@@ -80,11 +80,7 @@ export class BotControl {
       return null;
     }
     d.signal.throwIfAborted();
-    const why = / before answering$/.test(got.error)
-      ? 'the bot closed the connection before acknowledging the documents'
-      : / refused it: /.test(got.error)
-        ? `the bot refused the documents (${got.error})`
-        : `the bot never acknowledged the documents (no server-response '${DOCUMENTS_MESSAGE}' within ${waitMs}ms)`;
+    const why = ackFailure(got.reason, got.error, waitMs);
     d.log(`documents: ${why}`);
     return (
       `${why}: a bot given documents by message must index them and answer ` +
@@ -167,5 +163,22 @@ export class BotControl {
         d.log('stop: a bot without RTVI cannot be asked to stop; whoever started it must');
         return;
     }
+  }
+}
+
+/** Why the documents' ack failed, in the words the run error uses. */
+function ackFailure(reason: RequestFailure, error: string, waitMs: number): string {
+  switch (reason) {
+    case 'closed':
+      return 'the bot closed the connection before acknowledging the documents';
+    case 'refused':
+      return `the bot refused the documents (${error})`;
+    case 'protocol':
+      return `the bot answered the documents with a malformed acknowledgement (${error})`;
+    case 'aborted':
+      // Reached only when the requests' signal ended but this control's did not: the caller rethrows its own abort.
+      return `the run ended before the bot acknowledged the documents (${error})`;
+    case 'timeout':
+      return `the bot never acknowledged the documents (no server-response '${DOCUMENTS_MESSAGE}' within ${waitMs}ms)`;
   }
 }

@@ -3,7 +3,13 @@ import { Redactor } from '../core/redact.js';
 import { SystemTimerDriver, type TimerDriver } from '../core/timers.js';
 import { DEFAULT_CODEC, type CodecName } from '../protocol/index.js';
 import type { ScenarioResult } from '../results/types.js';
-import { parseLlmOverride, type LlmConfig, type LlmOverrideFlag } from '../scenario/index.js';
+import {
+  DEFAULT_JUDGE_THRESHOLD,
+  DEFAULT_MIN_AGENT_TURNS,
+  parseLlmOverride,
+  type LlmConfig,
+  type LlmOverrideFlag,
+} from '../scenario/index.js';
 import type { MediaFactory } from './media.js';
 import { DEFAULT_BOT_INPUT_RATE } from './media/speech-specs.js';
 import type { SessionOptions, SessionSettingsOptions } from './options.js';
@@ -28,10 +34,6 @@ export const SEND_AFTER_MAX_WAIT_MS = 30_000;
 export const BOT_QUIET_MAX_WAIT_MS = 30_000;
 /** Longest wait, after a turn's expectations, for the metrics its `latency:` (or `wer:`) block bounds. */
 export const DEFAULT_LATENCY_WAIT_MS = 5000;
-/** NeMo's `--min-agent-turns` default (its authoring guide and scoring page): a shorter run is a failed start. */
-export const DEFAULT_MIN_AGENT_TURNS = 3;
-/** NeMo's judge score a JUDGE_PASSED run needs (`--judge-threshold`). */
-export const DEFAULT_JUDGE_THRESHOLD = 0.9;
 
 /**
  * ONE CONFIG, RESOLVED ONCE. What every session of a run shares, with every

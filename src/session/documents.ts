@@ -1,7 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
 import { errorMessage } from '../core/errors.js';
 import {
+  formatOfFilename,
   MAX_DOCUMENT_BYTES,
   MAX_DOCUMENTS_BYTES,
   type DocumentPayload,
@@ -28,21 +29,6 @@ export const DOCUMENTS_VIA: readonly DocumentsVia[] = ['message', 'context', 'sp
 /** How long the first turn waits for the bot's acknowledgement of the `message` way. */
 export const DOCUMENTS_ACK_TIMEOUT_MS = 30_000;
 
-const FORMATS: Readonly<Record<string, string>> = {
-  '.md': 'markdown',
-  '.markdown': 'markdown',
-  '.html': 'html',
-  '.htm': 'html',
-  '.csv': 'csv',
-  '.txt': 'text',
-  '.py': 'python',
-  '.png': 'image',
-  '.jpg': 'image',
-  '.jpeg': 'image',
-  '.gif': 'image',
-  '.webp': 'image',
-};
-
 /** The documents a runnable lists (none for anything but a GAIA scenario). */
 export function documentsOf(scenario: Runnable): readonly GaiaDocumentRef[] {
   return scenario.kind === 'script' && scenario.gaia ? scenario.gaia.documents : [];
@@ -60,7 +46,7 @@ export async function readDocuments(scenario: Runnable): Promise<ReadDocuments> 
   let total = 0;
   for (const [i, ref] of refs.entries()) {
     const at = `setup.index_documents[${i}].path`;
-    const format = ref.format ?? FORMATS[extname(ref.path).toLowerCase()] ?? 'text';
+    const format = ref.format ?? formatOfFilename(ref.path);
     let bytes: Buffer;
     try {
       const info = await stat(ref.path);

@@ -163,7 +163,8 @@ export interface DriverRuntime {
   readonly timeline: TurnTimelines;
   /**
    * Requests to the bot that wait for its answer by request id (NeMo's control plane: `apply_initialization`,
-   * `get_scenario_summary`, ...): `{ok: true, d}` or `{ok: false, error}` (refused, no answer in time, closed).
+   * `get_scenario_summary`, ...): `{ok: true, d}` or `{ok: false, reason, error}` (refused, no answer in time, closed,
+   * the run ended, a malformed answer).
    */
   readonly control: BotRequests;
   log(line: string): void;

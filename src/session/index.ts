@@ -12,8 +12,6 @@ export {
   DEFAULT_CODEC,
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_LATENCY_WAIT_MS,
-  DEFAULT_JUDGE_THRESHOLD,
-  DEFAULT_MIN_AGENT_TURNS,
   SEND_AFTER_MAX_WAIT_MS,
   resolveSessionConfig,
   resolveSessionSettings,
@@ -47,6 +45,7 @@ export {
   DEFAULT_REQUEST_TIMEOUT_MS,
   type BotRequests,
   type ControlReply,
+  type RequestFailure,
   type RequestOptions,
 } from './requests.js';
 export type {

@@ -92,8 +92,8 @@ describe('control requests (request/response by id)', () => {
       }),
     );
     expect(replies).toEqual([
-      { ok: false, error: 'reset: the bot refused it: Unsupported type reset' },
-      { ok: false, error: 'get_scenario_summary: no answer within 500ms (request id 3)' },
+      { ok: false, reason: 'refused', error: 'reset: the bot refused it: Unsupported type reset' },
+      { ok: false, reason: 'timeout', error: 'get_scenario_summary: no answer within 500ms (request id 3)' },
     ]);
   });
 
@@ -110,8 +110,16 @@ describe('control requests (request/response by id)', () => {
         replies.push(await rt.control.request('reset', {}));
       }),
     );
-    expect(replies[0]).toEqual({ ok: false, error: 'get_scenario_summary: the connection closed before answering' });
-    expect(replies[1]).toMatchObject({ ok: false, error: expect.stringMatching(/^reset: not sent: /) });
+    expect(replies[0]).toEqual({
+      ok: false,
+      reason: 'closed',
+      error: 'get_scenario_summary: the connection closed before answering',
+    });
+    expect(replies[1]).toMatchObject({
+      ok: false,
+      reason: 'closed',
+      error: expect.stringMatching(/^reset: not sent: /),
+    });
     expect(b.received).toEqual(['client-ready', 'client-message:get_scenario_summary']);
   });
 
@@ -133,6 +141,7 @@ describe('control requests (request/response by id)', () => {
     );
     expect(replies[0]).toEqual({
       ok: false,
+      reason: 'protocol',
       error:
         "get_scenario_summary: protocol error in the bot's answer: server-response: get_scenario_summary: " +
         'data.d.actions: expected array, got string',
@@ -140,6 +149,28 @@ describe('control requests (request/response by id)', () => {
     expect(
       time.trace.some((l) => /protocol violation \(bad_data\): server-response: get_scenario_summary/.test(l)),
     ).toBe(true);
+  });
+
+  it('the run ending fails the request waiting, and a request after that is not sent', async () => {
+    const b = await bot();
+    const time = new SessionClock();
+    const run = new AbortController();
+    const replies: ControlReply[] = [];
+    const driven = new SessionRuntime(scenario, time.config({ url: b.url, signal: run.signal }), []).drive(
+      driver(async (rt) => {
+        const waiting = rt.control.request('get_scenario_summary', { include_db: false });
+        await requestsSeen(b, 1);
+        run.abort();
+        replies.push(await waiting);
+        replies.push(await rt.control.request('reset', {}));
+      }),
+    );
+    // The session itself rethrows the caller's abort; what matters here is what the requests answered.
+    await driven.catch(() => undefined);
+    expect(replies).toEqual([
+      { ok: false, reason: 'aborted', error: 'get_scenario_summary: the run ended before the bot answered' },
+      { ok: false, reason: 'aborted', error: 'reset: not sent: the run ended' },
+    ]);
   });
 
   it('summarizes a large d in the trace (a db as its size)', () => {

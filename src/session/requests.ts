@@ -10,7 +10,13 @@ import type { ClientConnection, ClientMessages } from '../protocol/index.js';
  * over, so no two features race for the same response.
  */
 
-export type ControlReply = { ok: true; d: unknown } | { ok: false; error: string };
+/**
+ * Why a request failed, for callers that word the failure themselves (the documents' ack): no answer in time, an
+ * `error-response`, the connection closed (or never open), the run ended, or an answer that breaks the protocol.
+ */
+export type RequestFailure = 'timeout' | 'refused' | 'closed' | 'aborted' | 'protocol';
+
+export type ControlReply = { ok: true; d: unknown } | { ok: false; reason: RequestFailure; error: string };
 
 export interface RequestOptions {
   /** How long the bot gets to answer (default 10 s). */
@@ -21,7 +27,8 @@ export interface RequestOptions {
 export interface BotRequests {
   /**
    * Sends `client-message {t, d}` and waits for the answer with its id. Never throws for the bot's faults: an
-   * `error-response`, no answer by the deadline, the connection closing or the run ending are `{ok: false, error}`.
+   * `error-response`, no answer by the deadline, the connection closing or the run ending are
+   * `{ok: false, reason, error}`.
    */
   request(t: string, d: unknown, options?: RequestOptions): Promise<ControlReply>;
 }
@@ -59,12 +66,14 @@ export class SessionRequests implements BotRequests {
   async request(t: string, data: unknown, options: RequestOptions = {}): Promise<ControlReply> {
     const { d } = this;
     const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    const refused =
-      this.endedWhy ?? (d.signal.aborted ? 'the run ended' : null) ?? (this.conn ? null : 'not connected');
+    // The stream's end is named first, as the text does (`closed`); a run ended while the stream was open is
+    // `aborted`; anything else unsent had no open connection (`closed`).
+    const aborted = this.endedWhy === null && d.signal.aborted;
+    const refused = this.endedWhy ?? (aborted ? 'the run ended' : null) ?? (this.conn ? null : 'not connected');
     if (refused !== null || !this.conn?.isOpen) {
       const error = `${t}: not sent: ${refused ?? 'the connection is closed'}`;
       d.log(`send: ${error}`);
-      return { ok: false, error };
+      return { ok: false, reason: aborted ? 'aborted' : 'closed', error };
     }
     const message = d.messages.custom(t, data);
     const id = message.id;
@@ -74,9 +83,15 @@ export class SessionRequests implements BotRequests {
     const stop = new AbortController();
     const signal = AbortSignal.any([d.signal, stop.signal]);
     void sleepUntil(d.timers, d.clock.now() + timeoutMs, signal).then(
-      () => this.settle(id, { ok: false, error: `${t}: no answer within ${timeoutMs}ms (request id ${id})` }),
+      () =>
+        this.settle(id, {
+          ok: false,
+          reason: 'timeout',
+          error: `${t}: no answer within ${timeoutMs}ms (request id ${id})`,
+        }),
       () => {
-        if (d.signal.aborted) this.settle(id, { ok: false, error: `${t}: the run ended before the bot answered` });
+        if (d.signal.aborted)
+          this.settle(id, { ok: false, reason: 'aborted', error: `${t}: the run ended before the bot answered` });
       },
     );
     const got = await reply;
@@ -91,7 +106,7 @@ export class SessionRequests implements BotRequests {
     const t = this.pending.get(id)?.t ?? '?';
     if (r.kind === 'error-response') {
       this.d.log(`recv: error-response to ${t} (id ${id}): ${r.error}`);
-      return this.settle(id, { ok: false, error: `${t}: the bot refused it: ${r.error}` });
+      return this.settle(id, { ok: false, reason: 'refused', error: `${t}: the bot refused it: ${r.error}` });
     }
     this.d.log(`recv: server-response ${t} (id ${id}) ${summarize(r.d)}`);
     return this.settle(id, { ok: true, d: r.d });
@@ -100,13 +115,15 @@ export class SessionRequests implements BotRequests {
   /** The bot answered request `id` with a message that breaks the protocol (parse.ts named the request). */
   onMalformed(id: string, reason: string): void {
     const t = this.pending.get(id)?.t;
-    if (t !== undefined) this.settle(id, { ok: false, error: `${t}: protocol error in the bot's answer: ${reason}` });
+    if (t === undefined) return;
+    this.settle(id, { ok: false, reason: 'protocol', error: `${t}: protocol error in the bot's answer: ${reason}` });
   }
 
   /** The stream ended (closed connection): every waiting request fails with `why`, later ones are not sent. */
   end(why: string): void {
     this.endedWhy ??= why;
-    for (const [id, p] of [...this.pending]) this.settle(id, { ok: false, error: `${p.t}: ${why} before answering` });
+    for (const [id, p] of [...this.pending])
+      this.settle(id, { ok: false, reason: 'closed', error: `${p.t}: ${why} before answering` });
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { GaiaAutoZero, GaiaTurnScore } from '../results/index.js';
 import type { GaiaGroundTruth } from '../scenario/index.js';
-import { deviation, numbersIn, toleranceCap } from './numbers.js';
+import { nearest, numbersIn, percent } from './numbers.js';
+import { numericCap } from './scorecard.js';
 
 /**
  * What earshot decides about a GAIA turn's reply itself, without the judge: the numbers it said against the ground
@@ -84,18 +85,10 @@ export function factNumberCheck(facts: GaiaGroundTruth['facts'], reply: string):
   if (!said.length) return undefined;
   let best: NumberCheck | undefined;
   for (const fact of facts) {
-    const wanted = numbersIn(fact.answer);
-    if (!wanted.length) continue;
-    let max = 10;
-    const parts: string[] = [];
-    for (const w of wanted) {
-      const { closest, dev } = nearest(said, w);
-      const cap = toleranceCap(dev);
-      max = Math.min(max, cap);
-      parts.push(`${w}: closest said ${closest} (${percent(dev)} off, at most ${cap})`);
-    }
-    if (!best || max > best.max)
-      best = { max, reason: `fact ${fact.doc_id}/${fact.id}: ${parts.join('; ')}`, wrong: false };
+    const cap = numericCap(fact.answer, [reply]);
+    if (!cap) continue;
+    if (!best || cap.max > best.max)
+      best = { max: cap.max, reason: `fact ${fact.doc_id}/${fact.id}: ${cap.reason}`, wrong: false };
   }
   return best;
 }
@@ -129,13 +122,4 @@ export function earshotAutoZero(
     };
   }
   return undefined;
-}
-
-function nearest(said: readonly number[], wanted: number): { closest: number; dev: number } {
-  const closest = said.reduce((best, x) => (deviation(x, wanted) < deviation(best, wanted) ? x : best));
-  return { closest, dev: deviation(closest, wanted) };
-}
-
-function percent(dev: number): string {
-  return Number.isFinite(dev) ? `${(dev * 100).toFixed(1)} %` : 'no match';
 }

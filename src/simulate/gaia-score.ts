@@ -2,7 +2,7 @@ import { isJudgeError, readJsonObject, type JudgeError } from '../judge/index.js
 import { failure } from '../results/failure.js';
 import type { Failure, GaiaAutoZero, GaiaDimensionScore, GaiaTurnScore } from '../results/index.js';
 import { SCORECARD_DIMENSIONS, type GaiaScoring, type GaiaTurn, type ScorecardDimension } from '../scenario/index.js';
-import { earshotAutoZero, expectedNumberCheck, factNumberCheck } from './gaia-checks.js';
+import { earshotAutoZero, expectedNumberCheck, factNumberCheck, type NumberCheck } from './gaia-checks.js';
 import {
   GAIA_AUTO_ZERO_RULES,
   GAIA_TURN_SYSTEM_PROMPT,
@@ -10,7 +10,7 @@ import {
   type GaiaJudgeRule,
   type GaiaTurnView,
 } from './gaia-prompts.js';
-import { readScores, type JudgeScores } from './scorecard.js';
+import { readScoresFrom, type JudgeScores } from './scorecard.js';
 import { ask, reasonOf, verdictOf, type RunJudge } from './transcript.js';
 
 /**
@@ -62,7 +62,7 @@ export function readGaiaAnswer(raw: string, needsSuccess: boolean): GaiaJudgeAns
   if (!obj) return { noVerdict: 'the judge answered no JSON object', raw };
   if (typeof obj.scores !== 'object' || obj.scores === null)
     return { noVerdict: 'the judge answered no "scores" object', raw };
-  const scores = readScores(raw);
+  const scores = readScoresFrom(obj);
   if (scores.correctness?.score == null) return { noVerdict: 'the judge gave no correctness score', raw };
   let success: GaiaJudgeAnswer['success'] = null;
   if (needsSuccess) {
@@ -128,7 +128,7 @@ export function scoreGaiaTurn(play: GaiaTurnPlay, answer: GaiaJudgeAnswer, scori
     };
     if (dimension === 'correctness') {
       const cap = autoZero ? { max: 0, reason: `automatic zero (${autoZero.rule}): ${autoZero.reason}` } : numbers;
-      if (cap) capRow(row, { max: cap.max, reason: cap.reason });
+      if (cap) capRow(row, cap);
     }
     if (dimension === 'context_retention' && answer.reasked)
       capRow(row, { max: 4, reason: 'the bot asked again for something an earlier turn established' });
@@ -163,7 +163,7 @@ export function scoreGaiaTurn(play: GaiaTurnPlay, answer: GaiaJudgeAnswer, scori
 function judgeAutoZero(
   play: GaiaTurnPlay,
   answer: GaiaJudgeAnswer,
-  numbers: ReturnType<typeof expectedNumberCheck>,
+  numbers: NumberCheck | undefined,
 ): GaiaAutoZero | undefined {
   const az = answer.autoZero;
   if (!az || play.turn.ground_truth?.expected_answer === null) return undefined;

@@ -19,3 +19,14 @@ export function deviation(actual: number, expected: number): number {
   if (expected === 0) return actual === 0 ? 0 : Infinity;
   return Math.abs(actual - expected) / Math.abs(expected);
 }
+
+/** The said number closest to `wanted`, and how far off it is. */
+export function nearest(said: readonly number[], wanted: number): { closest: number; dev: number } {
+  const closest = said.reduce((best, x) => (deviation(x, wanted) < deviation(best, wanted) ? x : best));
+  return { closest, dev: deviation(closest, wanted) };
+}
+
+/** A deviation as the reasons write it ("1.5 %"; "no match" when nothing compares, as against an expected 0). */
+export function percent(dev: number): string {
+  return Number.isFinite(dev) ? `${(dev * 100).toFixed(1)} %` : 'no match';
+}

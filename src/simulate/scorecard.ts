@@ -1,7 +1,7 @@
 import { isJudgeError, readJsonObject, type JudgeError } from '../judge/index.js';
 import type { ScorecardDimensionScore, ScorecardResult, SimulationEntry } from '../results/index.js';
 import { SCORECARD_DIMENSIONS, type ScorecardDimension, type ScorecardSpec } from '../scenario/index.js';
-import { deviation, numbersIn, toleranceCap } from './numbers.js';
+import { nearest, numbersIn, percent, toleranceCap } from './numbers.js';
 import { ask, botReplies, reasonOf, renderTranscript, type RunJudge } from './transcript.js';
 
 /**
@@ -86,7 +86,11 @@ export async function judgeScorecard(
 }
 
 export function readScores(answer: string): JudgeScores {
-  const obj = readJsonObject(answer);
+  return readScoresFrom(readJsonObject(answer));
+}
+
+/** The scores in an already parsed judge answer (a `scores` object, or the dimensions at the top level). */
+export function readScoresFrom(obj: Record<string, unknown> | undefined): JudgeScores {
   const scores =
     obj && typeof obj.scores === 'object' && obj.scores !== null
       ? (obj.scores as Record<string, unknown>)
@@ -113,14 +117,10 @@ export function numericCap(expected: string, replies: readonly string[]): { max:
   let max = 10;
   const parts: string[] = [];
   for (const w of wanted) {
-    const closest = said.reduce((best, x) => (deviation(x, w) < deviation(best, w) ? x : best));
-    const dev = deviation(closest, w);
+    const { closest, dev } = nearest(said, w);
     const cap = toleranceCap(dev);
     max = Math.min(max, cap);
-    parts.push(
-      `${w}: closest said ${closest} (${Number.isFinite(dev) ? `${(dev * 100).toFixed(1)} %` : 'no match'} ` +
-        `off, at most ${cap})`,
-    );
+    parts.push(`${w}: closest said ${closest} (${percent(dev)} off, at most ${cap})`);
   }
   return { max, reason: parts.join('; ') };
 }

@@ -75,7 +75,7 @@ function field(lines: string[], prefix: string): string | undefined {
   return lines.find((l) => l.startsWith(prefix))?.slice(prefix.length);
 }
 
-export function readGaiaTurnPrompt(request: LoggedRequest): GaiaTurnView | undefined {
+function readGaiaTurnPrompt(request: LoggedRequest): GaiaTurnView | undefined {
   const text = lastUserText(request);
   if (text === undefined) return undefined;
   const lines = text.split('\n');
@@ -109,7 +109,7 @@ export function readGaiaTurnPrompt(request: LoggedRequest): GaiaTurnView | undef
   return view;
 }
 
-export function readGaiaCallerPrompt(request: LoggedRequest): GaiaCallerView | undefined {
+function readGaiaCallerPrompt(request: LoggedRequest): GaiaCallerView | undefined {
   const text = lastUserText(request);
   if (text === undefined) return undefined;
   const lines = text.split('\n');

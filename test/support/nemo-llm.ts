@@ -1,4 +1,4 @@
-import { NEMO_PROMPT_LINES } from '../../src/simulate/nemo-prompt.js';
+import { NEMO_PROMPT_LINES } from '../../src/scenario/index.js';
 import { JUDGE_PASSED_SYSTEM_PROMPT } from '../../src/simulate/nemo/judge-passed.js';
 import { PERSONA_LINES } from '../../src/simulate/persona.js';
 import { CLAIM_LINE, CLAIM_SYSTEM_PROMPT } from '../../src/simulate/signals.js';
@@ -6,7 +6,7 @@ import type { LoggedRequest, Responder, ScriptedReply } from './llm-server.js';
 
 /**
  * The stand-in LLM for NeMo scenarios (test/e2e/nemo), on the test server's real protocol. As the caller it reads
- * the user side back out of the prompt earshot renders (src/simulate/nemo-prompt.ts: persona, task, numbered
+ * the user side back out of the prompt earshot renders (src/scenario/nemo/prompt.ts: persona, task, numbered
  * instructions, guidelines) and says the instructions in order, in words the reference bot's restaurant brain
  * understands (fixtures/nemo/restaurant/brain.yaml), gives its name and phone number when asked, and hangs up after
  * the bot's goodbye, or on hearing the total when a guideline says so. As the judge it answers NL_ASSERTION claims and
@@ -40,7 +40,7 @@ export function readNemoCallerPrompt(request: LoggedRequest): NemoCallerView | u
   };
   const instructions = block(NEMO_PROMPT_LINES.instructions).map((l) => l.replace(/^\d+\.\s+/, ''));
   const guidelines = block(NEMO_PROMPT_LINES.guidelines).map((l) => l.replace(/^- /, ''));
-  // The persona's first line is `Name, role.` (nemo-prompt.ts).
+  // The persona's first line is `Name, role.` (scenario/nemo/prompt.ts).
   const who = rows.find((l) => l.startsWith(PERSONA_LINES.who))?.slice(PERSONA_LINES.who.length) ?? '';
   const lines = messages
     .slice(1)

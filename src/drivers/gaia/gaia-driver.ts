@@ -1,9 +1,9 @@
 import { EarshotError, errorMessage } from '../../core/errors.js';
 import { Redactor } from '../../core/redact.js';
-import { isJudgeError, resolveJudgeService, retryPolicy, type JudgeBackend } from '../../judge/index.js';
+import { isJudgeError, retryPolicy, type JudgeBackend } from '../../judge/index.js';
 import { failure } from '../../results/failure.js';
 import type { GaiaResult, ScenarioResult, SimulationEntry } from '../../results/index.js';
-import { ScenarioError, unrunnableFactories, type GaiaSpec, type Scenario } from '../../scenario/index.js';
+import type { GaiaSpec, Scenario } from '../../scenario/index.js';
 import { createTurnWriter, type HeardLine, type TurnWriter } from '../../simulate/index.js';
 import {
   checkWire,
@@ -15,7 +15,8 @@ import {
   type SessionDriver,
   type TurnInput,
 } from '../../session/index.js';
-import { factoryBackend } from '../llm-backends.js';
+import { waitBotQuiet } from '../bot-quiet.js';
+import { resolveCallerAndJudge } from '../llm-backends.js';
 import { concludeGaia, type GaiaJudgeRecord, type PlayedTurn } from './gaia-conclude.js';
 import { GREETING_MAX_MS, GREETING_START_MS, ReplyReader, REPLY_SETTLE_MS } from './replies.js';
 
@@ -68,21 +69,26 @@ export class GaiaDriver implements SessionDriver {
    */
   async prepare(session: DriverSetup): Promise<void> {
     const { config } = session;
-    const replaced = [
-      ...(config.simulatorOverride ? ['simulator'] : []),
-      ...(config.judge.override ? ['judge.eval'] : []),
-    ];
-    const python = unrunnableFactories(this.scenario, replaced);
-    if (python.length) throw new ScenarioError(this.scenario.file, python);
     const { env, redactor, allowCode } = config;
     this.redactor = redactor;
-    const file = this.scenario.file;
-    if (!this.writer && this.gaia.turns.some((t) => t.user_message === undefined)) {
-      const simConfig = config.simulatorOverride ?? this.gaia.simulator;
-      const backend = await factoryBackend(simConfig, 'simulator', file, allowCode, env);
+    const needsCaller = !this.writer && this.gaia.turns.some((t) => t.user_message === undefined);
+    const { callerConfig, callerBackend, judge } = await resolveCallerAndJudge(
+      this.scenario,
+      {
+        simulator: this.gaia.simulator,
+        simulatorOverride: config.simulatorOverride,
+        judgeOverride: config.judge.override,
+        allowCode,
+        env,
+        redactor,
+      },
+      { needsCaller, ...(this.judge ? { judge: this.judge } : {}) },
+    );
+    this.judge = judge;
+    if (needsCaller) {
       this.writer = createTurnWriter({
-        config: simConfig,
-        ...(backend ? { backend } : {}),
+        config: callerConfig,
+        ...(callerBackend ? { backend: callerBackend } : {}),
         env,
         redactor,
         trace: (l) => session.log(l),
@@ -90,13 +96,6 @@ export class GaiaDriver implements SessionDriver {
       });
       session.log(`gaia: the caller's model is ${this.writer.description}`);
     }
-    if (!this.judge) {
-      const judgeConfig = config.judge.override ?? this.scenario.judge.eval;
-      this.judge =
-        (await factoryBackend(judgeConfig, 'judge.eval', file, allowCode, env)) ??
-        resolveJudgeService(judgeConfig, env);
-    }
-    for (const secret of this.judge.secrets) redactor.add(secret);
     const persona = this.gaia.persona;
     session.log(
       `gaia: persona ${persona.name}${persona.builtin ? ' (built-in)' : ' (custom)'}; ${this.gaia.turns.length} ` +
@@ -138,11 +137,7 @@ export class GaiaDriver implements SessionDriver {
         `--- turn ${index} (GAIA turn ${turn.turn}, ` +
           `${written === undefined ? 'written by the caller model' : 'as written'}): ${JSON.stringify(text)}`,
       );
-      if (rt.stream.speaking) {
-        rt.log('send: waiting for the bot to finish speaking');
-        const maxWait = rt.config.botQuietMaxWaitMs;
-        if (!(await rt.stream.waitQuiet(maxWait))) rt.log(`send: bot still speaking after ${maxWait}ms, going on`);
-      }
+      await waitBotQuiet(rt, 'send: waiting for the bot to finish speaking');
       const sent = await scope.send({ user: text });
       this.transcript.push({
         kind: 'caller',

@@ -12,6 +12,7 @@ import {
   type TurnInput,
   type TurnSend,
 } from '../../session/index.js';
+import { waitBotQuiet } from '../bot-quiet.js';
 import { matchTurn, type ScriptMatching } from './expectations.js';
 import { turnProbes } from './turn-probes.js';
 
@@ -90,9 +91,9 @@ export class ScriptDriver implements SessionDriver {
         return [missed];
       }
     } else if (sends) {
-      await this.waitBotQuiet(rt, 'send: waiting for the bot to finish speaking');
+      await waitBotQuiet(rt, 'send: waiting for the bot to finish speaking');
     } else if (index > 0 && rt.stream.speaking) {
-      await this.waitBotQuiet(rt, 'observe: waiting for the bot to finish the previous reply');
+      await waitBotQuiet(rt, 'observe: waiting for the bot to finish the previous reply');
       rt.stream.dropPending();
     }
     const sent = await scope.send(sendOf(turn, this.scenario));
@@ -103,13 +104,6 @@ export class ScriptDriver implements SessionDriver {
     failures.push(...verdict.failures);
     scope.end(failures, Object.keys(verdict.metrics).length ? verdict.metrics : undefined);
     return failures;
-  }
-
-  private async waitBotQuiet(rt: DriverRuntime, why: string): Promise<void> {
-    if (!rt.stream.speaking) return;
-    rt.log(why);
-    const maxWait = rt.config.botQuietMaxWaitMs;
-    if (!(await rt.stream.waitQuiet(maxWait))) rt.log(`send: bot still speaking after ${maxWait}ms, going on`);
   }
 
   /** Waits for the turn's `send_after`; the failure when its event never came. */

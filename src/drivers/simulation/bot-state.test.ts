@@ -8,20 +8,21 @@ import { dbHash } from '../../core/db-hash.js';
 import type { EarshotEvent } from '../../results/events.js';
 import type { NemoSpec, Simulation } from '../../scenario/index.js';
 import type { DriverRuntime } from '../../session/index.js';
-import { exitToolCalled, needsBotState, pullSummary, seedBotState } from './bot-state.js';
+import { exitToolCalled, pullSummary, seedBotState } from './bot-state.js';
 
 /**
  * The control plane as the driver sees it (`rt.control.request`): each request answered by the test, in order, and
  * what was sent recorded. The wire itself (ids, error-response, deadlines) is session/requests.ts's and tested there.
  */
 type Answer = { ok: true; d: unknown } | { ok: false; error: string };
-function runtime(answers: Record<string, Answer[]>) {
-  const sent: Array<{ t: string; d: unknown; timeoutMs?: number }> = [];
+function runtime(answers: Record<string, Answer[]>, handshake: 'rtvi' | 'none' = 'rtvi') {
+  const sent: Array<{ t: string; d: unknown }> = [];
   const log: string[] = [];
   const rt = {
+    config: { handshake },
     control: {
-      request: async (t: string, d: unknown, opts: { timeoutMs?: number } = {}): Promise<Answer> => {
-        sent.push({ t, d, ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) });
+      request: async (t: string, d: unknown): Promise<Answer> => {
+        sent.push({ t, d });
         return answers[t]?.shift() ?? { ok: false, error: `no answer scripted for ${t}` };
       },
     },
@@ -96,23 +97,42 @@ describe('seedBotState', () => {
     });
   });
 
-  it('fails a refused seeding only when the scenario needs the bot state', async () => {
+  it('fails a refused seeding only when the scenario needs the bot state (session/nemo-needs.ts)', async () => {
     const refused: Answer = { ok: false, error: 'error-response: no scenario state' };
     const needs = runtime({ update_system_prompt: [refused], apply_initialization: [refused] });
-    const out = await seedBotState(needs.rt, sim(nemo()));
-    expect(out).toMatchObject({ ok: false, reason: expect.stringContaining('need the bot') });
+    expect(await seedBotState(needs.rt, sim(nemo()))).toEqual({
+      ok: false,
+      reason: 'apply_initialization got no answer: error-response: no scenario state; DB_STATE_MATCH reads the db_hash',
+    });
+    // Data carried but not whitelisted: nothing the verdict reads comes from the bot.
     const qa = nemo({
       success_signals: ['judge_passed'],
-      expected_scenario_db: undefined,
       initialization_actions: [],
       shared_state_init: { user: {}, agent: {} },
     });
-    expect(needsBotState(qa)).toBe(false);
     const free = runtime({ update_system_prompt: [refused], apply_initialization: [refused] });
     expect(await seedBotState(free.rt, sim(qa))).toEqual({ ok: true });
     expect(free.log.join('\n')).toContain('needs no bot state');
-    expect(needsBotState({ ...qa, success_signals: ['is_action_match'] })).toBe(true);
-    expect(needsBotState({ ...qa, success_signals: ['is_action_match'], action_source: 'calls' })).toBe(false);
+  });
+
+  it('asks nothing of a bot without RTVI (--handshake none)', async () => {
+    const qa = nemo({
+      success_signals: ['judge_passed'],
+      initialization_actions: [],
+      shared_state_init: { user: {}, agent: {} },
+    });
+    const { rt, sent, log } = runtime({}, 'none');
+    expect(await seedBotState(rt, sim(qa))).toEqual({ ok: true });
+    expect(await pullSummary(rt, sim(qa))).toEqual({ error: 'no RTVI (--handshake none)' });
+    expect(await seedBotState(rt, sim(nemo()))).toEqual({
+      ok: false,
+      reason: 'the bot has no RTVI (--handshake none); DB_STATE_MATCH reads the db_hash',
+    });
+    expect(sent).toEqual([]);
+    expect(log).toEqual([
+      'bot state: not seeded: the bot has no RTVI (--handshake none)',
+      'bot state: no summary asked: the bot has no RTVI (--handshake none)',
+    ]);
   });
 });
 
@@ -120,7 +140,7 @@ describe('pullSummary', () => {
   it('asks include_db only for DB assertions', async () => {
     const { rt, sent } = runtime({ get_scenario_summary: [{ ok: true, d: { actions: [], db_hash: dbHash(DB) } }] });
     expect(await pullSummary(rt, sim(nemo()))).toEqual({ summary: { actions: [], db_hash: dbHash(DB) } });
-    expect(sent).toEqual([{ t: 'get_scenario_summary', d: { include_db: false }, timeoutMs: 10_000 }]);
+    expect(sent).toEqual([{ t: 'get_scenario_summary', d: { include_db: false } }]);
     const withAssertions = nemo({
       db_state_assertions: [{ side: 'agent', func_name: 'count_at', arguments: { path: 'orders' }, assert_value: 1 }],
     });
@@ -152,11 +172,12 @@ describe('pullSummary', () => {
 });
 
 describe('exitToolCalled', () => {
-  it("names NeMo's exit tools and the legacy defaults, nothing else", () => {
+  it("names NeMo's exit tools, not the legacy map form's defaults", () => {
     const call = (function_name: string): EarshotEvent => ({ name: 'function_call', at_ms: 1, function_name });
-    for (const name of ['EndConversationTool', 'TransferToAgentTool', 'TransferToHumanAgentsTool', 'end_call'])
+    for (const name of ['EndConversationTool', 'TransferToAgentTool', 'TransferToHumanAgentsTool'])
       expect(exitToolCalled(call(name))).toBe(name);
-    expect(exitToolCalled(call('PlaceOrderTool'))).toBeNull();
+    expect(exitToolCalled(call('transfer_to_human_agents'))).toBe('transfer_to_human_agents');
+    for (const name of ['PlaceOrderTool', 'end_call', 'hang_up']) expect(exitToolCalled(call(name))).toBeNull();
     expect(exitToolCalled({ name: 'llm_response', at_ms: 1, text: 'EndConversationTool' })).toBeNull();
   });
 });

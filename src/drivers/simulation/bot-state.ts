@@ -1,9 +1,8 @@
 import { dbHash } from '../../core/db-hash.js';
 import type { EarshotEvent } from '../../results/events.js';
-import { DEFAULT_EXIT_FUNCTIONS, SuccessSignal, type NemoSpec, type Simulation } from '../../scenario/index.js';
-import { renderAgentPrompt } from '../../simulate/nemo-prompt.js';
+import { NEMO_EXIT_FUNCTIONS, renderAgentPrompt, type NemoSpec, type Simulation } from '../../scenario/index.js';
 import { readBotSummary, type NemoVerdictSettings, type SummaryPull } from '../../simulate/nemo/index.js';
-import type { DriverRuntime, SessionConfig } from '../../session/index.js';
+import { nemoStateNeed, type DriverRuntime, type SessionConfig } from '../../session/index.js';
 
 /**
  * The two wire steps a NeMo scenario adds around the conversation (NeMo's RTVI control plane): before it, the agent
@@ -13,21 +12,7 @@ import type { DriverRuntime, SessionConfig } from '../../session/index.js';
  * without the control plane is only a note unless the scenario's signals need its state.
  */
 
-/** How long each control request waits for its answer. */
-export const BOT_STATE_TIMEOUT_MS = 10_000;
-
 export type SeedOutcome = { ok: true } | { ok: false; reason: string };
-
-/** A scenario whose verdict reads the bot's state: it cannot run against a bot that will not take it. */
-export function needsBotState(nemo: NemoSpec): boolean {
-  return (
-    nemo.expected_scenario_db !== undefined ||
-    (nemo.db_state_assertions?.length ?? 0) > 0 ||
-    agentInitActions(nemo).length > 0 ||
-    Object.keys(nemo.shared_state_init.agent).length > 0 ||
-    (nemo.action_source === 'summary' && nemo.success_signals.includes(SuccessSignal.ACTION_MATCH))
-  );
-}
 
 function agentInitActions(nemo: NemoSpec): Array<{ func_name: string; arguments: Record<string, unknown> }> {
   return (nemo.initialization_actions ?? [])
@@ -38,30 +23,31 @@ function agentInitActions(nemo: NemoSpec): Array<{ func_name: string; arguments:
 export async function seedBotState(rt: DriverRuntime, sim: Simulation): Promise<SeedOutcome> {
   const nemo = sim.nemo;
   if (!nemo) return { ok: true };
-  const prompt = await rt.control.request(
-    'update_system_prompt',
-    {
-      prompt: renderAgentPrompt(nemo.agent),
-      tools: JSON.stringify(nemo.agent.resources?.tools ?? {}),
-      add_suffix: true,
-      tool_domain: nemo.domain,
-    },
-    { timeoutMs: BOT_STATE_TIMEOUT_MS },
-  );
+  // No RTVI, nothing to ask (each request would only wait out its deadline). The wire check refuses a scenario that
+  // needs the bot's state on such a bot before connecting; the need is checked again so no caller can skip it.
+  if (rt.config.handshake === 'none') {
+    const need = nemoStateNeed(nemo);
+    if (need) return { ok: false, reason: `the bot has no RTVI (--handshake none); ${need.why}` };
+    rt.log('bot state: not seeded: the bot has no RTVI (--handshake none)');
+    return { ok: true };
+  }
+  const prompt = await rt.control.request('update_system_prompt', {
+    prompt: renderAgentPrompt(nemo.agent),
+    tools: JSON.stringify(nemo.agent.resources?.tools ?? {}),
+    add_suffix: true,
+    tool_domain: nemo.domain,
+  });
   if (!prompt.ok)
     rt.log(`bot state: agent side not sent: the bot does not take update_system_prompt (${prompt.error})`);
-  const init = await rt.control.request(
-    'apply_initialization',
-    {
-      domain: nemo.domain,
-      shared_state_init: JSON.stringify(nemo.shared_state_init.agent),
-      actions: agentInitActions(nemo),
-    },
-    { timeoutMs: BOT_STATE_TIMEOUT_MS },
-  );
+  const init = await rt.control.request('apply_initialization', {
+    domain: nemo.domain,
+    shared_state_init: JSON.stringify(nemo.shared_state_init.agent),
+    actions: agentInitActions(nemo),
+  });
   if (!init.ok) {
     const why = `apply_initialization got no answer: ${init.error}`;
-    if (needsBotState(nemo)) return { ok: false, reason: `${why}; this scenario's signals need the bot's state` };
+    const need = nemoStateNeed(nemo);
+    if (need) return { ok: false, reason: `${why}; ${need.why}` };
     rt.log(`bot state: ${why} (the scenario needs no bot state: going on)`);
     return { ok: true };
   }
@@ -80,12 +66,12 @@ export async function seedBotState(rt: DriverRuntime, sim: Simulation): Promise<
 export async function pullSummary(rt: DriverRuntime, sim: Simulation): Promise<SummaryPull> {
   const nemo = sim.nemo;
   if (!nemo) return {};
+  if (rt.config.handshake === 'none') {
+    rt.log('bot state: no summary asked: the bot has no RTVI (--handshake none)');
+    return { error: 'no RTVI (--handshake none)' };
+  }
   const includeDb = (nemo.db_state_assertions?.length ?? 0) > 0;
-  const answer = await rt.control.request(
-    'get_scenario_summary',
-    { include_db: includeDb },
-    { timeoutMs: BOT_STATE_TIMEOUT_MS },
-  );
+  const answer = await rt.control.request('get_scenario_summary', { include_db: includeDb });
   if (!answer.ok) {
     rt.log(`bot state: no summary: ${answer.error}`);
     return { error: answer.error };
@@ -99,11 +85,7 @@ export async function pullSummary(rt: DriverRuntime, sim: Simulation): Promise<S
   const pull: SummaryPull = { summary };
   const expected = nemo.expected_scenario_db;
   if (expected && summary.db_hash !== null && !summary.db && summary.db_hash !== dbHash(expected)) {
-    const again = await rt.control.request(
-      'get_scenario_summary',
-      { include_db: true },
-      { timeoutMs: BOT_STATE_TIMEOUT_MS },
-    );
+    const again = await rt.control.request('get_scenario_summary', { include_db: true });
     const full = again.ok ? readBotSummary(again.d) : again.error;
     if (typeof full !== 'string' && full.db) pull.diffDb = full.db;
     else rt.log(`bot state: no DB for the diff: ${typeof full === 'string' ? full : 'the bot sent none'}`);
@@ -114,7 +96,7 @@ export async function pullSummary(rt: DriverRuntime, sim: Simulation): Promise<S
 /** The exit tool a `function_call` event names (NeMo's `<exit>`), or null. */
 export function exitToolCalled(event: EarshotEvent): string | null {
   if (event.name !== 'function_call' || event.function_name === undefined) return null;
-  return (DEFAULT_EXIT_FUNCTIONS as readonly string[]).includes(event.function_name) ? event.function_name : null;
+  return NEMO_EXIT_FUNCTIONS.includes(event.function_name) ? event.function_name : null;
 }
 
 /** The NeMo flags as the session's settings carry them (`--duration`, `--min-agent-turns`, ...). */

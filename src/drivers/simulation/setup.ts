@@ -1,14 +1,8 @@
 import { Redactor } from '../../core/redact.js';
-import { resolveJudgeService, retryPolicy } from '../../judge/index.js';
-import {
-  resolvePersona,
-  ScenarioError,
-  unrunnableFactories,
-  type LlmConfig,
-  type Simulation,
-} from '../../scenario/index.js';
+import { retryPolicy } from '../../judge/index.js';
+import { resolvePersona, type LlmConfig, type Simulation } from '../../scenario/index.js';
 import { createSimulator } from '../../simulate/index.js';
-import { factoryBackend } from '../llm-backends.js';
+import { resolveCallerAndJudge } from '../llm-backends.js';
 import {
   resolveSessionConfig,
   type SessionConfig,
@@ -51,30 +45,31 @@ export async function createSimulationDriver(
 ): Promise<SimulationDriver> {
   const env = setup.env ?? process.env;
   const redactor = setup.redactor ?? new Redactor(env);
-  const replaced = [...(setup.simulatorOverride ? ['simulator'] : []), ...(setup.judgeOverride ? ['judge.eval'] : [])];
-  const python = unrunnableFactories(simulation, replaced);
-  if (python.length) throw new ScenarioError(simulation.file, python);
+  const { callerConfig, callerBackend, judge } = await resolveCallerAndJudge(
+    simulation,
+    {
+      simulator: simulation.simulator,
+      simulatorOverride: setup.simulatorOverride,
+      judgeOverride: setup.judgeOverride,
+      allowCode: setup.allowCode === true,
+      env,
+      redactor,
+    },
+    { needsCaller: true },
+  );
   const random = setup.random ?? Math.random;
   const policy = retryPolicy({
     ...(setup.requestTimeoutMs !== undefined ? { requestTimeoutMs: setup.requestTimeoutMs } : {}),
     ...(setup.maxAttempts !== undefined ? { maxAttempts: setup.maxAttempts } : {}),
   });
-  const simulatorConfig = setup.simulatorOverride ?? simulation.simulator;
-  const simulatorBackend = await factoryBackend(
-    simulatorConfig,
-    'simulator',
-    simulation.file,
-    setup.allowCode === true,
-    env,
-  );
   let log: (line: string) => void = () => undefined;
   // A built-in GAIA persona name (`power_user`) plays as GAIA's description of it; any other text as written.
   const persona = resolvePersona(simulation.persona);
   const simulator = createSimulator({
     persona: persona.builtin ? persona.description : simulation.persona,
     goal: simulation.goal,
-    config: simulatorConfig,
-    ...(simulatorBackend ? { backend: simulatorBackend } : {}),
+    config: callerConfig,
+    ...(callerBackend ? { backend: callerBackend } : {}),
     env,
     redactor,
     random,
@@ -82,11 +77,6 @@ export async function createSimulationDriver(
     requestTimeoutMs: policy.requestTimeoutMs,
     maxAttempts: policy.maxAttempts,
   });
-  const judgeConfig = setup.judgeOverride ?? simulation.judge.eval;
-  const judge =
-    (await factoryBackend(judgeConfig, 'judge.eval', simulation.file, setup.allowCode === true, env)) ??
-    resolveJudgeService(judgeConfig, env);
-  for (const secret of judge.secrets) redactor.add(secret);
   const driver = new SimulationDriver(simulation, {
     simulator,
     judge,

@@ -4,6 +4,7 @@
  * discovery), or that the documents do not say. Every answer reports the function calls a RAG agent would make
  * (`query_documents`, `search_files`, `index_document`), so a judge can see how it got there.
  */
+import { DOCUMENT_FORMATS } from '../../protocol/documents.js';
 import type { JsonValue } from './yaml-reader.js';
 import type { DocumentIndex, IndexedDocument } from './documents.js';
 import type { DocumentLibrary } from './library.js';
@@ -32,7 +33,8 @@ export interface DocumentAnswer {
 export const DONT_KNOW = "I don't know. The documents I have don't say.";
 const SUMMARY_SENTENCES = 3;
 
-const FILE_NAMED = /[\w.\\/-]*\w\.(?:md|markdown|txt|html?|csv|py|json)\b/i;
+/** A file named in what was said ("index budget_2025.md"): any extension DOCUMENT_FORMATS knows. */
+const FILE_NAMED = new RegExp(String.raw`[\w.\\/-]*\w\.(?:${Object.keys(DOCUMENT_FORMATS).join('|')})\b`, 'i');
 /** "What documents…", "list the files", "which files are indexed": on normalized text. */
 const LIST_INTENT = new RegExp(
   [

@@ -6,16 +6,6 @@
 import { NUMBER_WORDS } from './spoken-numbers.js';
 import { normalizeText, splitSentences, tidyText } from './text.js';
 
-/** The format a file name implies, as GAIA's manifest names formats. */
-export function formatOf(filename: string): string {
-  const ext = /\.([a-z0-9]+)$/i.exec(filename)?.[1]?.toLowerCase() ?? '';
-  if (ext === 'md' || ext === 'markdown') return 'markdown';
-  if (ext === 'html' || ext === 'htm') return 'html';
-  if (ext === 'csv') return 'csv';
-  if (ext === 'py') return 'python';
-  return 'text';
-}
-
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
 
 function htmlParagraphs(html: string): string[] {

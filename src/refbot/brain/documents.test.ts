@@ -118,6 +118,17 @@ describe('DocumentIndex bookkeeping', () => {
     expect(index.byFilename('some/where/a.txt')?.id).toBe('a');
   });
 
+  it('leaves out what skip names, weighing words as an index without those documents would', () => {
+    const all = corpusIndex('acme_q3_report.md', 'budget_2025.md', 'employee_handbook.md');
+    const skipAcme = (d: { filename: string }): boolean => d.filename === 'acme_q3_report.md';
+    expect(all.search('What was the third quarter revenue?', skipAcme)).toBeNull();
+    const question = 'What is the CFO approval threshold?';
+    const without = corpusIndex('budget_2025.md', 'employee_handbook.md').best(question);
+    expect(all.best(question, skipAcme)).toEqual(without);
+    expect(all.best(question, () => true)).toBeNull();
+    expect(all.size).toBe(3);
+  });
+
   it('finds nothing in an empty index or for a question with no subject words', () => {
     expect(new DocumentIndex().search('What was the revenue?')).toBeNull();
     expect(corpusIndex('budget_2025.md').search('What is it?')).toBeNull();

@@ -5,7 +5,8 @@
  * cover (a word no sentence has weighs the most) finds nothing, so the bot says it does not know instead of
  * answering with the nearest sentence about something else.
  */
-import { documentSentences, formatOf, queryTokens, sentenceTokens } from './document-text.js';
+import { formatOfFilename } from '../../protocol/documents.js';
+import { documentSentences, queryTokens, sentenceTokens } from './document-text.js';
 
 /** How a document reached the bot: the RTVI message, an eval-context, `--documents`, or the `--library` folder. */
 export type DocumentSource = 'message' | 'context' | 'file' | 'library';
@@ -51,7 +52,7 @@ export class DocumentIndex {
 
   /** Indexes a document (replacing one with the same id); returns it. */
   add(input: DocumentInput, source: DocumentSource): IndexedDocument {
-    const format = input.format ?? formatOf(input.filename);
+    const format = input.format ?? formatOfFilename(input.filename);
     const document: IndexedDocument = {
       id: input.id,
       filename: input.filename,
@@ -60,7 +61,8 @@ export class DocumentIndex {
       sentences: documentSentences(input.content, format),
       ...(input.path !== undefined ? { path: input.path } : {}),
     };
-    this.remove((d) => d.id === input.id);
+    // Only a replacement filters the entries: building an index of many documents stays linear.
+    if (this.docs.has(input.id)) this.remove((d) => d.id === input.id);
     this.docs.set(document.id, document);
     this.entries.push(
       ...document.sentences.map((sentence) => ({ document, sentence, tokens: sentenceTokens(sentence) })),
@@ -87,17 +89,21 @@ export class DocumentIndex {
     return this.documents.find((d) => d.filename === base);
   }
 
-  /** The best sentence for a question, however poor (null when nothing shares a subject word). */
-  best(question: string): DocumentMatch | null {
+  /**
+   * The best sentence for a question, however poor (null when nothing shares a subject word). Documents `skip`
+   * names are left out as if never indexed, their sentences not weighing the words either.
+   */
+  best(question: string, skip?: (document: IndexedDocument) => boolean): DocumentMatch | null {
     const query = queryTokens(question);
-    if (query.length === 0 || this.entries.length === 0) return null;
-    const n = this.entries.length;
+    const entries = skip ? this.entries.filter((e) => !skip(e.document)) : this.entries;
+    if (query.length === 0 || entries.length === 0) return null;
+    const n = entries.length;
     const weight = new Map(
-      query.map((t) => [t, Math.log(1 + n / (this.entries.filter((e) => e.tokens.has(t)).length + 0.5))]),
+      query.map((t) => [t, Math.log(1 + n / (entries.filter((e) => e.tokens.has(t)).length + 0.5))]),
     );
     const total = [...weight.values()].reduce((a, b) => a + b, 0);
     let best: { entry: Entry; covered: number; matched: number } | null = null;
-    for (const entry of this.entries) {
+    for (const entry of entries) {
       const hits = query.filter((t) => entry.tokens.has(t));
       const covered = hits.reduce((sum, t) => sum + (weight.get(t) ?? 0), 0);
       // Ties go to the sentence matching more words, then to the earlier one.
@@ -110,9 +116,9 @@ export class DocumentIndex {
     return best && { document: best.entry.document, sentence: best.entry.sentence, coverage: best.covered / total };
   }
 
-  /** The sentence that answers the question, or null when the documents do not say. */
-  search(question: string): DocumentMatch | null {
-    const match = this.best(question);
+  /** The sentence that answers the question, or null when the documents (less those `skip` names) do not say. */
+  search(question: string, skip?: (document: IndexedDocument) => boolean): DocumentMatch | null {
+    const match = this.best(question, skip);
     return match && match.coverage >= DOCUMENT_MATCH_THRESHOLD ? match : null;
   }
 

@@ -5,11 +5,15 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { MAX_DOCUMENT_BYTES } from '../../protocol/documents.js';
-import { formatOf } from './document-text.js';
+import { DOCUMENT_FORMATS, documentExtension, formatOfFilename, MAX_DOCUMENT_BYTES } from '../../protocol/documents.js';
 import { type DocumentInput, type DocumentMatch, DocumentIndex } from './documents.js';
 
-const TEXT_EXTENSIONS = /\.(md|markdown|txt|html?|csv|py)$/i;
+/** The extensions of text formats: an image has no sentences for this bot to read. */
+const TEXT_EXTENSIONS = new Set(
+  Object.entries(DOCUMENT_FORMATS)
+    .filter(([, format]) => format !== 'image')
+    .map(([ext]) => ext),
+);
 const MAX_DEPTH = 6;
 const MAX_FILES = 500;
 
@@ -23,6 +27,9 @@ export interface LibraryFile {
 
 export class DocumentLibrary {
   private files: LibraryFile[] | null = null;
+  /** Every file's sentences, indexed by path (two report.md in different folders are two documents). */
+  private index: DocumentIndex | null = null;
+  private readonly byPath = new Map<string, LibraryFile>();
 
   constructor(readonly dir: string) {}
 
@@ -36,7 +43,11 @@ export class DocumentLibrary {
         const filename = basename(path);
         const id = filename.replace(/\.[^.]+$/, '');
         return [
-          { path, shown: shownPath(path), document: { id, filename, format: formatOf(filename), path, content } },
+          {
+            path,
+            shown: shownPath(path),
+            document: { id, filename, format: formatOfFilename(filename), path, content },
+          },
         ];
       });
     return this.files;
@@ -54,14 +65,23 @@ export class DocumentLibrary {
     return null;
   }
 
-  /** The file whose sentence best answers the question, among those not already indexed. */
+  /** The file whose sentence best answers the question, among those not already indexed (by file name). */
   search(question: string, exclude: ReadonlySet<string>): { file: LibraryFile; match: DocumentMatch } | null {
-    const candidates = this.list().filter((f) => !exclude.has(f.document.filename));
-    const index = new DocumentIndex();
-    for (const f of candidates) index.add(f.document, 'library');
-    const match = index.search(question);
-    const file = match && candidates.find((f) => f.document.id === match.document.id);
+    const match = this.indexed().search(question, (d) => exclude.has(d.filename));
+    const file = match && this.byPath.get(match.document.id);
     return file && match ? { file, match } : null;
+  }
+
+  /** The library's index, built on the first search: the folder is read once, so its index is too. */
+  private indexed(): DocumentIndex {
+    if (this.index) return this.index;
+    const index = new DocumentIndex();
+    for (const f of this.list()) {
+      index.add({ ...f.document, id: f.path }, 'library');
+      this.byPath.set(f.path, f);
+    }
+    this.index = index;
+    return index;
   }
 }
 
@@ -78,7 +98,7 @@ function walk(dir: string, depth: number): string[] {
     try {
       const st = statSync(path);
       if (st.isDirectory()) return walk(path, depth + 1);
-      return st.isFile() && TEXT_EXTENSIONS.test(name) && st.size <= MAX_DOCUMENT_BYTES ? [path] : [];
+      return st.isFile() && TEXT_EXTENSIONS.has(documentExtension(name)) && st.size <= MAX_DOCUMENT_BYTES ? [path] : [];
     } catch {
       return [];
     }

@@ -19,8 +19,6 @@ export type InitFunction = (state: DomainState, args: Record<string, unknown>) =
 export interface RefbotDomain {
   tools: Readonly<Record<string, (state: DomainState, args: ToolArgs) => ToolOutcome>>;
   initFunctions: Readonly<Record<string, InitFunction>>;
-  /** Tools that end the conversation: the bot finishes its reply and keeps the socket open. */
-  exitTools: readonly string[];
 }
 
 /** An init function's arguments or the state it needs are wrong. */

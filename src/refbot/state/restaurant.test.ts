@@ -55,9 +55,8 @@ describe('restaurant domain tools', () => {
     expect(tools.PlaceOrderTool({}, { items: [] }).result).toMatchObject({ success: false });
   });
 
-  it('EndConversationTool records nothing and is the exit tool', () => {
+  it('EndConversationTool records nothing', () => {
     expect(tools.EndConversationTool(fresh(), {}).action).toBeUndefined();
-    expect(RESTAURANT_DOMAIN.exitTools).toEqual(['EndConversationTool']);
   });
 
   it('init functions set a price and remove an item; bad arguments throw', () => {

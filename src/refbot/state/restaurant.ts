@@ -96,5 +96,4 @@ export const RESTAURANT_DOMAIN: RefbotDomain = {
       delete menu[item];
     },
   },
-  exitTools: ['EndConversationTool'],
 };

@@ -28,8 +28,6 @@ export class ScenarioState implements BrainTools {
   toolDomain: string | null = null;
   /** `apply_initialization`'s `domain`. */
   private domain: string | null = null;
-  /** The bot called an exit tool (NeMo's `<exit>`). */
-  exited = false;
 
   constructor(private readonly options: ScenarioStateOptions) {}
 
@@ -114,7 +112,6 @@ export class ScenarioState implements BrainTools {
     if (!domain || !Object.hasOwn(domain.tools, name)) return undefined;
     const outcome = domain.tools[name](this.state, args);
     if (outcome.action) this.actions.push(outcome.action);
-    if (domain.exitTools.includes(name)) this.exited = true;
     this.log(`tool ${name}: ${JSON.stringify(outcome.result)}${outcome.action ? ' (action recorded)' : ''}`);
     return outcome.result;
   }
@@ -127,7 +124,6 @@ export class ScenarioState implements BrainTools {
     this.state = {};
     this.actions = [];
     this.domain = null;
-    this.exited = false;
   }
 
   /** The database at `path` under the data root, or why not (a path leaving the root is refused). */

@@ -1,14 +1,18 @@
+import { SCORECARD_DIMENSIONS } from '../../scenario/index.js';
+import { DIMENSION_ABBREVIATIONS, dimensionLegend } from '../gaia-text.js';
+
 /**
  * The report's view of GAIA scores, spliced into the report's script (client.ts) so it shares its helpers (`el`,
  * `add`, `badge`, `pct`): a scenario's turn × dimension grid (C T R Cm E P ER, `n/a` where a dimension did not
  * apply, each turn's total against the threshold, its verdict and why it failed), and the run's summary tables per
  * category, per dimension and per severity. Like the rest of the script it builds nodes with textContent only.
  */
+// The columns and legend come from gaia-text.ts as JSON, so the HTML grid and the text reports cannot drift apart.
+const DIMENSIONS_JSON = JSON.stringify(SCORECARD_DIMENSIONS.map((d) => [d, DIMENSION_ABBREVIATIONS[d]]));
+
 export const GAIA_JS = String.raw`
-  var GAIA_DIMENSIONS = [
-    ['correctness', 'C'], ['tool_selection', 'T'], ['context_retention', 'R'], ['completeness', 'Cm'],
-    ['efficiency', 'E'], ['personality', 'P'], ['error_recovery', 'ER'],
-  ];
+  var GAIA_DIMENSIONS = ${DIMENSIONS_JSON};
+  var GAIA_LEGEND = ${JSON.stringify(dimensionLegend())};
   function dimensionName(d) { return d.replace(/_/g, ' '); }
   function scoreText(score) {
     if (score === null || score === undefined) return '–';
@@ -19,9 +23,7 @@ export const GAIA_JS = String.raw`
     return parts.length ? '[' + parts.join(' · ') + ']' : '';
   }
   function gaiaLegend() {
-    return el('p', { class: 'legend dim', text: GAIA_DIMENSIONS.map(function (p) {
-      return p[1] + ' ' + dimensionName(p[0]);
-    }).join(' · ') + '; scores 0–10, n/a: not applicable (the wire did not show function calls)' });
+    return el('p', { class: 'legend dim', text: GAIA_LEGEND });
   }
   function gaiaCell(turn, dim) {
     var d = turn.dimensions.filter(function (x) { return x.dimension === dim; })[0];

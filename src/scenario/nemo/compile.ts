@@ -17,7 +17,7 @@ import type { NemoSide, NemoSpec, SideSpec } from './types.js';
  */
 
 /** A simulation's caller turns are capped; NeMo caps by time only, so this is generous. */
-export const NEMO_MAX_TURNS = 50;
+const NEMO_MAX_TURNS = 50;
 
 export function compileNemo(scenario: EvalScenario, where: SourceLocation): Simulation {
   const name = scenario.name ?? '';
@@ -153,7 +153,7 @@ function clean(side: SideSpec): SideSpec {
 }
 
 /** Why a value does not survive JSON (a function, a cycle, a non-finite number, a class instance), if it does not. */
-export function jsonProblem(value: unknown, path: string, seen = new Set<unknown>()): string | undefined {
+function jsonProblem(value: unknown, path: string, seen = new Set<unknown>()): string | undefined {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${path} = ${value}`;
   if (typeof value !== 'object') return `${path}, a ${typeof value}`;

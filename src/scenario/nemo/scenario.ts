@@ -30,7 +30,7 @@ export type NoiseConfig = NonNullable<NemoSpec['noise_config']>;
  * Marks the classes and the base verdict, by `Symbol.for` rather than `instanceof`: a scenario module may import
  * earshot's `dist/` copy while the runner runs from `src/` (or tsx loads a second copy), and both must agree.
  */
-export const SCENARIO_BRAND = Symbol.for('earshot.nemo.EvalScenario');
+const SCENARIO_BRAND = Symbol.for('earshot.nemo.EvalScenario');
 const BASE_VERDICT = Symbol.for('earshot.nemo.baseVerdict');
 
 export abstract class EvalScenario {

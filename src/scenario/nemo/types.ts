@@ -61,6 +61,22 @@ export const SUCCESS_SIGNALS: readonly SuccessSignal[] = Object.values(SuccessSi
 /** The member names (`ACTION_MATCH`…), as the YAML form writes them. */
 export type SuccessSignalName = keyof typeof SuccessSignal;
 
+/** NeMo's `--min-agent-turns` default (its authoring guide and scoring page): a shorter run is a failed start. */
+export const DEFAULT_MIN_AGENT_TURNS = 3;
+/** NeMo's judge score a JUDGE_PASSED run needs (`--judge-threshold`). */
+export const DEFAULT_JUDGE_THRESHOLD = 0.9;
+
+/**
+ * NeMo's exit tools: the bot calling one is NeMo's `<exit>` (CLEAN_EXIT, and the driver's `bot_exit`). The legacy
+ * map form's `clean_exit` keeps its own defaults (file-fields.ts `DEFAULT_EXIT_FUNCTIONS`).
+ */
+export const NEMO_EXIT_FUNCTIONS: readonly string[] = [
+  'EndConversationTool',
+  'TransferToAgentTool',
+  'TransferToHumanAgentsTool',
+  'transfer_to_human_agents',
+];
+
 export type NemoSide = 'user' | 'agent';
 
 /** A predicate over the bot's end-state DB (`DB_STATE_ASSERTION`). */

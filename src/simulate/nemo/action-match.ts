@@ -26,7 +26,7 @@ export function normalizeScenarioPayload(value: unknown): unknown {
 }
 
 /** A scalar as Python's `str()` writes it, then the flags. */
-export function normalizeScalar(value: unknown, flags: ActionNormalization): string {
+function normalizeScalar(value: unknown, flags: ActionNormalization): string {
   let text =
     value === null || value === undefined
       ? 'None'

@@ -20,7 +20,6 @@ export function cleanExit(
   );
   if (exit?.kind === 'call')
     return { signal, value: true, reason: `the bot called ${exit.name} at ${(exit.at_ms / 1000).toFixed(1)} s` };
-  if (endedBy === 'bot_exit') return { signal, value: true, reason: `the bot exited: ${endDetail}` };
   return {
     signal,
     value: false,

@@ -174,6 +174,21 @@ describe('concludeNemo', () => {
     });
   });
 
+  it('says in the trace that an excluded NL_ASSERTION went uncomputed for want of a judge', async () => {
+    const log: string[] = [];
+    const out = await concludeSimulation({
+      simulation: sim(nemo({ nl_assertions: ['The bot told the caller the total price.'] })),
+      played: played(),
+      result: result(),
+      judge: null,
+      noJudgeReason: 'no --judge given',
+      log: (l) => log.push(l),
+    });
+    expect(out.status).toBe('passed');
+    expect(log).toContain('signal: nl_assertion not computed: no judge (no --judge given)');
+    expect(out.simulation?.nemo?.signals.map((s) => s.signal)).not.toContain('nl_assertion');
+  });
+
   it('fails a run below --min-agent-turns with too_few_agent_turns', async () => {
     const out = await conclude(nemo(), played(), result(), { minAgentTurns: 6 });
     expect(out.status).toBe('failed');

@@ -1,7 +1,7 @@
 import { isJudgeError, type JudgeError } from '../../judge/index.js';
 import type { ScenarioResult } from '../../results/index.js';
 import type { NemoOutcome, NemoSignalValue } from '../../results/nemo.js';
-import { SuccessSignal, type NemoSpec } from '../../scenario/nemo/types.js';
+import { NEMO_EXIT_FUNCTIONS, SuccessSignal, type NemoSpec } from '../../scenario/nemo/types.js';
 import type { ConcludeInput } from '../conclude-types.js';
 import { startConclusion } from '../conclusion.js';
 import { actionMatch, predictedActions } from './action-match.js';
@@ -11,7 +11,6 @@ import { judgePassed } from './judge-passed.js';
 import { nlAssertion } from './nl.js';
 import { DEFAULT_NEMO_SETTINGS, type SummaryPull } from './types.js';
 import { nemoVerdict } from './verdict.js';
-import { DEFAULT_EXIT_FUNCTIONS } from '../../scenario/index.js';
 
 /**
  * A NeMo scenario's verdict, in place of the goal gate: the six signals computed where their data exist (the judge
@@ -65,6 +64,9 @@ export async function concludeNemo(input: ConcludeInput & { nemo: NemoSpec }): P
     return false;
   };
   const modality = sim.judge.modality;
+  // Without a judge only excluded judge signals get here (a whitelisted one made the run an error above).
+  if (!input.judge && nemo.nl_assertions?.length)
+    log(`signal: nl_assertion not computed: no judge (${input.noJudgeReason ?? 'none configured'})`);
   if (input.judge && nemo.nl_assertions?.length) {
     const nl = await nlAssertion(input.judge, nemo.nl_assertions, played.transcript, modality);
     if (isJudgeError(nl)) {
@@ -74,6 +76,7 @@ export async function concludeNemo(input: ConcludeInput & { nemo: NemoSpec }): P
       signals.push(nl.value);
     }
   }
+  // Unlike the other signals, JUDGE_PASSED is computed only when whitelisted: one judge call saved per scenario.
   if (input.judge && whitelisted(SuccessSignal.JUDGE_PASSED)) {
     const task = nemo.agent.task?.goal ?? sim.success;
     const j = await judgePassed(
@@ -89,7 +92,7 @@ export async function concludeNemo(input: ConcludeInput & { nemo: NemoSpec }): P
       signals.push(j.value);
     }
   }
-  signals.push(cleanExit(DEFAULT_EXIT_FUNCTIONS, played.transcript, played.endedBy, played.endDetail));
+  signals.push(cleanExit(NEMO_EXIT_FUNCTIONS, played.transcript, played.endedBy, played.endDetail));
 
   const agentTurns = played.transcript.filter((e) => e.kind === 'bot').length;
   let verdict: ReturnType<typeof nemoVerdict>;

@@ -23,7 +23,7 @@ export const JUDGE_PASSED_SYSTEM_PROMPT = [
 
 export const JUDGE_PASSED_LINES = { task: "The bot's task: ", reference: 'Reference answer: ' } as const;
 
-export function judgePassedPrompt(
+function judgePassedPrompt(
   transcript: readonly SimulationEntry[],
   modality: 'text' | 'audio',
   task: string,

@@ -1,3 +1,5 @@
+import { DEFAULT_JUDGE_THRESHOLD, DEFAULT_MIN_AGENT_TURNS } from '../../scenario/nemo/types.js';
+
 /**
  * What the NeMo verdict needs from the bot's side, typed here (simulate/ does not import protocol/): the bot's
  * `get_scenario_summary` answer as the driver pulled it, and the run's NeMo settings from the command line.
@@ -29,7 +31,11 @@ export interface NemoVerdictSettings {
   judgeThreshold: number;
 }
 
-export const DEFAULT_NEMO_SETTINGS: NemoVerdictSettings = { minAgentTurns: 3, strictMatch: false, judgeThreshold: 0.9 };
+export const DEFAULT_NEMO_SETTINGS: NemoVerdictSettings = {
+  minAgentTurns: DEFAULT_MIN_AGENT_TURNS,
+  strictMatch: false,
+  judgeThreshold: DEFAULT_JUDGE_THRESHOLD,
+};
 
 /** Reads a summary answer's `d`; a malformed one is an error text, never a crash. */
 export function readBotSummary(d: unknown): BotSummary | string {

@@ -1,4 +1,5 @@
 import type { NemoOutcome, NemoSignalValue } from '../../results/nemo.js';
+import { strictAnd, type SignalValues } from '../../scenario/nemo/scenario.js';
 import { SuccessSignal, type NemoSpec } from '../../scenario/nemo/types.js';
 
 /**
@@ -8,8 +9,6 @@ import { SuccessSignal, type NemoSpec } from '../../scenario/nemo/types.js';
  * agent turns than `--min-agent-turns` is a failure whatever its signals say: a scenario that never started is a
  * defect, not an exclusion.
  */
-
-export type SignalMap = Partial<Record<SuccessSignal, boolean | null>>;
 
 export interface VerdictInput {
   nemo: Pick<NemoSpec, 'success_signals' | 'compute'>;
@@ -24,17 +23,8 @@ export type NemoVerdict = Pick<
   'is_successful' | 'is_task_successful' | 'success_breakdown' | 'below_min_agent_turns'
 >;
 
-/** Strict AND over the listed signals that have a value; `'N/A'` when none has. */
-export function strictAnd(signals: SignalMap, listed: readonly SuccessSignal[]): boolean | 'N/A' {
-  const values = listed.flatMap((s) => {
-    const v = signals[s];
-    return v === true || v === false ? [v] : [];
-  });
-  return values.length === 0 ? 'N/A' : values.every(Boolean);
-}
-
-export function signalMap(signals: readonly NemoSignalValue[]): SignalMap {
-  const map: SignalMap = {};
+function signalMap(signals: readonly NemoSignalValue[]): SignalValues {
+  const map: SignalValues = {};
   for (const s of signals) map[s.signal] = s.value;
   return map;
 }
@@ -51,14 +41,14 @@ export function nemoVerdict(input: VerdictInput): NemoVerdict {
   }
   for (const s of input.signals) if (!whitelist.includes(s.signal)) breakdown.excluded.push(s.signal);
 
-  const withoutExit = (m: SignalMap): SignalMap => {
+  const withoutExit = (m: SignalValues): SignalValues => {
     const { [SuccessSignal.CLEAN_EXIT]: _exit, ...rest } = m;
     return rest;
   };
   const task = whitelist.filter((s) => s !== SuccessSignal.CLEAN_EXIT);
   const compute = input.nemo.compute;
-  let isSuccessful = compute ? compute(map) : strictAnd(map, whitelist);
-  let isTaskSuccessful = compute ? compute(withoutExit(map)) : strictAnd(map, task);
+  let isSuccessful = compute ? compute(map) : strictAnd(whitelist, map);
+  let isTaskSuccessful = compute ? compute(withoutExit(map)) : strictAnd(task, map);
   const below = input.minAgentTurns > 0 && input.agentTurns < input.minAgentTurns;
   if (below) {
     isSuccessful = false;

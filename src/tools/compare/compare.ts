@@ -1,10 +1,7 @@
 import { assertNever } from '../../core/never.js';
 import {
-  bootstrapDifference,
   DEFAULT_RESAMPLES,
-  mannWhitneyU,
   median,
-  minimumPValue,
   newcombeDifference,
   wilsonInterval,
   type DifferenceInterval,
@@ -13,6 +10,7 @@ import {
 import { LATENCY_METRICS, type LatencyMetric } from '../../scenario/index.js';
 import { ratedRuns, type RunSamples, type ScenarioSamples } from './samples.js';
 import { compareTurnScores, type ScoreComparison } from './scores.js';
+import { shiftTest } from './shift.js';
 
 /**
  * `earshot compare`: a baseline against a new run, per scenario and turn. Pure:
@@ -304,20 +302,19 @@ export function compareMetric(
     test: null,
     verdict: 'too_few',
   };
-  if (base.length === 0 || next.length === 0) return out;
-  const baseMedian = out.base.median!;
-  const shift = out.new.median! - baseMedian;
+  const measured = shiftTest(base, next, median, settings);
+  if (!measured) return out;
+  const { shift } = measured;
+  const baseMedian = median(base);
   out.shift_ms = shift;
   out.shift_pct = baseMedian === 0 ? null : (shift / Math.abs(baseMedian)) * 100;
-  const boot = bootstrapDifference(base, next, median, { resamples: settings.resamples, seed: settings.seed });
-  out.ci95 = { low: boot.low, high: boot.high };
-  const test = mannWhitneyU(base, next);
-  out.p_value = test.p_value;
-  out.test = test.method;
-  if (minimumPValue(base.length, next.length) >= settings.alpha) return out;
+  out.ci95 = measured.ci95;
+  out.p_value = measured.p_value;
+  out.test = measured.test;
+  if (!measured.decisive) return out;
   const beyond =
     Math.abs(shift) > settings.threshold_ms && Math.abs(shift) > (settings.threshold_pct / 100) * Math.abs(baseMedian);
-  if (test.p_value >= settings.alpha || !beyond) out.verdict = 'unchanged';
+  if (measured.p_value >= settings.alpha || !beyond) out.verdict = 'unchanged';
   else if (NEUTRAL_METRICS.includes(metric)) out.verdict = 'changed';
   else out.verdict = shift > 0 ? 'regressed' : 'improved';
   return out;

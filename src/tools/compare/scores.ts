@@ -1,6 +1,7 @@
-import { bootstrapDifference, mannWhitneyU, minimumPValue, type MannWhitneyMethod } from '../../metrics/index.js';
+import type { MannWhitneyMethod } from '../../metrics/index.js';
 import type { GaiaTurnScore } from '../../results/index.js';
 import { SCORECARD_DIMENSIONS, type ScorecardDimension } from '../../scenario/index.js';
+import { shiftTest } from './shift.js';
 
 /**
  * GAIA scores in `earshot compare`: per turn, every run's score on each of the seven dimensions (where it applied and
@@ -50,7 +51,11 @@ export interface ScoreComparison {
 /** Adds one GAIA turn's scores to a turn's samples; a dimension that did not apply or was not scored adds none. */
 export function addScoreSamples(into: Partial<Record<ScoreName, number[]>>, turn: GaiaTurnScore): void {
   const push = (name: ScoreName, value: number): void => {
-    if (Number.isFinite(value)) into[name] = [...(into[name] ?? []), value];
+    if (!Number.isFinite(value)) return;
+    // One array per score, grown in place (biome forbids the `(into[name] ??= []).push` form).
+    const samples = into[name] ?? [];
+    samples.push(value);
+    into[name] = samples;
   };
   for (const d of turn.dimensions) if (d.applicable && d.score !== null) push(d.dimension, d.score);
   push('total', turn.total);
@@ -76,17 +81,16 @@ export function compareScore(
     test: null,
     verdict: 'too_few',
   };
-  if (base.length === 0 || next.length === 0) return out;
-  const shift = out.new.mean! - out.base.mean!;
+  const measured = shiftTest(base, next, mean, settings);
+  if (!measured) return out;
+  const { shift } = measured;
   out.shift = shift;
-  const boot = bootstrapDifference(base, next, mean, { resamples: settings.resamples, seed: settings.seed });
-  out.ci95 = { low: boot.low, high: boot.high };
-  const test = mannWhitneyU(base, next);
-  out.p_value = test.p_value;
-  out.test = test.method;
-  if (minimumPValue(base.length, next.length) >= settings.alpha) return out;
+  out.ci95 = measured.ci95;
+  out.p_value = measured.p_value;
+  out.test = measured.test;
+  if (!measured.decisive) return out;
   const threshold = settings.threshold_points ?? DEFAULT_SCORE_THRESHOLD_POINTS;
-  if (test.p_value >= settings.alpha || Math.abs(shift) <= threshold) out.verdict = 'unchanged';
+  if (measured.p_value >= settings.alpha || Math.abs(shift) <= threshold) out.verdict = 'unchanged';
   else out.verdict = shift < 0 ? 'regressed' : 'improved';
   return out;
 }
