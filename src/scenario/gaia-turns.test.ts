@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BASE, edit, FILE, find, gaiaProject, lines, pos } from './gaia.testutil.js';
+import { BASE, edit, FILE, find, gaiaLoaders, gaiaProject, lines, pos } from './gaia.testutil.js';
 import { inspectFile } from './load.js';
 import { errorsOf, loadedOf, TempProject, warningsOf } from './scenario.testutil.js';
 import type { Scenario } from './types.js';
@@ -10,15 +10,7 @@ beforeEach(() => {
 });
 afterEach(() => project.cleanup());
 
-function inspect(yaml: string, name = FILE, strict = false) {
-  return inspectFile(project.write(name, yaml), strict ? { strict } : {});
-}
-
-function gaiaOf(yaml: string): Scenario & { gaia: NonNullable<Scenario['gaia']> } {
-  const loaded = loadedOf(inspect(yaml));
-  if (loaded.kind !== 'script' || !loaded.gaia) throw new Error('expected a GAIA scenario');
-  return loaded as Scenario & { gaia: NonNullable<Scenario['gaia']> };
-}
+const { inspect, gaiaOf } = gaiaLoaders(() => project);
 
 describe('GAIA turn rules', () => {
   const TURN2 = `  - turn: 2

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SCORECARD_WEIGHTS } from './file-fields.js';
 import { isGaiaShape } from './gaia-shape.js';
-import { BASE, edit, FILE, find, gaiaProject, lines, pos } from './gaia.testutil.js';
+import { BASE, edit, FILE, find, gaiaLoaders, gaiaProject, lines, pos } from './gaia.testutil.js';
 import { inspectFile, loadGaiaScenario, loadYamlTree } from './load.js';
 import { GAIA_PERSONAS } from './personas.js';
 import { loadedOf, type TempProject } from './scenario.testutil.js';
@@ -14,15 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => project.cleanup());
 
-function inspect(yaml: string, name = FILE, strict = false) {
-  return inspectFile(project.write(name, yaml), strict ? { strict } : {});
-}
-
-function gaiaOf(yaml: string): Scenario & { gaia: NonNullable<Scenario['gaia']> } {
-  const loaded = loadedOf(inspect(yaml));
-  if (loaded.kind !== 'script' || !loaded.gaia) throw new Error('expected a GAIA scenario');
-  return loaded as Scenario & { gaia: NonNullable<Scenario['gaia']> };
-}
+const { inspect, gaiaOf } = gaiaLoaders(() => project);
 
 describe('recognising a GAIA file', () => {
   const shape = (yaml: string): boolean => isGaiaShape(loadYamlTree(project.write('shape.yaml', yaml)) as YMap);

@@ -1,6 +1,7 @@
 import type { Diagnostic } from './diagnostics.js';
-import type { Inspection } from './load.js';
-import { TempProject } from './scenario.testutil.js';
+import { inspectFile, type Inspection } from './load.js';
+import { loadedOf, TempProject } from './scenario.testutil.js';
+import type { Scenario } from './types.js';
 
 /** A GAIA corpus in the manifest's shape, small: what the loader tests check references against. */
 export const TEST_MANIFEST = {
@@ -92,3 +93,15 @@ export const edit = (from: string, to: string, text = BASE): string => {
   if (!text.includes(from)) throw new Error(`${from} not in the fixture`);
   return text.replace(from, to);
 };
+
+/** Loading GAIA files into the current test's project: the inspection, or the loaded scenario with its block. */
+export function gaiaLoaders(project: () => TempProject) {
+  const inspect = (yaml: string, name = FILE, strict = false): Inspection =>
+    inspectFile(project().write(name, yaml), strict ? { strict } : {});
+  const gaiaOf = (yaml: string): Scenario & { gaia: NonNullable<Scenario['gaia']> } => {
+    const loaded = loadedOf(inspect(yaml));
+    if (loaded.kind !== 'script' || !loaded.gaia) throw new Error('expected a GAIA scenario');
+    return loaded as Scenario & { gaia: NonNullable<Scenario['gaia']> };
+  };
+  return { inspect, gaiaOf };
+}
